@@ -1,0 +1,41 @@
+//! The commands of SPEC.md's command line, one module each. `main.rs` parses the
+//! arguments (clap) and calls `run` here; a command returns a [`CliError`] whose exit code
+//! is 1 for a failure of the work and 2 for bad usage or bad input.
+
+pub mod args;
+pub mod calibrate;
+pub mod check_config;
+pub mod demo;
+pub mod hall;
+pub mod replay;
+pub mod run;
+pub mod score;
+pub mod sim;
+
+/// A command's failure: a one-line message and the exit code SPEC.md gives it.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct CliError {
+    /// 1: the work failed; 2: bad usage or bad input.
+    pub code: u8,
+    /// One line naming the file, line or field at fault.
+    pub message: String,
+}
+
+impl CliError {
+    /// Bad usage or bad input (exit 2).
+    pub fn input(message: impl Into<String>) -> CliError {
+        CliError {
+            code: 2,
+            message: message.into(),
+        }
+    }
+
+    /// A failure of the work itself (exit 1).
+    pub fn work(message: impl Into<String>) -> CliError {
+        CliError {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! # tengen-daemon
+//!
+//! The board service and its commands. The pipeline, left to right:
+//! hal (sensors, buttons) -> stabiliser -> referee (with the clock) -> journal -> outputs
+//! (MQTT, SGF, HTTP). Everything left of the journal is sans-IO.
+
+pub mod cli;
+pub mod event;

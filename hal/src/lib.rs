@@ -1,0 +1,10 @@
+//! # tengen-hal
+//!
+//! The board's eyes and hands: traits for the sensor matrix and the clock buttons, the
+//! per-point classification of raw Hall readings, drivers written against `embedded-hal`
+//! 1.0, and the serial link to a scanning microcontroller. Time always comes in from
+//! outside (sans-IO): a driver stamps a frame with the time it is given.
+
+pub mod traits;
+
+pub use traits::*;
