@@ -5,4 +5,5 @@
 //! (MQTT, SGF, HTTP). Everything left of the journal is sans-IO.
 
 pub mod cli;
+pub mod command;
 pub mod event;

@@ -5,7 +5,9 @@
 //! legal, what it captures, who won and how much time is left.
 
 pub mod color;
+pub mod moves;
 pub mod point;
 
 pub use color::Color;
+pub use moves::Move;
 pub use point::{CoordError, Point};
