@@ -248,18 +248,7 @@ fn sending_two_returning_one_positional_forbids_situational_allows() {
             assert_eq!(r, Err(Illegal::Superko));
         }
         // The naive oracle agrees.
-        let mut n = Naive::new(5, sk);
-        n.grid = Board::from_rows(5, diagram)
-            .unwrap()
-            .to_rows()
-            .chars()
-            .map(|c| match c {
-                'X' => Some(Color::Black),
-                'O' => Some(Color::White),
-                _ => None,
-            })
-            .collect();
-        n.seen = vec![(n.grid.clone(), Color::Black)];
+        let mut n = Naive::from_rows(5, diagram, Color::Black, sk);
         n.play(Color::Black, Some(pt("A1", 5))).unwrap();
         n.play(Color::White, Some(pt("C1", 5))).unwrap();
         assert_eq!(n.try_move(Color::Black, pt("B1", 5)).is_ok(), expect_ok);
@@ -429,15 +418,7 @@ fn area_board(b: usize, d: usize) -> Board {
     }
     let board = Board::from_rows(19, &s).unwrap();
     // Check the construction with the naive counter.
-    let mut naive = Naive::new(19, Superko::Situational);
-    naive.grid = s
-        .chars()
-        .map(|c| match c {
-            'X' => Some(Color::Black),
-            'O' => Some(Color::White),
-            _ => None,
-        })
-        .collect();
+    let naive = Naive::from_rows(19, &s, Color::Black, Superko::Situational);
     assert_eq!(naive.area(), (b, n * n - b - d, d));
     board
 }
@@ -584,5 +565,8 @@ fn komi_must_be_in_half_points() {
     let s = score(&area_board(184, 0), &[], &even(5.5)).unwrap();
     assert_eq!(s.komi_stones, 2.75);
     assert_eq!(s.result, "B+1.5");
-    assert_eq!(score(&area_board(183, 0), &[], &even(5.5)).unwrap().result, "W+0.5");
+    assert_eq!(
+        score(&area_board(183, 0), &[], &even(5.5)).unwrap().result,
+        "W+0.5"
+    );
 }

@@ -45,3 +45,22 @@ pub fn play(game: &mut Game, text: &str) -> Vec<Point> {
 pub fn gtp(points: &[Point]) -> Vec<String> {
     points.iter().map(|p| p.to_gtp()).collect()
 }
+
+/// A small deterministic random source for reproducible random games (SplitMix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}

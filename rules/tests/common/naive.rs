@@ -2,6 +2,8 @@
 //! grid, flood-fill liberties, and the whole list of earlier positions compared one by one.
 //! Nothing here is shared with the real board code.
 
+use std::collections::HashSet;
+
 use tengen_rules::{Color, Illegal, Point, Superko};
 
 /// A position: the grid (index = Point::index) and who is to move.
@@ -14,8 +16,10 @@ pub struct Naive {
     pub grid: Grid,
     pub to_move: Color,
     pub superko: Superko,
-    /// Every earlier situation, including the current one.
-    pub seen: Vec<(Grid, Color)>,
+    /// Every earlier situation (stones, player to move), including the current one.
+    pub seen: HashSet<(Grid, Color)>,
+    /// Every earlier position (stones only), including the current one.
+    pub seen_stones: HashSet<Grid>,
     /// The simple-ko point for the next move: (point, colour that may not retake).
     pub ko: Option<(Point, Color)>,
 }
@@ -78,24 +82,34 @@ pub fn after_move(grid: &Grid, size: u8, color: Color, p: Point) -> Option<(Grid
 impl Naive {
     pub fn new(size: u8, superko: Superko) -> Naive {
         let grid = vec![None; size as usize * size as usize];
+        Naive::from_grid(size, grid, Color::Black, superko)
+    }
+
+    /// A game starting from `grid` with `to_move` to play.
+    pub fn from_grid(size: u8, grid: Grid, to_move: Color, superko: Superko) -> Naive {
         Naive {
             size,
-            seen: vec![(grid.clone(), Color::Black)],
+            seen: HashSet::from([(grid.clone(), to_move)]),
+            seen_stones: HashSet::from([grid.clone()]),
             grid,
-            to_move: Color::Black,
+            to_move,
             superko,
             ko: None,
         }
     }
 
-    pub fn with_stones(size: u8, black: &[Point], to_move: Color, superko: Superko) -> Naive {
-        let mut n = Naive::new(size, superko);
-        for p in black {
-            n.grid[p.index(size)] = Some(Color::Black);
-        }
-        n.to_move = to_move;
-        n.seen = vec![(n.grid.clone(), to_move)];
-        n
+    /// A game from a diagram (`.`, `X`, `O`, top row first).
+    pub fn from_rows(size: u8, rows: &str, to_move: Color, superko: Superko) -> Naive {
+        let grid = rows
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                'X' => Some(Color::Black),
+                'O' => Some(Color::White),
+                _ => None,
+            })
+            .collect();
+        Naive::from_grid(size, grid, to_move, superko)
     }
 
     /// The result of `color` playing `p`, or why it is illegal.
@@ -153,7 +167,8 @@ impl Naive {
             }
         };
         self.to_move = color.opponent();
-        self.seen.push((self.grid.clone(), self.to_move));
+        self.seen.insert((self.grid.clone(), self.to_move));
+        self.seen_stones.insert(self.grid.clone());
         Ok(caps)
     }
 
