@@ -96,7 +96,7 @@ pub fn syntax_fault(text: &str) -> Option<(usize, String)> {
             }
             Tok::Prop(ident) => {
                 if !in_node {
-                    return Some((*at, format!("property {ident} outside a node")));
+                    return Some((*at, format!("property {} outside a node", short(ident))));
                 }
             }
         }
@@ -248,12 +248,20 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, usize)>, (usize, String)> {
     Ok(out)
 }
 
-/// At most 20 characters of `s`, for messages.
-fn short(s: &str) -> String {
-    let t: String = s.chars().take(20).collect();
-    if t.len() < s.len() {
-        format!("{t}...")
-    } else {
-        t
+/// At most 20 characters of `s`, on one line (control characters escaped), for
+/// messages.
+pub fn short(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == 20 {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }

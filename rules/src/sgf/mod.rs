@@ -231,7 +231,7 @@ pub fn parse(text: &str) -> Result<GameRecord, SgfError> {
                 .unwrap_or(&gm)
                 .to_string();
             return Err(SgfError::NotGo {
-                gm,
+                gm: locate::short(&gm),
                 at: place(0, "GM"),
             });
         }
@@ -253,7 +253,7 @@ impl Reader<'_> {
     fn bad_value(&self, node: usize, ident: &str, values: &[String], reason: &str) -> SgfError {
         SgfError::BadValue {
             ident: ident.to_string(),
-            value: values.join("]["),
+            value: locate::short(&values.join("][")),
             reason: reason.to_string(),
             at: (self.place)(node, ident),
         }
@@ -277,7 +277,7 @@ impl Reader<'_> {
                 }
                 Prop::Invalid(_, values) => {
                     return Err(SgfError::BadSize {
-                        value: values.join("]["),
+                        value: locate::short(&values.join("][")),
                         at: (self.place)(0, "SZ"),
                     })
                 }
@@ -416,8 +416,16 @@ impl Reader<'_> {
                 Err(self.bad_value(node, ident, values, "not a count of periods or stones"))
             }
             "GM" | "FF" | "CA" | "AE" => Err(self.bad_value(node, ident, values, "bad value")),
-            // Other properties tengen does not use: a bad one does not spoil the game.
-            _ => Ok(()),
+            // Other properties tengen does not use: a bad one does not spoil the game; in
+            // the root it is kept as written.
+            _ => {
+                if node == 0 {
+                    for v in values {
+                        rec.extra_root.push((ident.to_string(), v.clone()));
+                    }
+                }
+                Ok(())
+            }
         }
     }
 
