@@ -5,6 +5,11 @@
 //! 1.0, and the serial link to a scanning microcontroller. Time always comes in from
 //! outside (sans-IO): a driver stamps a frame with the time it is given.
 
+pub mod calibration;
+pub mod classify;
+pub mod driver;
+#[cfg(feature = "rpi")]
+pub mod rpi;
 pub mod traits;
 
 pub use traits::*;

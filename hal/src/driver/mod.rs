@@ -1,0 +1,17 @@
+//! The direct driver: the sensor matrix read through analog multiplexers into SPI ADCs,
+//! the clock buttons on GPIO inputs and the indicator on a GPIO output, all written
+//! against `embedded-hal` 1.0 traits only (the `rpi` feature instantiates them with rppal).
+
+pub mod adc;
+pub mod buttons;
+pub mod indicator;
+pub mod matrix;
+pub mod pins;
+pub mod wiring;
+
+pub use adc::AdcKind;
+pub use buttons::{Debouncer, EdgeQueue, GpioButtons, InterruptButtons, RawEdge};
+pub use indicator::LedIndicator;
+pub use matrix::{DriverError, MuxAdcMatrix};
+pub use pins::PinConfig;
+pub use wiring::{MuxWiring, ScanPlan, ScanRead, Wiring, WiringError};

@@ -1,0 +1,189 @@
+//! The direct driver on a Raspberry Pi (feature `rpi`): rppal's SPI devices and GPIO pins
+//! plugged into [`MuxAdcMatrix`], the clock buttons on rppal's interrupt callbacks feeding
+//! [`InterruptButtons`], and the indicator on a GPIO output.
+
+use rppal::gpio::{Event, Gpio, InputPin, OutputPin, Trigger};
+use rppal::hal::Delay;
+use rppal::spi::{Bus, Mode, SimpleHalSpiDevice, SlaveSelect, Spi};
+use thiserror::Error;
+
+use crate::driver::buttons::{EdgeQueue, InterruptButtons, RawEdge};
+use crate::driver::indicator::LedIndicator;
+use crate::driver::matrix::MuxAdcMatrix;
+use crate::driver::pins::{PinConfig, PinConfigError, SpiSelect};
+use crate::driver::wiring::{Wiring, WiringError};
+use crate::traits::Button;
+
+/// The sensor matrix on a Pi.
+pub type RpiMatrix = MuxAdcMatrix<SimpleHalSpiDevice, OutputPin, Delay>;
+
+/// Why the Pi hardware could not be opened. One line each.
+#[derive(Debug, Error)]
+pub enum RpiError {
+    /// The pin configuration is invalid.
+    #[error(transparent)]
+    Pins(#[from] PinConfigError),
+    /// The wiring is invalid.
+    #[error(transparent)]
+    Wiring(#[from] WiringError),
+    /// The GPIO character device could not be opened or a pin is busy.
+    #[error("GPIO {what}: {source}")]
+    Gpio {
+        /// The pin's use.
+        what: String,
+        /// What rppal said.
+        source: rppal::gpio::Error,
+    },
+    /// An SPI device could not be opened (is `dtparam=spi=on` set?).
+    #[error("SPI{bus} CE{cs}: {source}")]
+    Spi {
+        /// The bus.
+        bus: u8,
+        /// The chip select.
+        cs: u8,
+        /// What rppal said.
+        source: rppal::spi::Error,
+    },
+}
+
+/// The clock buttons on a Pi: the input pins stay owned here so their interrupt
+/// callbacks keep running.
+pub struct RpiButtons {
+    /// The debounced buttons the callbacks feed; poll this.
+    pub buttons: InterruptButtons,
+    _pins: [InputPin; 2],
+}
+
+impl std::fmt::Debug for RpiButtons {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RpiButtons")
+            .field("buttons", &self.buttons)
+            .finish_non_exhaustive()
+    }
+}
+
+impl crate::traits::ClockButtons for RpiButtons {
+    type Error = std::convert::Infallible;
+
+    fn poll(
+        &mut self,
+        now: crate::traits::Millis,
+    ) -> Result<Vec<crate::traits::ButtonEvent>, Self::Error> {
+        self.buttons.poll(now)
+    }
+}
+
+fn gpio_err(what: impl Into<String>) -> impl FnOnce(rppal::gpio::Error) -> RpiError {
+    let what = what.into();
+    move |source| RpiError::Gpio { what, source }
+}
+
+fn open_spi(s: SpiSelect, clock_hz: u32) -> Result<SimpleHalSpiDevice, RpiError> {
+    let err = |source| RpiError::Spi {
+        bus: s.bus,
+        cs: s.cs,
+        source,
+    };
+    let bus = match s.bus {
+        0 => Bus::Spi0,
+        1 => Bus::Spi1,
+        2 => Bus::Spi2,
+        3 => Bus::Spi3,
+        4 => Bus::Spi4,
+        5 => Bus::Spi5,
+        _ => Bus::Spi6,
+    };
+    let ss = match s.cs {
+        0 => SlaveSelect::Ss0,
+        1 => SlaveSelect::Ss1,
+        _ => SlaveSelect::Ss2,
+    };
+    let spi = Spi::new(bus, ss, clock_hz, Mode::Mode0).map_err(err)?;
+    Ok(SimpleHalSpiDevice::new(spi))
+}
+
+/// Opens the sensor matrix: one SPI device per ADC the wiring uses, the four address lines
+/// as outputs (low).
+pub fn open_matrix(wiring: &Wiring, pins: &PinConfig) -> Result<RpiMatrix, RpiError> {
+    pins.validate()?;
+    let plan = wiring.plan()?;
+    if plan.adcs > pins.spi.len() {
+        return Err(WiringError::AdcCount {
+            needed: plan.adcs,
+            given: pins.spi.len(),
+        }
+        .into());
+    }
+    let adcs = pins.spi[..plan.adcs]
+        .iter()
+        .map(|&s| open_spi(s, pins.spi_clock_hz))
+        .collect::<Result<Vec<_>, _>>()?;
+    let gpio = Gpio::new().map_err(gpio_err("chip"))?;
+    let mut address = Vec::with_capacity(4);
+    for (line, &pin) in pins.address.iter().enumerate() {
+        let p = gpio
+            .get(pin)
+            .map_err(gpio_err(format!("{pin} (address line S{line})")))?;
+        address.push(p.into_output_low());
+    }
+    let address: [OutputPin; 4] = match address.try_into() {
+        Ok(a) => a,
+        Err(_) => unreachable!("four address pins were pushed"),
+    };
+    Ok(MuxAdcMatrix::new(wiring, adcs, address, Delay::new())?)
+}
+
+/// Opens the clock buttons: inputs with pull-ups, an interrupt on both edges of each
+/// pushing into the debouncer's queue (the debouncing is ours, not the kernel's).
+pub fn open_buttons(pins: &PinConfig) -> Result<RpiButtons, RpiError> {
+    pins.validate()?;
+    let gpio = Gpio::new().map_err(gpio_err("chip"))?;
+    let buttons = InterruptButtons::new(EdgeQueue::new(), pins.debounce_ms);
+    let mut opened = Vec::with_capacity(2);
+    for (button, pin) in [
+        (Button::Black, pins.black_button),
+        (Button::White, pins.white_button),
+    ] {
+        let what = format!("{pin} ({button:?} button)");
+        let mut input = gpio
+            .get(pin)
+            .map_err(gpio_err(what.clone()))?
+            .into_input_pullup();
+        let queue = buttons.queue();
+        input
+            .set_async_interrupt(Trigger::Both, None, move |event: Event| {
+                queue.push(RawEdge {
+                    button,
+                    // Pull-up, switch to ground: a falling edge closes the contact.
+                    pressed: event.trigger == Trigger::FallingEdge,
+                    at: std::time::Instant::now(),
+                });
+            })
+            .map_err(gpio_err(what))?;
+        opened.push(input);
+    }
+    let pins: [InputPin; 2] = match opened.try_into() {
+        Ok(p) => p,
+        Err(_) => unreachable!("two button pins were pushed"),
+    };
+    Ok(RpiButtons {
+        buttons,
+        _pins: pins,
+    })
+}
+
+/// Opens the indicator, if the configuration has one (off at start).
+pub fn open_indicator(pins: &PinConfig) -> Result<Option<LedIndicator<OutputPin>>, RpiError> {
+    pins.validate()?;
+    let Some(led) = pins.led else {
+        return Ok(None);
+    };
+    let gpio = Gpio::new().map_err(gpio_err("chip"))?;
+    let pin = gpio.get(led).map_err(gpio_err(format!("{led} (LED)")))?;
+    let out = if pins.led_active_low {
+        pin.into_output_high()
+    } else {
+        pin.into_output_low()
+    };
+    Ok(Some(LedIndicator::new(out, pins.led_active_low)))
+}
