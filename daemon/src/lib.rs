@@ -6,4 +6,7 @@
 
 pub mod cli;
 pub mod command;
+pub mod config;
 pub mod event;
+pub mod journal;
+pub mod sgf_file;

@@ -1,9 +1,48 @@
-//! `tengen check-config` (SPEC.md, "Command line").
+//! `tengen check-config FILE` (SPEC.md, "Command line"): loads and validates a config and
+//! prints every problem, one line each naming the file and the key path. Exit 0 when the
+//! file is clean (it prints a one-line summary, and a warning for each file the config
+//! names that is missing here), 2 when it is not.
 
 use super::args::CheckConfigArgs;
 use super::CliError;
+use crate::config::{check_config, Config};
 
 /// Runs `tengen check-config`.
-pub fn run(_args: CheckConfigArgs) -> Result<(), CliError> {
-    Err(CliError::work("tengen check-config: not built yet"))
+pub fn run(args: CheckConfigArgs) -> Result<(), CliError> {
+    match check_config(&args.file) {
+        Ok(checked) => {
+            let file = args.file.display().to_string();
+            for missing in &checked.missing_files {
+                eprintln!("tengen: warning: {file}: {missing}");
+            }
+            println!("{}", summary(&file, &checked.config));
+            Ok(())
+        }
+        Err(e) => {
+            let lines = e.lines();
+            // All but the last problem go to stderr here; the last one is the command's
+            // error line (main prints it), so every problem is printed exactly once.
+            let (last, rest) = lines
+                .split_last()
+                .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
+            for line in rest {
+                eprintln!("tengen: {line}");
+            }
+            Err(CliError::input(last))
+        }
+    }
+}
+
+/// The one line printed for a clean file.
+fn summary(file: &str, c: &Config) -> String {
+    format!(
+        "{file}: ok (board {}, tournament {}, backend {}, {}x{}, time {}, mqtt {})",
+        c.board.id,
+        c.board.tournament,
+        c.hardware.backend.as_str(),
+        c.board.size,
+        c.board.size,
+        c.time_control_text(),
+        c.mqtt.url
+    )
 }

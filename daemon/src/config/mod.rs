@@ -1,0 +1,336 @@
+//! The board's configuration: one TOML file per board with SPEC.md's keys (and the keys
+//! the product adds, documented on each field). Unknown keys and bad values are errors
+//! that name their key path (`time.perods: unknown key`); every problem in a file is
+//! reported, not just the first.
+//!
+//! Relative paths in a file loaded with [`Config::load`] are relative to the file's
+//! directory; [`Config::from_toml_str`] leaves them as written.
+
+mod reader;
+mod schema;
+mod sections;
+
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use thiserror::Error;
+
+pub use reader::{format_duration_ms, is_id, parse_duration_ms};
+pub use sections::*;
+
+/// Where the default config lives on a board.
+pub const DEFAULT_PATH: &str = "/etc/tengen/board.toml";
+
+/// A whole board configuration, section by section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Config {
+    /// `[board]`.
+    pub board: BoardConfig,
+    /// `[hardware]` with `[hardware.sim]`, `[hardware.serial]`, `[hardware.rpi]`.
+    pub hardware: HardwareConfig,
+    /// `[detection]`.
+    pub detection: DetectionConfig,
+    /// `[game]`.
+    pub game: GameConfig,
+    /// `[time]`.
+    pub time: TimeConfig,
+    /// `[mqtt]`.
+    pub mqtt: MqttConfig,
+    /// `[http]`.
+    pub http: HttpConfig,
+    /// `[storage]`.
+    pub storage: StorageConfig,
+}
+
+/// One thing wrong in a config, at a key path (`time.main`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The dotted key path (`hardware.sim.noise`), or the table's path for a problem
+    /// between keys.
+    pub path: String,
+    /// What is wrong, in a few words.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// Why a config could not be used.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The text is not TOML.
+    #[error("{origin}:{line}:{column}: {message}")]
+    Syntax {
+        /// The file name (or what the text came from).
+        origin: String,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// The parser's message, on one line.
+        message: String,
+    },
+    /// The TOML is well formed but keys or values are wrong.
+    #[error("{origin}: {}{}", problems.first().map(|p| p.to_string()).unwrap_or_default(),
+        if problems.len() > 1 { format!(" (and {} more problems)", problems.len() - 1) } else { String::new() })]
+    Invalid {
+        /// The file name (or what the text came from).
+        origin: String,
+        /// Every problem found, at least one.
+        problems: Vec<Problem>,
+    },
+}
+
+impl ConfigError {
+    /// Every problem as its own line, each naming the file and the key path; what
+    /// `tengen check-config` prints.
+    pub fn lines(&self) -> Vec<String> {
+        match self {
+            ConfigError::Invalid { origin, problems } => {
+                problems.iter().map(|p| format!("{origin}: {p}")).collect()
+            }
+            other => vec![other.to_string()],
+        }
+    }
+}
+
+impl Config {
+    /// Reads and validates the config file at `path`; relative paths inside it are taken
+    /// relative to the file's directory.
+    pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut config = Config::from_toml_str(&text, &path.display().to_string())?;
+        if let Some(dir) = path.parent() {
+            config.resolve_paths(dir);
+        }
+        Ok(config)
+    }
+
+    /// Parses and validates config text; `origin` names it in errors (a file name).
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Config, ConfigError> {
+        let table = text
+            .parse::<toml::Table>()
+            .map_err(|e| syntax_error(text, origin, &e))?;
+        let mut reader = reader::Reader::default();
+        let config = schema::read(&table, &mut reader);
+        if reader.problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(ConfigError::Invalid {
+                origin: origin.to_string(),
+                problems: reader.problems,
+            })
+        }
+    }
+
+    /// Every default of SPEC.md (and of the added keys) for a board called `board_id`.
+    /// The id is taken as given: text from outside goes through [`Config::from_toml_str`].
+    pub fn default_for(board_id: &str) -> Config {
+        let localhost = |port| SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, port));
+        Config {
+            board: BoardConfig {
+                id: board_id.to_string(),
+                tournament: "demo".into(),
+                size: 19,
+                black_side: Side::South,
+                game: "game-1".into(),
+            },
+            hardware: HardwareConfig {
+                backend: Backend::Sim,
+                scan_hz: 100,
+                calibration: PathBuf::from("/var/lib/tengen/calibration.json"),
+                sim: SimConfig {
+                    source: SimSource::Sgf(PathBuf::from("games/demo.sgf")),
+                    seed: 1,
+                    noise: 0.0,
+                    speed: 1.0,
+                },
+                serial: SerialConfig {
+                    path: PathBuf::from("/dev/ttyACM0"),
+                    baud: 1_000_000,
+                },
+                rpi: toml::Table::new(),
+            },
+            detection: DetectionConfig {
+                stable_ms: 150,
+                pass_grace_ms: 2000,
+                disturbed_points: 6,
+            },
+            game: GameConfig {
+                komi: 7.5,
+                handicap: 0,
+                superko: SuperkoRule::Situational,
+                penalties: Penalties::Arbiter,
+                black: String::new(),
+                white: String::new(),
+                round: String::new(),
+                table: String::new(),
+            },
+            time: TimeConfig {
+                system: TimeSystem::Byoyomi,
+                main_ms: 60 * 60_000,
+                periods: 5,
+                period_ms: 60_000,
+                stones: 25,
+                increment_ms: 20_000,
+            },
+            mqtt: MqttConfig {
+                url: MqttUrl::Embedded,
+                listen: localhost(1883),
+                prefix: "tengen".into(),
+                client_id: format!("tengen-{board_id}"),
+                keepalive_ms: 30_000,
+                ca_file: None,
+                cert_file: None,
+                key_file: None,
+                username: None,
+                password_file: None,
+            },
+            http: HttpConfig {
+                listen: localhost(8080),
+            },
+            storage: StorageConfig {
+                dir: PathBuf::from("/var/lib/tengen"),
+            },
+        }
+    }
+
+    /// The time control in SPEC.md's script form, as `game_started.time_control` carries it
+    /// and `tengen_rules::clock::TimeControl::parse` reads it: `"byoyomi 60m 5x60s"`,
+    /// `"absolute 30m"`, `"canadian 10m 25/10m"`, `"fischer 10m +20s"`, `"none"`.
+    pub fn time_control_text(&self) -> String {
+        let t = &self.time;
+        let main = format_duration_ms(t.main_ms);
+        let period = format_duration_ms(t.period_ms);
+        match t.system {
+            TimeSystem::None => "none".into(),
+            TimeSystem::Absolute => format!("absolute {main}"),
+            TimeSystem::Byoyomi => format!("byoyomi {main} {}x{period}", t.periods),
+            TimeSystem::Canadian => format!("canadian {main} {}/{period}", t.stones),
+            TimeSystem::Fischer => {
+                format!("fischer {main} +{}", format_duration_ms(t.increment_ms))
+            }
+        }
+    }
+
+    /// The topic root `{prefix}/{tournament}/{board}` of SPEC.md's MQTT section.
+    pub fn topic_root(&self) -> String {
+        format!(
+            "{}/{}/{}",
+            self.mqtt.prefix, self.board.tournament, self.board.id
+        )
+    }
+
+    /// Makes every relative path of the config relative to `dir` (the config file's
+    /// directory).
+    pub fn resolve_paths(&mut self, dir: &Path) {
+        let fix = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = dir.join(&*p);
+            }
+        };
+        fix(&mut self.hardware.calibration);
+        match &mut self.hardware.sim.source {
+            SimSource::Sgf(p) | SimSource::Script(p) => fix(p),
+        }
+        fix(&mut self.hardware.serial.path);
+        fix(&mut self.storage.dir);
+        let m = &mut self.mqtt;
+        for p in [
+            &mut m.ca_file,
+            &mut m.cert_file,
+            &mut m.key_file,
+            &mut m.password_file,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            fix(p);
+        }
+    }
+}
+
+/// A config that loaded cleanly, with the files it names that cannot be read now.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The config.
+    pub config: Config,
+    /// Files the config reads (the simulator's game or script, the MQTT TLS and password
+    /// files) that are missing or unreadable here, each at its key path. Warnings, not
+    /// errors: a config is often checked on another machine than the board it is for.
+    pub missing_files: Vec<Problem>,
+}
+
+/// Loads a config as `tengen check-config` does: every key and value problem is an error;
+/// the files it reads are looked for and reported in [`Checked::missing_files`]. The
+/// calibration file is not looked for: `tengen calibrate` creates it.
+pub fn check_config(path: impl AsRef<Path>) -> Result<Checked, ConfigError> {
+    let config = Config::load(path)?;
+    let mut missing_files = Vec::new();
+    let mut need = |key: &str, file: &Path| {
+        if let Err(e) = std::fs::File::open(file) {
+            missing_files.push(Problem {
+                path: key.to_string(),
+                message: format!("{}: {e}", file.display()),
+            });
+        }
+    };
+    if config.hardware.backend == Backend::Sim {
+        match &config.hardware.sim.source {
+            SimSource::Sgf(p) => need("hardware.sim.sgf", p),
+            SimSource::Script(p) => need("hardware.sim.script", p),
+        }
+    }
+    let m = &config.mqtt;
+    for (key, file) in [
+        ("mqtt.ca_file", &m.ca_file),
+        ("mqtt.cert_file", &m.cert_file),
+        ("mqtt.key_file", &m.key_file),
+        ("mqtt.password_file", &m.password_file),
+    ] {
+        if let Some(file) = file {
+            need(key, file);
+        }
+    }
+    Ok(Checked {
+        config,
+        missing_files,
+    })
+}
+
+/// A TOML syntax error as one line with its line and column.
+fn syntax_error(text: &str, origin: &str, e: &toml::de::Error) -> ConfigError {
+    let offset = e.span().map(|s| s.start).unwrap_or(0).min(text.len());
+    let before = text.get(..offset).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let message = e
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    ConfigError::Syntax {
+        origin: origin.to_string(),
+        line,
+        column,
+        message,
+    }
+}

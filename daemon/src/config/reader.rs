@@ -1,0 +1,203 @@
+//! Reading a parsed TOML table against the schema while collecting EVERY problem with its
+//! key path (`time.perods: unknown key`), instead of stopping at the first one as serde
+//! would. Each getter returns `None` (and records why) when a value is unusable, so the
+//! caller falls back to the default and goes on checking the rest.
+
+use toml::{Table, Value};
+
+use super::Problem;
+
+/// Walks tables and records problems.
+#[derive(Debug, Default)]
+pub(crate) struct Reader {
+    /// Everything wrong so far, in file order of the checks.
+    pub(crate) problems: Vec<Problem>,
+}
+
+/// `prefix.key`, or `key` at the top level.
+pub(crate) fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+impl Reader {
+    /// Records one problem at `path`.
+    pub(crate) fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem {
+            path: path.into(),
+            message: message.into(),
+        });
+    }
+
+    /// Flags every key of `table` (at `prefix`) that is not in `known`.
+    pub(crate) fn unknown_keys(&mut self, table: &Table, prefix: &str, known: &[&str]) {
+        for key in table.keys() {
+            if !known.contains(&key.as_str()) {
+                self.problem(join(prefix, key), "unknown key");
+            }
+        }
+    }
+
+    /// The sub-table `key` of `table`; an empty table when absent (all defaults).
+    pub(crate) fn table<'t>(
+        &mut self,
+        table: &'t Table,
+        prefix: &str,
+        key: &str,
+    ) -> Option<&'t Table> {
+        match table.get(key) {
+            None => None,
+            Some(Value::Table(t)) => Some(t),
+            Some(other) => {
+                self.wrong_type(prefix, key, "a table", other);
+                None
+            }
+        }
+    }
+
+    /// A string value, or `None` when absent or of another type (recorded).
+    pub(crate) fn string(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
+        match table.get(key)? {
+            Value::String(s) => Some(s.clone()),
+            other => {
+                self.wrong_type(prefix, key, "a string", other);
+                None
+            }
+        }
+    }
+
+    /// An integer value, or `None` when absent or of another type (recorded).
+    pub(crate) fn integer(&mut self, table: &Table, prefix: &str, key: &str) -> Option<i64> {
+        match table.get(key)? {
+            Value::Integer(i) => Some(*i),
+            other => {
+                self.wrong_type(prefix, key, "an integer", other);
+                None
+            }
+        }
+    }
+
+    /// A number (integer or float), or `None` when absent or of another type (recorded).
+    pub(crate) fn number(&mut self, table: &Table, prefix: &str, key: &str) -> Option<f64> {
+        match table.get(key)? {
+            Value::Integer(i) => Some(*i as f64),
+            Value::Float(f) if f.is_finite() => Some(*f),
+            Value::Float(f) => {
+                self.problem(join(prefix, key), format!("{f} is not a finite number"));
+                None
+            }
+            other => {
+                self.wrong_type(prefix, key, "a number", other);
+                None
+            }
+        }
+    }
+
+    /// An integer within `min..=max`, or `None` (recorded) when outside.
+    pub(crate) fn integer_in(
+        &mut self,
+        table: &Table,
+        prefix: &str,
+        key: &str,
+        min: i64,
+        max: i64,
+    ) -> Option<i64> {
+        let value = self.integer(table, prefix, key)?;
+        if value < min || value > max {
+            let message = if max == i64::MAX {
+                format!("{value} must be >= {min}")
+            } else {
+                format!("{value} is not in {min}..={max}")
+            };
+            self.problem(join(prefix, key), message);
+            return None;
+        }
+        Some(value)
+    }
+
+    /// A duration written as a string (`"60m"`, `"30s"`, `"250ms"`), in milliseconds.
+    pub(crate) fn duration_ms(&mut self, table: &Table, prefix: &str, key: &str) -> Option<u64> {
+        let text = self.string(table, prefix, key)?;
+        match parse_duration_ms(&text) {
+            Some(ms) => Some(ms),
+            None => {
+                self.problem(join(prefix, key), format!("{text:?} is not a duration"));
+                None
+            }
+        }
+    }
+
+    /// A string from a fixed set of words, parsed by `parse`.
+    pub(crate) fn word<T>(
+        &mut self,
+        table: &Table,
+        prefix: &str,
+        key: &str,
+        words: &str,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<T> {
+        let text = self.string(table, prefix, key)?;
+        match parse(&text) {
+            Some(v) => Some(v),
+            None => {
+                self.problem(join(prefix, key), format!("{text:?} is not one of {words}"));
+                None
+            }
+        }
+    }
+
+    /// An id as topics need it: non-empty, lower-case `[a-z0-9-]`.
+    pub(crate) fn id(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
+        let text = self.string(table, prefix, key)?;
+        if is_id(&text) {
+            Some(text)
+        } else {
+            self.problem(join(prefix, key), format!("{text:?} is not [a-z0-9-]"));
+            None
+        }
+    }
+
+    fn wrong_type(&mut self, prefix: &str, key: &str, expected: &str, found: &Value) {
+        self.problem(
+            join(prefix, key),
+            format!("expected {expected}, found {}", article(found.type_str())),
+        );
+    }
+}
+
+/// "a string", "an integer", ...
+fn article(type_name: &str) -> String {
+    match type_name.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {type_name}"),
+        _ => format!("a {type_name}"),
+    }
+}
+
+/// True for a non-empty lower-case `[a-z0-9-]` id.
+pub fn is_id(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Parses `"60m"`, `"1h 30m"`, `"30s"`, `"250ms"` (humantime's forms) to milliseconds.
+pub fn parse_duration_ms(text: &str) -> Option<u64> {
+    let duration = humantime::parse_duration(text.trim()).ok()?;
+    u64::try_from(duration.as_millis()).ok()
+}
+
+/// Writes milliseconds as SPEC.md does: whole minutes above one minute (`60m`), else
+/// seconds (`60s`, `30s`), else milliseconds (`250ms`).
+pub fn format_duration_ms(ms: u64) -> String {
+    if ms > 60_000 && ms % 60_000 == 0 {
+        format!("{}m", ms / 60_000)
+    } else if ms % 1000 == 0 {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{ms}ms")
+    }
+}

@@ -1,0 +1,362 @@
+//! The configuration's sections as plain data: one struct per TOML table, with SPEC.md's
+//! keys (and the keys the product adds) as public fields, and the enums their values take.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+/// `[board]`: who this board is and how it is laid out.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoardConfig {
+    /// `board.id` (required): the board's id in topics and events, `[a-z0-9-]`.
+    pub id: String,
+    /// `board.tournament`: the tournament id in topics, `[a-z0-9-]`. Default `"demo"`.
+    pub tournament: String,
+    /// `board.size`: lines on the board, 2..=25. Default 19.
+    pub size: u8,
+    /// `board.black_side`: where the Black player sits. Default south.
+    pub black_side: Side,
+    /// `board.game`: the id of the first game (until a `new_game` command), `[a-z0-9-]`.
+    /// Default `"game-1"`.
+    pub game: String,
+}
+
+/// Which side of the board a player sits on (seen from above, south = the bottom edge,
+/// row 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The bottom edge (row 1).
+    South,
+    /// The top edge.
+    North,
+    /// The right edge (the last column).
+    East,
+    /// The left edge (column A).
+    West,
+}
+
+impl Side {
+    /// The word used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::South => "south",
+            Side::North => "north",
+            Side::East => "east",
+            Side::West => "west",
+        }
+    }
+
+    /// Parses the config word.
+    pub fn parse(text: &str) -> Option<Side> {
+        [Side::South, Side::North, Side::East, Side::West]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+/// `[hardware]`: where the readings come from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HardwareConfig {
+    /// `hardware.backend`: `rpi`, `serial` or `sim`. Default `sim`.
+    pub backend: Backend,
+    /// `hardware.scan_hz`: full scans per second, 1..=1000. Default 100.
+    pub scan_hz: u32,
+    /// `hardware.calibration`: the per-point calibration file `tengen calibrate` writes and
+    /// the `rpi`/`serial` backends read (raw readings only). Default
+    /// `/var/lib/tengen/calibration.json`.
+    pub calibration: PathBuf,
+    /// `[hardware.sim]`.
+    pub sim: SimConfig,
+    /// `[hardware.serial]`.
+    pub serial: SerialConfig,
+    /// `[hardware.rpi]`: the wiring of the direct driver, kept as the TOML table it was
+    /// written as and handed to the hal (`tengen_hal`'s wiring type) by the `rpi` backend.
+    /// Empty when not given (the hal's default wiring).
+    pub rpi: toml::Table,
+}
+
+/// The hardware backend of `tengen run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Backend {
+    /// Multiplexers and SPI ADCs read directly from a Raspberry Pi (needs the `rpi` feature).
+    Rpi,
+    /// A scanning microcontroller on a serial line.
+    Serial,
+    /// The simulated board.
+    Sim,
+}
+
+impl Backend {
+    /// The word used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Rpi => "rpi",
+            Backend::Serial => "serial",
+            Backend::Sim => "sim",
+        }
+    }
+
+    /// Parses the config word.
+    pub fn parse(text: &str) -> Option<Backend> {
+        [Backend::Rpi, Backend::Serial, Backend::Sim]
+            .into_iter()
+            .find(|b| b.as_str() == text)
+    }
+}
+
+/// `[hardware.sim]`: the simulated board as a backend of `tengen run`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SimConfig {
+    /// What the simulated players play: `hardware.sim.sgf` or `hardware.sim.script`.
+    pub source: SimSource,
+    /// `hardware.sim.seed`: seed of human timing and noise. Default 1.
+    pub seed: u64,
+    /// `hardware.sim.noise`: probability that a point reads wrong in a scan, 0 <= p < 1.
+    /// Default 0.0.
+    pub noise: f64,
+    /// `hardware.sim.speed`: pace multiplier, > 0 (1.0 = human pace in real time).
+    /// Default 1.0.
+    pub speed: f64,
+}
+
+/// The simulator's input.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SimSource {
+    /// `hardware.sim.sgf`: an SGF game turned into physical actions. Default
+    /// `games/demo.sgf`.
+    Sgf(PathBuf),
+    /// `hardware.sim.script`: a script of physical actions (SPEC.md's language).
+    Script(PathBuf),
+}
+
+/// `[hardware.serial]`: the scanning microcontroller's line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SerialConfig {
+    /// `hardware.serial.path`: the device. Default `/dev/ttyACM0`.
+    pub path: PathBuf,
+    /// `hardware.serial.baud`: line speed (ignored by USB CDC devices). Default 1000000.
+    pub baud: u32,
+}
+
+/// `[detection]`: how scans become stable changes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DetectionConfig {
+    /// `detection.stable_ms`: how long a change must hold to count, > 0. Default 150.
+    pub stable_ms: u64,
+    /// `detection.pass_grace_ms`: a stone set by the passer within this time retracts the
+    /// pass (`clock_before_move`). Default 2000.
+    pub pass_grace_ms: u64,
+    /// `detection.disturbed_points`: this many points changing at once is
+    /// `board_disturbed`, >= 2. Default 6.
+    pub disturbed_points: u32,
+}
+
+/// `[game]`: the rules of the first game (later games come with `new_game`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameConfig {
+    /// `game.komi`: in points, a multiple of 0.5. Default 7.5.
+    pub komi: f64,
+    /// `game.handicap`: 0 or 2..=9 stones. Default 0.
+    pub handicap: u8,
+    /// `game.superko`: whole-board repetition rule. Default situational.
+    pub superko: SuperkoRule,
+    /// `game.penalties`: who gives warnings. Default arbiter.
+    pub penalties: Penalties,
+    /// `game.black`: Black's name. Default `""`.
+    pub black: String,
+    /// `game.white`: White's name. Default `""`.
+    pub white: String,
+    /// `game.round`: the round, as the organiser names it. Default `""`.
+    pub round: String,
+    /// `game.table`: the table number or name. Default `""`.
+    pub table: String,
+}
+
+/// Whole-board repetition: `situational` or `positional` (as `tengen_rules::game::Superko`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuperkoRule {
+    /// The same stones with the same player to move.
+    Situational,
+    /// The same stones, whoever is to move.
+    Positional,
+}
+
+impl SuperkoRule {
+    /// The word used in the config file and in `game_started`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SuperkoRule::Situational => "situational",
+            SuperkoRule::Positional => "positional",
+        }
+    }
+
+    /// Parses the config word.
+    pub fn parse(text: &str) -> Option<SuperkoRule> {
+        [SuperkoRule::Situational, SuperkoRule::Positional]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+/// Who turns a confirmed violation into a warning (Art. 24).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Penalties {
+    /// Only an arbiter's `confirm` command gives a warning.
+    Arbiter,
+    /// The board gives the warning at once for the penalised codes.
+    Auto,
+}
+
+impl Penalties {
+    /// The word used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Penalties::Arbiter => "arbiter",
+            Penalties::Auto => "auto",
+        }
+    }
+
+    /// Parses the config word.
+    pub fn parse(text: &str) -> Option<Penalties> {
+        [Penalties::Arbiter, Penalties::Auto]
+            .into_iter()
+            .find(|p| p.as_str() == text)
+    }
+}
+
+/// `[time]`: the time control of the first game. Durations are kept in milliseconds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TimeConfig {
+    /// `time.system`. Default byoyomi.
+    pub system: TimeSystem,
+    /// `time.main`: main time. Default `"60m"`.
+    pub main_ms: u64,
+    /// `time.periods`: byo-yomi periods. Default 5.
+    pub periods: u32,
+    /// `time.period`: one byo-yomi period, or the Canadian period. Default `"60s"`.
+    pub period_ms: u64,
+    /// `time.stones`: stones to play per Canadian period. Default 25.
+    pub stones: u32,
+    /// `time.increment`: Fischer increment per move. Default `"20s"`.
+    pub increment_ms: u64,
+}
+
+/// The kinds of time control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeSystem {
+    /// No clock.
+    None,
+    /// Main time only.
+    Absolute,
+    /// Main time, then N periods of T.
+    Byoyomi,
+    /// Main time, then M stones per T.
+    Canadian,
+    /// Main time plus an increment per move.
+    Fischer,
+}
+
+impl TimeSystem {
+    /// The word used in the config file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeSystem::None => "none",
+            TimeSystem::Absolute => "absolute",
+            TimeSystem::Byoyomi => "byoyomi",
+            TimeSystem::Canadian => "canadian",
+            TimeSystem::Fischer => "fischer",
+        }
+    }
+
+    /// Parses the config word.
+    pub fn parse(text: &str) -> Option<TimeSystem> {
+        [
+            TimeSystem::None,
+            TimeSystem::Absolute,
+            TimeSystem::Byoyomi,
+            TimeSystem::Canadian,
+            TimeSystem::Fischer,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+}
+
+/// `[mqtt]`: where events go.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MqttConfig {
+    /// `mqtt.url`: `embedded`, `mqtt://host:port` or `mqtts://host:port`. Default embedded.
+    pub url: MqttUrl,
+    /// `mqtt.listen`: the embedded broker's address. Default `127.0.0.1:1883`.
+    pub listen: SocketAddr,
+    /// `mqtt.prefix`: the topic root's first level(s). Default `"tengen"`.
+    pub prefix: String,
+    /// `mqtt.client_id`: stable per board. Default `tengen-{board.id}`.
+    pub client_id: String,
+    /// `mqtt.keepalive`: MQTT keep-alive interval, 5s..=65535s. Default `"30s"`.
+    pub keepalive_ms: u64,
+    /// `mqtt.ca_file`: PEM CA certificates that sign the broker's (mqtts only).
+    pub ca_file: Option<PathBuf>,
+    /// `mqtt.cert_file`: PEM client certificate (with `key_file`; mqtts only).
+    pub cert_file: Option<PathBuf>,
+    /// `mqtt.key_file`: PEM private key of `cert_file`.
+    pub key_file: Option<PathBuf>,
+    /// `mqtt.username`: MQTT user name.
+    pub username: Option<String>,
+    /// `mqtt.password_file`: a file holding the password (first line), needs `username`.
+    pub password_file: Option<PathBuf>,
+}
+
+/// Which broker the board talks to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MqttUrl {
+    /// Run the embedded broker on `mqtt.listen` and publish to it.
+    Embedded,
+    /// An external broker.
+    Broker {
+        /// True for `mqtts://` (TLS).
+        tls: bool,
+        /// Host name or address.
+        host: String,
+        /// Port (default 1883, or 8883 with TLS).
+        port: u16,
+    },
+}
+
+impl std::fmt::Display for MqttUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MqttUrl::Embedded => write!(f, "embedded"),
+            MqttUrl::Broker { tls, host, port } => {
+                let scheme = if *tls { "mqtts" } else { "mqtt" };
+                if host.contains(':') {
+                    write!(f, "{scheme}://[{host}]:{port}")
+                } else {
+                    write!(f, "{scheme}://{host}:{port}")
+                }
+            }
+        }
+    }
+}
+
+/// `[http]`: the live view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HttpConfig {
+    /// `http.listen`: the live view's address. Default `127.0.0.1:8080`.
+    pub listen: SocketAddr,
+}
+
+/// `[storage]`: where the board keeps its files.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StorageConfig {
+    /// `storage.dir`: the journal and the SGF file. Default `/var/lib/tengen`.
+    pub dir: PathBuf,
+}

@@ -1,0 +1,447 @@
+//! The journal: every event of a board, appended to one file and synced to the disk before
+//! anyone publishes it, so no event is lost to a power cut, a crash or a broker outage.
+//!
+//! Layout: one file per board, `{storage.dir}/events.journal`, holding every event of every
+//! game the board has played (`seq` runs across games and restarts, as SPEC.md wants; a
+//! game is about 1 MB, so there is no rotation — archive the file between tournaments
+//! with the service stopped, and the next event starts again at seq 1). The file starts
+//! with [`record::MAGIC`], then one record per event (see [`record`]): its JSON is the
+//! [`Envelope`] exactly as published.
+//!
+//! Recovery on [`Journal::open`]: the records are read and checked in order. A tail that
+//! is not a whole record (a write torn by a power cut, or zeros the file system left) is
+//! cut off and reported in the [`Recovery`]. A damaged record FOLLOWED by good ones is
+//! not a torn write but real corruption: the journal refuses to open
+//! ([`JournalError::Corrupt`]) rather than drop events that were already published.
+
+pub mod record;
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use thiserror::Error;
+
+use crate::event::{Envelope, Event};
+use record::{Decoded, MAGIC};
+
+/// The journal's file name inside `storage.dir`.
+pub const FILE_NAME: &str = "events.journal";
+
+/// Why the journal could not be opened, read or appended to.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    /// A file system operation failed.
+    #[error("journal {path}: {action}: {source}")]
+    Io {
+        /// The journal file (or its directory).
+        path: PathBuf,
+        /// What was being done (`sync`, `open`...).
+        action: &'static str,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file does not start with the journal's magic bytes.
+    #[error("journal {path}: not a tengen journal (bad header)")]
+    NotAJournal {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A damaged record with good records after it, or a whole record that is not an
+    /// event in sequence: not a torn tail, so nothing is cut off.
+    #[error("journal {path}: corrupt record at byte {offset}: {detail}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// Byte offset of the damaged record.
+        offset: u64,
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// An earlier write or sync failed, so the file's tail is in doubt; reopen the journal
+    /// (recovery cuts off whatever was not written whole).
+    #[error("journal {path}: an earlier write failed; reopen to recover")]
+    Poisoned {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// What [`Journal::open`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recovery {
+    /// True when the file did not exist (or held only a torn header) and was created.
+    pub created: bool,
+    /// Whole records read.
+    pub records: u64,
+    /// The last record's seq (0 when empty).
+    pub last_seq: u64,
+    /// Bytes of a torn tail that were cut off (0 when the file ended cleanly).
+    pub truncated_bytes: u64,
+    /// Where the cut was made, when one was.
+    pub truncated_at: Option<u64>,
+}
+
+impl std::fmt::Display for Recovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.created {
+            return write!(f, "new journal");
+        }
+        write!(f, "{} records, last seq {}", self.records, self.last_seq)?;
+        if let Some(at) = self.truncated_at {
+            write!(
+                f,
+                "; cut off a torn tail of {} bytes at byte {at}",
+                self.truncated_bytes
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Where each whole record lies: shared by the writer and its readers, and updated only
+/// after a record is synced.
+#[derive(Debug, Default)]
+struct Index {
+    /// Seq of the first record in the file (1 for a board's first journal).
+    first_seq: u64,
+    /// Byte offset of each record, `offsets[seq - first_seq]`.
+    offsets: Vec<u64>,
+    /// End of the last whole record.
+    end: u64,
+    /// Seq of the last `game_started`, if any.
+    last_game_start: Option<u64>,
+}
+
+impl Index {
+    fn last_seq(&self) -> u64 {
+        if self.offsets.is_empty() {
+            self.first_seq.saturating_sub(1)
+        } else {
+            self.first_seq + self.offsets.len() as u64 - 1
+        }
+    }
+}
+
+/// The writer of a board's journal. One per file: the service owns it.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+    board: String,
+    game: String,
+    index: Arc<Mutex<Index>>,
+    poisoned: bool,
+}
+
+/// Reads a journal while its writer appends: sees exactly the records already synced.
+/// Cheap to clone and `Send`, for the MQTT outbox and the HTTP view.
+#[derive(Debug, Clone)]
+pub struct JournalReader {
+    path: PathBuf,
+    index: Arc<Mutex<Index>>,
+}
+
+fn io<'a>(
+    path: &'a Path,
+    action: &'static str,
+) -> impl FnOnce(std::io::Error) -> JournalError + 'a {
+    move |source| JournalError::Io {
+        path: path.to_path_buf(),
+        action,
+        source,
+    }
+}
+
+fn lock(index: &Mutex<Index>) -> MutexGuard<'_, Index> {
+    // A panic while holding the lock cannot leave the index half-updated (every update
+    // is a single push or assignment), so a poisoned lock is still usable.
+    index.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Syncs a directory so that a file created or renamed in it survives a power cut.
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+impl Journal {
+    /// Opens (or creates) `dir/events.journal` for board `board`, recovering from a torn
+    /// tail as the module documentation says.
+    pub fn open(dir: &Path, board: &str) -> Result<(Journal, Recovery), JournalError> {
+        std::fs::create_dir_all(dir).map_err(io(dir, "create directory"))?;
+        Journal::open_file(&dir.join(FILE_NAME), board)
+    }
+
+    /// Opens (or creates) the journal at exactly `path`.
+    pub fn open_file(path: &Path, board: &str) -> Result<(Journal, Recovery), JournalError> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(io(path, "open"))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(io(path, "read"))?;
+        let mut recovery = Recovery {
+            created: false,
+            records: 0,
+            last_seq: 0,
+            truncated_bytes: 0,
+            truncated_at: None,
+        };
+        if bytes.len() < MAGIC.len() && MAGIC.starts_with(&bytes) {
+            // New, or a creation torn before the header was whole.
+            file.set_len(0).map_err(io(path, "truncate"))?;
+            file.write_all(MAGIC).map_err(io(path, "write"))?;
+            file.sync_all().map_err(io(path, "sync"))?;
+            if let Some(dir) = path.parent() {
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                sync_dir(dir).map_err(io(dir, "sync directory"))?;
+            }
+            bytes = MAGIC.to_vec();
+            recovery.created = true;
+        }
+        if !bytes.starts_with(MAGIC) {
+            return Err(JournalError::NotAJournal {
+                path: path.to_path_buf(),
+            });
+        }
+        let mut index = Index {
+            first_seq: 1,
+            end: MAGIC.len() as u64,
+            ..Index::default()
+        };
+        let mut game = String::new();
+        let mut offset = MAGIC.len();
+        while offset < bytes.len() {
+            match record::decode(&bytes[offset..]) {
+                Decoded::Record(payload, len) => {
+                    let env = parse_envelope(payload).map_err(|detail| JournalError::Corrupt {
+                        path: path.to_path_buf(),
+                        offset: offset as u64,
+                        detail,
+                    })?;
+                    if index.offsets.is_empty() {
+                        index.first_seq = env.seq.max(1);
+                    }
+                    let expected = index.last_seq() + 1;
+                    if env.seq != expected {
+                        return Err(JournalError::Corrupt {
+                            path: path.to_path_buf(),
+                            offset: offset as u64,
+                            detail: format!("seq {} where {expected} was expected", env.seq),
+                        });
+                    }
+                    if matches!(env.event, Event::GameStarted { .. }) {
+                        index.last_game_start = Some(env.seq);
+                    }
+                    index.offsets.push(offset as u64);
+                    offset += len;
+                    index.end = offset as u64;
+                    game = env.game;
+                }
+                Decoded::Incomplete | Decoded::Bad => {
+                    if let Some(good) = whole_record_after(&bytes, offset + 1) {
+                        return Err(JournalError::Corrupt {
+                            path: path.to_path_buf(),
+                            offset: offset as u64,
+                            detail: format!("damaged record followed by a good one at byte {good}"),
+                        });
+                    }
+                    recovery.truncated_at = Some(offset as u64);
+                    recovery.truncated_bytes = (bytes.len() - offset) as u64;
+                    file.set_len(offset as u64).map_err(io(path, "truncate"))?;
+                    file.sync_all().map_err(io(path, "sync"))?;
+                    break;
+                }
+            }
+        }
+        file.seek(SeekFrom::End(0)).map_err(io(path, "seek"))?;
+        recovery.records = index.offsets.len() as u64;
+        recovery.last_seq = index.last_seq();
+        Ok((
+            Journal {
+                path: path.to_path_buf(),
+                file,
+                board: board.to_string(),
+                game,
+                index: Arc::new(Mutex::new(index)),
+                poisoned: false,
+            },
+            recovery,
+        ))
+    }
+
+    /// Appends one event with the next seq and `time` (UTC, written with milliseconds),
+    /// and syncs it to the disk before returning the envelope (publish only after).
+    pub fn append(&mut self, event: Event, time: SystemTime) -> Result<Envelope, JournalError> {
+        if self.poisoned {
+            return Err(JournalError::Poisoned {
+                path: self.path.clone(),
+            });
+        }
+        let (seq, end) = {
+            let index = lock(&self.index);
+            (index.last_seq() + 1, index.end)
+        };
+        let envelope = Envelope {
+            seq,
+            time: humantime::format_rfc3339_millis(time).to_string(),
+            board: self.board.clone(),
+            game: self.game.clone(),
+            event,
+        };
+        let payload = serde_json::to_vec(&envelope).map_err(|e| JournalError::Corrupt {
+            path: self.path.clone(),
+            offset: end,
+            detail: format!("event not serialisable: {e}"),
+        })?;
+        let bytes = record::encode(&payload);
+        if let Err(source) = self.file.write_all(&bytes) {
+            // Take back a partial write so the next record does not follow garbage.
+            if self.file.set_len(end).is_err() {
+                self.poisoned = true;
+            }
+            return Err(JournalError::Io {
+                path: self.path.clone(),
+                action: "write",
+                source,
+            });
+        }
+        if let Err(source) = self.file.sync_data() {
+            // After a failed fsync the kernel may have dropped the pages: the tail is in
+            // doubt until a reopen checks it.
+            self.poisoned = true;
+            return Err(JournalError::Io {
+                path: self.path.clone(),
+                action: "sync",
+                source,
+            });
+        }
+        let mut index = lock(&self.index);
+        index.offsets.push(end);
+        index.end = end + bytes.len() as u64;
+        if matches!(envelope.event, Event::GameStarted { .. }) {
+            index.last_game_start = Some(seq);
+        }
+        Ok(envelope)
+    }
+
+    /// The seq of the last event written (0 when none).
+    pub fn last_seq(&self) -> u64 {
+        lock(&self.index).last_seq()
+    }
+
+    /// The board id written into every envelope.
+    pub fn board(&self) -> &str {
+        &self.board
+    }
+
+    /// The game id written into new envelopes (the last record's after a restart; empty
+    /// in a new journal until [`Journal::set_game`]).
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// Sets the game id for the events that follow (a new game).
+    pub fn set_game(&mut self, game: &str) {
+        self.game = game.to_string();
+    }
+
+    /// The journal file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A reader that follows this journal from other threads or tasks.
+    pub fn reader(&self) -> JournalReader {
+        JournalReader {
+            path: self.path.clone(),
+            index: Arc::clone(&self.index),
+        }
+    }
+
+    /// Every event with `seq >= from` (for re-sending), oldest first.
+    pub fn read_from(&self, from: u64) -> Result<Vec<Envelope>, JournalError> {
+        self.reader().read_from(from)
+    }
+
+    /// The events of the current game: from its last `game_started` on (every event when
+    /// there is none yet), to rebuild the game after a restart.
+    pub fn current_game(&self) -> Result<Vec<Envelope>, JournalError> {
+        self.reader().current_game()
+    }
+}
+
+impl JournalReader {
+    /// The seq of the last event synced (0 when none).
+    pub fn last_seq(&self) -> u64 {
+        lock(&self.index).last_seq()
+    }
+
+    /// Every synced event with `seq >= from`, oldest first.
+    pub fn read_from(&self, from: u64) -> Result<Vec<Envelope>, JournalError> {
+        let (start, end) = {
+            let index = lock(&self.index);
+            if from > index.last_seq() || index.offsets.is_empty() {
+                return Ok(Vec::new());
+            }
+            let i = from.saturating_sub(index.first_seq) as usize;
+            (index.offsets[i], index.end)
+        };
+        let mut file = File::open(&self.path).map_err(io(&self.path, "open"))?;
+        file.seek(SeekFrom::Start(start))
+            .map_err(io(&self.path, "seek"))?;
+        let mut bytes = vec![0; (end - start) as usize];
+        file.read_exact(&mut bytes)
+            .map_err(io(&self.path, "read"))?;
+        let mut out = Vec::new();
+        let mut offset = 0;
+        while offset < bytes.len() {
+            let corrupt = |detail: String| JournalError::Corrupt {
+                path: self.path.clone(),
+                offset: start + offset as u64,
+                detail,
+            };
+            match record::decode(&bytes[offset..]) {
+                Decoded::Record(payload, len) => {
+                    out.push(parse_envelope(payload).map_err(corrupt)?);
+                    offset += len;
+                }
+                _ => {
+                    return Err(corrupt(
+                        "record changed on disk since it was written".into(),
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The events from the last `game_started` on (every event when there is none).
+    pub fn current_game(&self) -> Result<Vec<Envelope>, JournalError> {
+        let from = {
+            let index = lock(&self.index);
+            index.last_game_start.unwrap_or(index.first_seq)
+        };
+        self.read_from(from)
+    }
+}
+
+fn parse_envelope(payload: &[u8]) -> Result<Envelope, String> {
+    serde_json::from_slice(payload).map_err(|e| format!("not an event: {e}"))
+}
+
+/// The offset of the first whole record (with a readable envelope) at or after `from`.
+fn whole_record_after(bytes: &[u8], from: usize) -> Option<usize> {
+    (from..bytes.len()).find(|&o| match record::decode(&bytes[o..]) {
+        Decoded::Record(payload, _) => parse_envelope(payload).is_ok(),
+        _ => false,
+    })
+}

@@ -1,0 +1,91 @@
+//! `tengen check-config` as a user runs it: the shipped example configs pass, a bad file
+//! prints every problem with its key path and exits 2.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tengen(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(args)
+        .output()
+        .expect("run tengen");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("config")
+        .join(name)
+}
+
+#[test]
+fn the_shipped_example_configs_pass() {
+    for name in ["board.toml", "serial.toml", "demo.toml"] {
+        let path = example(name);
+        let (code, stdout, stderr) = tengen(&["check-config", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{name}: {stdout}{stderr}");
+        assert!(stdout.contains(": ok (board "), "{stdout}");
+        if name == "board.toml" {
+            // The Pi's TLS files are not on this machine: warnings, not errors.
+            assert_eq!(stderr.lines().count(), 2, "{stderr}");
+            assert!(stderr.lines().all(|l| l.starts_with("tengen: warning: ")));
+            assert!(stderr.contains("mqtt.ca_file: /etc/tengen/tls/hall-ca.pem"));
+        } else {
+            assert!(stderr.is_empty(), "{name}: {stderr}");
+        }
+    }
+    let (_, stdout, _) = tengen(&["check-config", example("board.toml").to_str().unwrap()]);
+    assert!(stdout.contains("backend rpi"), "{stdout}");
+    assert!(stdout.contains("byoyomi 60m 5x60s"), "{stdout}");
+}
+
+#[test]
+fn a_bad_config_prints_every_problem_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(
+        &path,
+        "[board]\nid = \"Hall 7\"\n[time]\nperods = 5\nmain = \"60q\"\n[game]\nkomi = 7.3\n[detection]\nstable_ms = 0\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = tengen(&["check-config", path.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty(), "{stdout}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 5, "{stderr}");
+    for key in [
+        "board.id: \"Hall 7\" is not [a-z0-9-]",
+        "time.perods: unknown key",
+        "time.main: \"60q\" is not a duration",
+        "game.komi: 7.3 is not a multiple of 0.5",
+        "detection.stable_ms: must be > 0",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("tengen: ") && l.contains("bad.toml: ") && l.ends_with(key)),
+            "{key} missing in\n{stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_or_malformed_file_is_one_line_and_exit_2() {
+    let (code, _, stderr) = tengen(&["check-config", "/nonexistent/board.toml"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("/nonexistent/board.toml"), "{stderr}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.toml");
+    std::fs::write(&path, "[board\nid = 1\n").unwrap();
+    let (code, _, stderr) = tengen(&["check-config", path.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("broken.toml:1:"), "{stderr}");
+}
