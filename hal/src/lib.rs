@@ -10,6 +10,7 @@ pub mod classify;
 pub mod driver;
 #[cfg(feature = "rpi")]
 pub mod rpi;
+pub mod serial;
 pub mod traits;
 
 pub use traits::*;
