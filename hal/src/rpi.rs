@@ -119,17 +119,14 @@ pub fn open_matrix(wiring: &Wiring, pins: &PinConfig) -> Result<RpiMatrix, RpiEr
         .map(|&s| open_spi(s, pins.spi_clock_hz))
         .collect::<Result<Vec<_>, _>>()?;
     let gpio = Gpio::new().map_err(gpio_err("chip"))?;
-    let mut address = Vec::with_capacity(4);
-    for (line, &pin) in pins.address.iter().enumerate() {
+    let output = |line: usize| -> Result<OutputPin, RpiError> {
+        let pin = pins.address[line];
         let p = gpio
             .get(pin)
             .map_err(gpio_err(format!("{pin} (address line S{line})")))?;
-        address.push(p.into_output_low());
-    }
-    let address: [OutputPin; 4] = match address.try_into() {
-        Ok(a) => a,
-        Err(_) => unreachable!("four address pins were pushed"),
+        Ok(p.into_output_low())
     };
+    let address = [output(0)?, output(1)?, output(2)?, output(3)?];
     Ok(MuxAdcMatrix::new(wiring, adcs, address, Delay::new())?)
 }
 
@@ -139,11 +136,7 @@ pub fn open_buttons(pins: &PinConfig) -> Result<RpiButtons, RpiError> {
     pins.validate()?;
     let gpio = Gpio::new().map_err(gpio_err("chip"))?;
     let buttons = InterruptButtons::new(EdgeQueue::new(), pins.debounce_ms);
-    let mut opened = Vec::with_capacity(2);
-    for (button, pin) in [
-        (Button::Black, pins.black_button),
-        (Button::White, pins.white_button),
-    ] {
+    let input = |button: Button, pin: u8| -> Result<InputPin, RpiError> {
         let what = format!("{pin} ({button:?} button)");
         let mut input = gpio
             .get(pin)
@@ -160,12 +153,12 @@ pub fn open_buttons(pins: &PinConfig) -> Result<RpiButtons, RpiError> {
                 });
             })
             .map_err(gpio_err(what))?;
-        opened.push(input);
-    }
-    let pins: [InputPin; 2] = match opened.try_into() {
-        Ok(p) => p,
-        Err(_) => unreachable!("two button pins were pushed"),
+        Ok(input)
     };
+    let pins = [
+        input(Button::Black, pins.black_button)?,
+        input(Button::White, pins.white_button)?,
+    ];
     Ok(RpiButtons {
         buttons,
         _pins: pins,

@@ -110,6 +110,11 @@ impl<P: InputPin> GpioButtons<P> {
             debounce: [Debouncer::new(window), Debouncer::new(window)],
         }
     }
+
+    /// Gives back the Black and White pins.
+    pub fn release(self) -> (P, P) {
+        (self.black, self.white)
+    }
 }
 
 impl<P: InputPin> ClockButtons for GpioButtons<P> {
