@@ -24,7 +24,7 @@
 //!   [`Script::parse`]; its [`Setup`] tells size, komi, handicap, time control, seed and noise
 //!   where the script gives them, `None` where the caller's config applies);
 //!   [`Simulation::from_game`] for a game ([`GameInput`], e.g. from an SGF record via
-//!   `GameInput::from_record`) with [`GameOptions`] (thinking pace, injected
+//!   [`GameInput::from_record`], or directly [`Simulation::from_sgf`]) with [`GameOptions`] (thinking pace, injected
 //!   [`Violation`]s, the ending); [`Simulation::from_steps`] for actions built in code.
 //! - [`Simulation::next_scan`] advances virtual time by one scan period (100 Hz by default,
 //!   scans at 0, 10, 20... ms) and returns the frame and the button events since the
@@ -75,6 +75,7 @@ pub mod action;
 pub mod choreography;
 pub mod game;
 pub mod physics;
+pub mod record;
 
 pub mod script;
 pub mod side;

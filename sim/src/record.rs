@@ -1,0 +1,36 @@
+//! SGF records (the rules core's [`GameRecord`]) as games for the simulated players.
+
+use tengen_rules::sgf::GameRecord;
+
+use crate::game::{GameError, GameInput, GameOptions};
+use crate::simulation::{SimOptions, Simulation};
+
+impl GameInput {
+    /// The game an SGF record holds: size, komi, handicap, setup stones, the main line's
+    /// moves and the result. SGF carries no list of dead stones, so none are lifted at the
+    /// end (GNU Go games played out with `kgs-genmove_cleanup` leave none); set
+    /// [`GameInput::dead`] to have them lifted.
+    pub fn from_record(record: &GameRecord) -> GameInput {
+        GameInput {
+            size: record.size,
+            komi: record.komi,
+            handicap: record.handicap,
+            black_setup: record.black_setup.clone(),
+            white_setup: record.white_setup.clone(),
+            moves: record.moves.iter().map(|m| (m.color, m.mv)).collect(),
+            result: record.result.clone(),
+            dead: Vec::new(),
+        }
+    }
+}
+
+impl Simulation {
+    /// A simulation of an SGF game played by two simulated players (see [`GameOptions`]).
+    pub fn from_sgf(
+        record: &GameRecord,
+        options: &SimOptions,
+        play: &GameOptions,
+    ) -> Result<Simulation, GameError> {
+        Simulation::from_game(&GameInput::from_record(record), options, play)
+    }
+}
