@@ -4,15 +4,15 @@
 //! with no I/O and no async. Everything else in tengen asks this crate whether a move is
 //! legal, what it captures, who won and how much time is left.
 
-pub mod clock;
 pub mod board;
+pub mod clock;
 pub mod color;
 pub mod game;
 pub mod handicap;
 pub mod moves;
 pub mod point;
-pub mod sgf;
 pub mod scoring;
+pub mod sgf;
 
 pub use board::Board;
 pub use color::Color;
