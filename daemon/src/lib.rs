@@ -9,4 +9,5 @@ pub mod command;
 pub mod config;
 pub mod event;
 pub mod journal;
+pub mod service;
 pub mod sgf_file;

@@ -1,0 +1,26 @@
+//! Where scans come from: the hardware backends behind one small trait, polled by the scan
+//! loop once per tick with the service's time.
+
+use tengen_hal::{ButtonEvent, Frame, Millis};
+
+use crate::event::Event;
+
+/// What one poll of a backend gave.
+#[derive(Debug, Default)]
+pub struct Polled {
+    /// A full scan and the button events since the previous one, when there is one.
+    pub scan: Option<(Frame, Vec<ButtonEvent>)>,
+    /// Hardware trouble to report (`sensor_fault` events: link lost or restored...).
+    pub faults: Vec<Event>,
+    /// True when the backend has nothing more to give, ever (a simulated game is over).
+    pub finished: bool,
+}
+
+/// A source of scans. `now` is the service's clock in ms since the Unix epoch; frames and
+/// button events come back stamped on that clock.
+pub trait Backend: Send {
+    /// One poll: a scan, faults, or nothing this time.
+    fn poll(&mut self, now: Millis) -> Polled;
+    /// A word for logs and the startup line (`sim`, `serial /dev/ttyACM0`...).
+    fn describe(&self) -> String;
+}

@@ -1,0 +1,166 @@
+//! The scan loop: one thread that owns the engine, the backend and the recorder, and does
+//! everything in order on each tick: commands, one poll, the engine, the journal, the
+//! outputs, the watchdog. Blocking I/O (fdatasync) stays off the async runtime.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use tengen_hal::Millis;
+use tokio::sync::{mpsc, oneshot};
+
+use super::backend::Backend;
+use super::engine::Engine;
+use super::notify::Notifier;
+use super::recorder::Recorder;
+use super::ServiceError;
+use crate::command::{Command, CommandEnvelope};
+use crate::event::Event;
+
+/// An arbiter command on its way to the scan loop, with where its reply goes.
+#[derive(Debug)]
+pub struct Request {
+    /// The decoded command.
+    pub command: CommandEnvelope,
+    /// `Ok(())` or the reason it was refused (nothing changed then).
+    pub reply: oneshot::Sender<Result<(), String>>,
+}
+
+/// The loop's time: what time it is and how to wait for the next tick.
+pub trait Pacer: Send {
+    /// Now, in ms since the Unix epoch.
+    fn now(&mut self) -> Millis;
+    /// Waits until the next tick is due.
+    fn wait(&mut self);
+}
+
+/// Real time: the wall clock, ticks `1/scan_hz` apart (a late tick is not made up twice).
+#[derive(Debug)]
+pub struct RealPacer {
+    period: Duration,
+    next: Instant,
+}
+
+impl RealPacer {
+    /// Ticks at `scan_hz` per second.
+    pub fn new(scan_hz: u32) -> RealPacer {
+        RealPacer {
+            period: Duration::from_secs(1) / scan_hz.max(1),
+            next: Instant::now(),
+        }
+    }
+}
+
+impl Pacer for RealPacer {
+    fn now(&mut self) -> Millis {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as Millis)
+            .unwrap_or(0)
+    }
+
+    fn wait(&mut self) {
+        self.next += self.period;
+        let now = Instant::now();
+        if self.next > now {
+            std::thread::sleep(self.next - now);
+        } else {
+            self.next = now;
+        }
+    }
+}
+
+/// How the loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopEnd {
+    /// Asked to stop (SIGTERM).
+    Stopped,
+    /// The backend finished and the loop was told to end then.
+    Finished,
+}
+
+/// Everything the loop owns.
+pub struct ScanLoop {
+    /// The game logic.
+    pub engine: Box<dyn Engine>,
+    /// The scans.
+    pub backend: Box<dyn Backend>,
+    /// Journal, SGF, outputs.
+    pub recorder: Recorder,
+    /// Commands from MQTT and elsewhere.
+    pub commands: mpsc::Receiver<Request>,
+    /// Set to stop after the current tick.
+    pub stop: Arc<AtomicBool>,
+    /// The tick clock.
+    pub pacer: Box<dyn Pacer>,
+    /// systemd's watchdog.
+    pub notifier: Notifier,
+    /// End the loop once the backend is finished (and its last events are written).
+    pub exit_when_finished: bool,
+}
+
+impl ScanLoop {
+    /// Runs until stopped (or finished), then writes `status offline`.
+    pub fn run(mut self) -> Result<(Recorder, LoopEnd), ServiceError> {
+        let end = loop {
+            let now = self.pacer.now();
+            self.commands_due(now)?;
+            let polled = self.backend.poll(now);
+            let mut events: Vec<Event> = polled.faults;
+            let mut at = now;
+            match polled.scan {
+                Some((frame, buttons)) => {
+                    at = frame.time;
+                    match self.engine.step(&frame, &buttons) {
+                        Ok(ev) => events.extend(ev),
+                        Err(e) => tracing::warn!("scan dropped: {e}"),
+                    }
+                }
+                None => events.extend(self.engine.tick(now)),
+            }
+            self.recorder.record(events, at, self.engine.as_ref())?;
+            self.notifier.alive(Instant::now());
+            if self.stop.load(Ordering::SeqCst) {
+                break LoopEnd::Stopped;
+            }
+            if polled.finished && self.exit_when_finished {
+                break LoopEnd::Finished;
+            }
+            self.pacer.wait();
+        };
+        // Commands that arrived while stopping are answered, not lost silently.
+        self.commands.close();
+        while let Ok(req) = self.commands.try_recv() {
+            let _ = req.reply.send(Err("the board is shutting down".into()));
+        }
+        let now = self.pacer.now();
+        self.recorder
+            .record(vec![super::status("offline")], now, self.engine.as_ref())?;
+        Ok((self.recorder, end))
+    }
+
+    fn commands_due(&mut self, now: Millis) -> Result<(), ServiceError> {
+        while let Ok(req) = self.commands.try_recv() {
+            match self.engine.command(&req.command, now) {
+                Ok(events) => {
+                    if let Command::NewGame { game, .. } = &req.command.command {
+                        let id = game.clone().unwrap_or_else(|| {
+                            format!("game-{}", self.recorder.journal().last_seq() + 1)
+                        });
+                        self.recorder.set_game(&id);
+                    }
+                    let result = self.recorder.record(events, now, self.engine.as_ref());
+                    let _ = req.reply.send(match &result {
+                        Ok(_) => Ok(()),
+                        Err(e) => Err(e.to_string()),
+                    });
+                    result?;
+                }
+                Err(why) => {
+                    let _ = req.reply.send(Err(why));
+                }
+            }
+        }
+        Ok(())
+    }
+}

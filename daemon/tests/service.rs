@@ -1,0 +1,393 @@
+//! The service skeleton on its own: a scripted backend and a small counting engine drive
+//! the real scan loop, journal, SGF file and outputs on virtual time.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use tengen_daemon::command::{Command, CommandEnvelope};
+use tengen_daemon::event::{Envelope, Event};
+use tengen_daemon::journal::Journal;
+use tengen_daemon::service::backend::{Backend, Polled};
+use tengen_daemon::service::engine::Engine;
+use tengen_daemon::service::notify::Notifier;
+use tengen_daemon::service::outputs::Outputs;
+use tengen_daemon::service::recorder::Recorder;
+use tengen_daemon::service::scan_loop::{LoopEnd, Pacer, Request};
+use tengen_daemon::service::{open_game, Parts, Service};
+use tengen_hal::{ButtonEvent, Frame, FrameData, Millis, PointState};
+use tengen_rules::Color;
+use tokio::sync::oneshot;
+
+const T0: Millis = 1_764_000_000_000;
+
+/// Counts black stones appearing on a tiny board; each new one is a move.
+struct Counter {
+    moves: u32,
+    seen: Vec<bool>,
+}
+
+impl Engine for Counter {
+    fn step(&mut self, frame: &Frame, _: &[ButtonEvent]) -> Result<Vec<Event>, String> {
+        let FrameData::Classified(states) = &frame.data else {
+            return Err("raw frames not expected".into());
+        };
+        let mut out = Vec::new();
+        for (i, s) in states.iter().enumerate() {
+            if *s == PointState::Black && !self.seen[i] {
+                self.seen[i] = true;
+                self.moves += 1;
+                out.push(Event::Move {
+                    number: self.moves,
+                    color: Color::Black,
+                    point: format!("A{}", i + 1),
+                    captured: vec![],
+                    clock: None,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    fn tick(&mut self, _: Millis) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn command(&mut self, cmd: &CommandEnvelope, _: Millis) -> Result<Vec<Event>, String> {
+        match cmd.command {
+            Command::Pause {} => Ok(vec![Event::SensorFault {
+                points: vec![],
+                kind: "paused-for-test".into(),
+            }]),
+            Command::NewGame { .. } => {
+                self.moves = 0;
+                self.seen.iter_mut().for_each(|s| *s = false);
+                Ok(vec![game_started()])
+            }
+            _ => Err("not in this test engine".into()),
+        }
+    }
+
+    fn snapshot(&self) -> serde_json::Value {
+        json!({ "number": self.moves })
+    }
+
+    fn sgf(&self) -> String {
+        format!("(;GM[1]SZ[3]{})", ";B[aa]".repeat(self.moves as usize))
+    }
+}
+
+fn game_started() -> Event {
+    Event::GameStarted {
+        size: 3,
+        komi: 7.5,
+        handicap: 0,
+        rules: "chinese".into(),
+        superko: "situational".into(),
+        time_control: "none".into(),
+        black: String::new(),
+        white: String::new(),
+        round: String::new(),
+        table: String::new(),
+    }
+}
+
+/// Frames from a list, one per poll, then finished.
+struct Scripted {
+    frames: Vec<Vec<PointState>>,
+    next: usize,
+}
+
+impl Backend for Scripted {
+    fn poll(&mut self, now: Millis) -> Polled {
+        let Some(states) = self.frames.get(self.next) else {
+            return Polled {
+                finished: true,
+                ..Polled::default()
+            };
+        };
+        self.next += 1;
+        Polled {
+            scan: Some((
+                Frame {
+                    time: now,
+                    data: FrameData::Classified(states.clone()),
+                },
+                vec![],
+            )),
+            faults: vec![],
+            finished: false,
+        }
+    }
+
+    fn describe(&self) -> String {
+        "scripted".into()
+    }
+}
+
+/// Virtual time: 10 ms per tick, shared so the test can read it.
+struct Virtual(Arc<Mutex<Millis>>);
+
+impl Pacer for Virtual {
+    fn now(&mut self) -> Millis {
+        *self.0.lock().unwrap()
+    }
+    fn wait(&mut self) {
+        *self.0.lock().unwrap() += 10;
+    }
+}
+
+fn frames(stones: &[usize]) -> Vec<Vec<PointState>> {
+    // One frame per step, each adding the next stone (points 0..9 of a 3x3 board).
+    let mut board = vec![PointState::Empty; 9];
+    let mut out = vec![board.clone()];
+    for &i in stones {
+        board[i] = PointState::Black;
+        out.push(board.clone());
+    }
+    out
+}
+
+/// Opens the board in `dir` (restoring what the journal holds) and starts the loop.
+fn start(
+    dir: &std::path::Path,
+    stones: &[usize],
+    seen_past: Arc<Mutex<Vec<(Millis, Event)>>>,
+) -> Service {
+    let (journal, _) = Journal::open(dir, "b-1").unwrap();
+    let mut recorder = Recorder::new(journal, Outputs::new(), dir);
+    if recorder.journal().game().is_empty() {
+        recorder.set_game("g-1");
+    }
+    let engine = open_game(
+        &mut recorder,
+        Box::new(move |past: &[(Millis, Event)], _now| {
+            *seen_past.lock().unwrap() = past.to_vec();
+            let moves = past
+                .iter()
+                .filter(|(_, e)| matches!(e, Event::Move { .. }))
+                .count() as u32;
+            let engine: Box<dyn Engine> = Box::new(Counter {
+                moves,
+                seen: vec![false; 9],
+            });
+            let first = if past.is_empty() {
+                vec![game_started()]
+            } else {
+                vec![]
+            };
+            Ok((engine, first))
+        }),
+        T0,
+    )
+    .unwrap();
+    Service::spawn(Parts {
+        engine,
+        backend: Box::new(Scripted {
+            frames: frames(stones),
+            next: 0,
+        }),
+        recorder,
+        pacer: Box::new(Virtual(Arc::new(Mutex::new(T0)))),
+        notifier: Notifier::from_env(),
+        exit_when_finished: true,
+    })
+    .unwrap()
+}
+
+fn kinds(events: &[Envelope]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| match &e.event {
+            Event::Status { state, .. } => format!("status {state}"),
+            Event::Move { number, .. } => format!("move {number}"),
+            Event::GameStarted { .. } => "game_started".into(),
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_journals_publishes_and_writes_the_sgf_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let past = Arc::new(Mutex::new(vec![]));
+    let service = start(dir.path(), &[0, 4, 8], past.clone());
+    let mut rx = service.outputs().subscribe_events();
+    let state = service.outputs().subscribe_state();
+    let sgf = service.outputs().subscribe_sgf();
+    let reader = service.journal();
+    let (_, end) = service.join().unwrap();
+    assert_eq!(end, LoopEnd::Finished);
+
+    let all = reader.read_from(1).unwrap();
+    assert_eq!(
+        kinds(&all),
+        [
+            "game_started",
+            "status online",
+            "move 1",
+            "move 2",
+            "move 3",
+            "status offline"
+        ]
+    );
+    assert_eq!(
+        all.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6]
+    );
+    assert!(all.iter().all(|e| e.board == "b-1" && e.game == "g-1"));
+    // Virtual time: the first stone is on the second scan, 10 ms after the start.
+    assert_eq!(all[2].time, "2025-11-24T16:00:00.010Z");
+    // Subscribers saw the events recorded after they subscribed, in the same order.
+    let mut published = Vec::new();
+    while let Ok(e) = rx.try_recv() {
+        published.push(e);
+    }
+    assert_eq!(published, all[2..].to_vec());
+    assert_eq!(state.borrow()["number"], 3);
+    assert_eq!(state.borrow()["seq"], 6);
+    assert_eq!(*sgf.borrow(), "(;GM[1]SZ[3];B[aa];B[aa];B[aa])");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("game-g-1.sgf")).unwrap(),
+        "(;GM[1]SZ[3];B[aa];B[aa];B[aa])"
+    );
+    assert!(
+        past.lock().unwrap().is_empty(),
+        "a new journal restores nothing"
+    );
+}
+
+#[test]
+fn a_restart_restores_the_game_and_seq_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let past = Arc::new(Mutex::new(vec![]));
+    start(dir.path(), &[0, 1], past.clone()).join().unwrap();
+    let service = start(dir.path(), &[0, 1, 2], past.clone());
+    let reader = service.journal();
+    service.join().unwrap();
+
+    let restored = past.lock().unwrap().clone();
+    let restored_kinds: Vec<_> = restored
+        .iter()
+        .map(|(_, e)| match e {
+            Event::Move { number, .. } => format!("move {number}"),
+            Event::Status { state, .. } => format!("status {state}"),
+            _ => "game_started".into(),
+        })
+        .collect();
+    assert_eq!(
+        restored_kinds,
+        [
+            "game_started",
+            "status online",
+            "move 1",
+            "move 2",
+            "status offline"
+        ]
+    );
+    assert_eq!(
+        restored[2].0,
+        T0 + 10,
+        "each event comes back with its time"
+    );
+
+    let all = reader.read_from(1).unwrap();
+    let second_run: Vec<_> = kinds(&all[5..]);
+    // (This test engine keeps no physical board across a restart and counts every stone
+    // again; what matters here is the status lines and that seq goes on.)
+    assert_eq!(second_run[0], "status restoring");
+    assert_eq!(second_run[1], "status online");
+    assert_eq!(second_run.last().unwrap(), "status offline");
+    assert_eq!(
+        all.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        (1..=all.len() as u64).collect::<Vec<_>>()
+    );
+    assert!(
+        all.iter().all(|e| e.game == "g-1"),
+        "the game id comes back too"
+    );
+}
+
+#[test]
+fn commands_are_answered_and_a_refused_one_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (journal, _) = Journal::open(dir.path(), "b-1").unwrap();
+    let mut recorder = Recorder::new(journal, Outputs::new(), dir.path());
+    recorder.set_game("g-1");
+    let engine = open_game(
+        &mut recorder,
+        Box::new(|_: &[(Millis, Event)], _| {
+            let e: Box<dyn Engine> = Box::new(Counter {
+                moves: 0,
+                seen: vec![false; 9],
+            });
+            Ok((e, vec![game_started()]))
+        }),
+        T0,
+    )
+    .unwrap();
+    // A backend that never finishes: the loop runs until asked to stop.
+    let endless = Scripted {
+        frames: vec![vec![PointState::Empty; 9]; 1_000_000],
+        next: 0,
+    };
+    let service = Service::spawn(Parts {
+        engine,
+        backend: Box::new(endless),
+        recorder,
+        pacer: Box::new(Virtual(Arc::new(Mutex::new(T0)))),
+        notifier: Notifier::from_env(),
+        exit_when_finished: false,
+    })
+    .unwrap();
+    let send = |command: Command| {
+        let (reply, rx) = oneshot::channel();
+        service
+            .commands()
+            .blocking_send(Request {
+                command: CommandEnvelope {
+                    id: "c".into(),
+                    by: None,
+                    command,
+                },
+                reply,
+            })
+            .unwrap();
+        rx.blocking_recv().unwrap()
+    };
+    let before = service.journal().last_seq();
+    assert_eq!(
+        send(Command::Resume {}),
+        Err("not in this test engine".to_string())
+    );
+    assert_eq!(
+        service.journal().last_seq(),
+        before,
+        "a refused command writes nothing"
+    );
+    assert_eq!(send(Command::Pause {}), Ok(()));
+    assert_eq!(service.journal().last_seq(), before + 1);
+    assert_eq!(
+        send(Command::NewGame {
+            game: Some("r2-t1".into()),
+            black: None,
+            white: None,
+            round: None,
+            table: None,
+            size: None,
+            komi: None,
+            handicap: None,
+            time_control: None,
+        }),
+        Ok(())
+    );
+    let reader = service.journal();
+    service.request_stop();
+    let (recorder, end) = service.join().unwrap();
+    assert_eq!(end, LoopEnd::Stopped);
+    let all = reader.read_from(1).unwrap();
+    let last_two = &all[all.len() - 2..];
+    assert!(matches!(last_two[0].event, Event::GameStarted { .. }));
+    assert_eq!(last_two[0].game, "r2-t1");
+    assert!(matches!(&last_two[1].event, Event::Status { state, .. } if state == "offline"));
+    assert_eq!(recorder.sgf_path(), dir.path().join("game-r2-t1.sgf"));
+}
