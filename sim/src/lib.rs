@@ -74,6 +74,7 @@
 pub mod action;
 pub mod choreography;
 pub mod game;
+pub mod mcu;
 pub mod physics;
 pub mod record;
 

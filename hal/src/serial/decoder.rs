@@ -81,8 +81,8 @@ impl SeqTracker {
     /// Takes in the next sequence number; `fresh` says the sender announced a restart.
     pub fn observe(&mut self, seq: u16, fresh: bool) -> SeqCheck {
         let check = match self.expected {
-            _ if fresh => SeqCheck::Restart,
             None => SeqCheck::First,
+            _ if fresh => SeqCheck::Restart,
             Some(e) if seq == e => SeqCheck::InOrder,
             Some(e) => {
                 let gap = seq.wrapping_sub(e);

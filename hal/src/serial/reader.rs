@@ -33,6 +33,8 @@ pub struct SerialConfig {
     pub clock_window_ms: u64,
     /// While open, how often to check that the device path still exists (ms).
     pub path_check_ms: u64,
+    /// Open the device exclusively (no second reader; Unix only).
+    pub exclusive: bool,
     /// Back-off and silence detection.
     #[serde(flatten)]
     pub timing: LinkTiming,
@@ -48,6 +50,7 @@ impl Default for SerialConfig {
             queue_limit: 64,
             clock_window_ms: 2000,
             path_check_ms: 500,
+            exclusive: true,
             timing: LinkTiming::default(),
         }
     }
@@ -101,6 +104,7 @@ pub struct SerialLink {
     buf: Vec<u8>,
     next_path_check: Millis,
     stats: LinkStats,
+    last_failure: Option<String>,
 }
 
 impl std::fmt::Debug for SerialLink {
@@ -109,7 +113,8 @@ impl std::fmt::Debug for SerialLink {
             .field("path", &self.config.path)
             .field("open", &self.port.is_some())
             .field("up", &self.monitor.is_up())
-            .field("stats", &self.stats)
+            .field("stats", &self.stats())
+            .field("last_failure", &self.last_failure)
             .finish()
     }
 }
@@ -130,6 +135,7 @@ impl SerialLink {
             buf: vec![0; 4096],
             next_path_check: 0,
             stats: LinkStats::default(),
+            last_failure: None,
         }
     }
 
@@ -146,6 +152,11 @@ impl SerialLink {
     /// The last hello the microcontroller sent.
     pub fn hello(&self) -> Option<&Hello> {
         self.hello.as_ref()
+    }
+
+    /// Why the link last failed (open error, read error, silence), if it ever did.
+    pub fn last_failure(&self) -> Option<&str> {
+        self.last_failure.as_deref()
     }
 
     /// The counters so far.
@@ -184,6 +195,7 @@ impl SerialLink {
         if self.port.is_some() && self.monitor.tick(now) {
             self.close();
             self.stats.failures += 1;
+            self.last_failure = Some("silence".into());
         }
     }
 
@@ -204,9 +216,11 @@ impl SerialLink {
 
     fn open(&mut self, now: Millis) {
         let path = self.config.path.to_string_lossy().into_owned();
-        let opened = serialport::new(path.as_str(), self.config.baud)
-            .timeout(Duration::from_millis(self.config.read_timeout_ms))
-            .open();
+        let builder = serialport::new(path.as_str(), self.config.baud)
+            .timeout(Duration::from_millis(self.config.read_timeout_ms));
+        #[cfg(unix)]
+        let builder = builder.exclusive(self.config.exclusive);
+        let opened = builder.open();
         match opened {
             Ok(port) => {
                 tracing::info!(path, "serial link opened");
@@ -218,8 +232,10 @@ impl SerialLink {
                 self.next_path_check = now.saturating_add(self.config.path_check_ms);
             }
             Err(e) => {
+                let reason = format!("cannot open {path}: {e}");
                 self.stats.failures += 1;
-                self.monitor.failed(now, format!("cannot open {path}: {e}"));
+                self.last_failure = Some(reason.clone());
+                self.monitor.failed(now, reason);
             }
         }
     }
@@ -234,6 +250,7 @@ impl SerialLink {
         tracing::warn!(reason, "serial link failed");
         self.close();
         self.stats.failures += 1;
+        self.last_failure = Some(reason.clone());
         self.monitor.failed(now, reason);
     }
 
