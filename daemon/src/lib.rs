@@ -8,6 +8,7 @@ pub mod cli;
 pub mod command;
 pub mod config;
 pub mod event;
+pub mod mqtt;
 pub mod journal;
 pub mod service;
 pub mod sgf_file;
