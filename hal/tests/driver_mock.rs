@@ -163,7 +163,7 @@ fn full_board_on_23_muxes() {
         })
         .collect();
     let delay = CheckedDelay::new(&vec![DelayTx::delay_ns(2_000); 16]);
-    let spis = spi.iter().map(|t| SpiMock::new(t)).collect();
+    let spis = spi.iter().map(SpiMock::new).collect();
     let mut m = MuxAdcMatrix::new(&wiring, spis, pins.try_into().unwrap(), delay).unwrap();
     let frame = m.scan(7).unwrap();
     let expected: Vec<u16> = (0..361).map(|i| value(i, adc)).collect();
