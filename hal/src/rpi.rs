@@ -1,13 +1,14 @@
 //! The direct driver on a Raspberry Pi (feature `rpi`): rppal's SPI devices and GPIO pins
 //! plugged into [`MuxAdcMatrix`], the clock buttons on rppal's interrupt callbacks feeding
-//! [`InterruptButtons`], and the indicator on a GPIO output.
+//! [`InterruptButtons`] (each edge placed in time by the kernel's event timestamp), and the
+//! indicator on a GPIO output.
 
 use rppal::gpio::{Event, Gpio, InputPin, OutputPin, Trigger};
 use rppal::hal::Delay;
 use rppal::spi::{Bus, Mode, SimpleHalSpiDevice, SlaveSelect, Spi};
 use thiserror::Error;
 
-use crate::driver::buttons::{EdgeQueue, InterruptButtons, RawEdge};
+use crate::driver::buttons::{edge_instant, EdgeQueue, InterruptButtons, RawEdge};
 use crate::driver::indicator::LedIndicator;
 use crate::driver::matrix::MuxAdcMatrix;
 use crate::driver::pins::{PinConfig, PinConfigError, SpiSelect};
@@ -71,6 +72,22 @@ impl crate::traits::ClockButtons for RpiButtons {
     ) -> Result<Vec<crate::traits::ButtonEvent>, Self::Error> {
         self.buttons.poll(now)
     }
+}
+
+/// `CLOCK_MONOTONIC` now: the clock the kernel stamps GPIO events with.
+fn monotonic_now() -> Option<std::time::Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into the valid, exclusively borrowed `ts`.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    if r != 0 {
+        return None;
+    }
+    let secs = u64::try_from(ts.tv_sec).ok()?;
+    let nanos = u32::try_from(ts.tv_nsec).ok()?;
+    Some(std::time::Duration::new(secs, nanos))
 }
 
 fn gpio_err(what: impl Into<String>) -> impl FnOnce(rppal::gpio::Error) -> RpiError {
@@ -145,11 +162,15 @@ pub fn open_buttons(pins: &PinConfig) -> Result<RpiButtons, RpiError> {
         let queue = buttons.queue();
         input
             .set_async_interrupt(Trigger::Both, None, move |event: Event| {
+                let now = std::time::Instant::now();
                 queue.push(RawEdge {
                     button,
                     // Pull-up, switch to ground: a falling edge closes the contact.
                     pressed: event.trigger == Trigger::FallingEdge,
-                    at: std::time::Instant::now(),
+                    at: match monotonic_now() {
+                        Some(clock) => edge_instant(now, clock, event.timestamp),
+                        None => now,
+                    },
                 });
             })
             .map_err(gpio_err(what))?;

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as PinTx};
 use proptest::prelude::*;
 use tengen_hal::driver::{
-    Debouncer, EdgeQueue, GpioButtons, InterruptButtons, LedIndicator, RawEdge,
+    edge_instant, Debouncer, EdgeQueue, GpioButtons, InterruptButtons, LedIndicator, RawEdge,
 };
 use tengen_hal::{Button, ButtonAction, ButtonEvent, ClockButtons, Indicator, Millis};
 
@@ -247,4 +247,24 @@ fn indicator_drives_its_pin_with_either_polarity() {
     led.set(true).unwrap();
     led.set(false).unwrap();
     led.into_inner().done();
+}
+
+#[test]
+fn kernel_timestamps_place_edges_before_the_handler_ran() {
+    let now = Instant::now() + Duration::from_secs(10);
+    let clock = Duration::from_secs(5_000);
+    // The edge happened 3 ms before the handler read the clock.
+    assert_eq!(
+        edge_instant(now, clock, clock - Duration::from_millis(3)),
+        now - Duration::from_millis(3)
+    );
+    // A timestamp from the future or from long ago: clocks disagree, use the handler's.
+    assert_eq!(
+        edge_instant(now, clock, clock + Duration::from_millis(1)),
+        now
+    );
+    assert_eq!(
+        edge_instant(now, clock, clock - Duration::from_secs(2)),
+        now
+    );
 }

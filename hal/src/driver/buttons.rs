@@ -10,7 +10,7 @@
 //! that brought it), so a press is never lost and never counted twice.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use embedded_hal::digital::{Error as _, InputPin};
 use thiserror::Error;
@@ -154,6 +154,20 @@ pub struct RawEdge {
     pub pressed: bool,
     /// When the handler saw it.
     pub at: Instant,
+}
+
+/// The longest plausible delay between an edge and its handler; an older kernel timestamp
+/// means the clocks disagree, and the handler's own instant is used instead.
+pub const MAX_EDGE_AGE: Duration = Duration::from_secs(1);
+
+/// The instant an edge happened, from the kernel's event timestamp `event` and the same
+/// clock read now (`clock_now`, e.g. `CLOCK_MONOTONIC`), with `now` the `Instant` read at
+/// the same moment. Removes the handler's wake-up latency from the edge's time.
+pub fn edge_instant(now: Instant, clock_now: Duration, event: Duration) -> Instant {
+    match clock_now.checked_sub(event) {
+        Some(age) if age <= MAX_EDGE_AGE => now.checked_sub(age).unwrap_or(now),
+        _ => now,
+    }
 }
 
 /// The queue interrupt handlers push edges into (cheap to clone, shared across threads).

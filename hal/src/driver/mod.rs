@@ -10,7 +10,7 @@ pub mod pins;
 pub mod wiring;
 
 pub use adc::AdcKind;
-pub use buttons::{Debouncer, EdgeQueue, GpioButtons, InterruptButtons, RawEdge};
+pub use buttons::{edge_instant, Debouncer, EdgeQueue, GpioButtons, InterruptButtons, RawEdge};
 pub use indicator::LedIndicator;
 pub use matrix::{DriverError, MuxAdcMatrix};
 pub use pins::PinConfig;

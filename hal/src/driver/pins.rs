@@ -186,6 +186,16 @@ mod tests {
     }
 
     #[test]
+    fn toml_keys_default_and_unknown_keys_fail() {
+        let p: PinConfig = toml::from_str("led = 4\nspi = [{ bus = 0, cs = 1 }]\n").unwrap();
+        assert_eq!(p.led, Some(4));
+        assert_eq!(p.spi, vec![SpiSelect { bus: 0, cs: 1 }]);
+        assert_eq!(p.address, PinConfig::default().address);
+        let e = toml::from_str::<PinConfig>("leds = 4\n").unwrap_err();
+        assert!(e.message().contains("unknown field `leds`"), "{e}");
+    }
+
+    #[test]
     fn clashes_are_named() {
         let p = PinConfig {
             white_button: 5,
