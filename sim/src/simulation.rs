@@ -298,6 +298,7 @@ impl Simulation {
     pub fn next_scan(&mut self) -> Option<(Frame, Vec<ButtonEvent>)> {
         let t = self.scan_time(self.scans);
         if t > self.end {
+            self.advance_to(self.end);
             return None;
         }
         self.scans += 1;

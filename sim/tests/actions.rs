@@ -21,7 +21,11 @@ fn a_placement_makes_transients_then_a_stable_reading() {
         let e5 = pt("E5", 9).index(9);
         let r = runs(&frames, e5);
         // Empty, then a half-set stone (Unknown), then black until the end.
-        assert_eq!(r.first().unwrap().0, PointState::Empty, "seed {seed}: {r:?}");
+        assert_eq!(
+            r.first().unwrap().0,
+            PointState::Empty,
+            "seed {seed}: {r:?}"
+        );
         assert_eq!(r.last().unwrap().0, PointState::Black, "seed {seed}: {r:?}");
         assert!(
             r.iter().any(|x| x.0 == PointState::Unknown),
@@ -35,7 +39,10 @@ fn a_placement_makes_transients_then_a_stable_reading() {
             .map(|p| runs(&frames, pt(p, 9).index(9)))
             .filter(|r| r.len() > 1)
             .collect();
-        assert!(!approach.is_empty(), "seed {seed}: no transient on the way in");
+        assert!(
+            !approach.is_empty(),
+            "seed {seed}: no transient on the way in"
+        );
         for r in approach {
             assert_eq!(r.last().unwrap().0, PointState::Empty);
             for run in &r[1..r.len() - 1] {
@@ -66,7 +73,8 @@ fn white_reaches_from_the_north() {
 fn no_wrong_definite_reading_lasts_as_long_as_the_stable_time() {
     // Every action kind at noise 0: whenever a point reads a definite state (empty,
     // black, white) that differs from the truth, it lasts well under 150 ms.
-    let text = "size 9\nplace B C3\npress B\nplace W D3\npress W\nplace B E3\nhover W E4 F4 G4 400ms\n\
+    let text =
+        "size 9\nplace B C3\npress B\nplace W D3\npress W\nplace B E3\nhover W E4 F4 G4 400ms\n\
                 slide E3 G5\nplace W C4\nlift C3\nplace B B3\nknock 3\nwait 1s\nhover B A1 1s\n";
     for seed in 0..10 {
         let mut s = sim(text, seed);
@@ -78,7 +86,11 @@ fn no_wrong_definite_reading_lasts_as_long_as_the_stable_time() {
                 match (wrong, wrong_since[i]) {
                     (true, None) => wrong_since[i] = Some(frame.time),
                     (true, Some(t0)) => {
-                        assert!(frame.time - t0 < 100, "seed {seed} point {i} at {}", frame.time)
+                        assert!(
+                            frame.time - t0 < 100,
+                            "seed {seed} point {i} at {}",
+                            frame.time
+                        )
                     }
                     (false, _) => wrong_since[i] = None,
                 }
@@ -152,7 +164,11 @@ fn a_knock_displaces_several_stones_at_once() {
                 .find(|f| f.time >= knock && states(f)[i] == state_of(after[i]))
                 .unwrap()
                 .time;
-            assert!(settled - knock <= 200, "seed {seed} point {i}: {}", settled - knock);
+            assert!(
+                settled - knock <= 200,
+                "seed {seed} point {i}: {}",
+                settled - knock
+            );
         }
     }
 }
@@ -180,7 +196,10 @@ fn stuck_sensors_read_their_state_whatever_is_there() {
 
 #[test]
 fn hover_leaves_the_board_as_it_was() {
-    let mut s = sim("size 9\nplace B E5\nwait 1s\nhover W E6 F6 G6 300ms\nwait 1s\n", 2);
+    let mut s = sim(
+        "size 9\nplace B E5\nwait 1s\nhover W E6 F6 G6 300ms\nwait 1s\n",
+        2,
+    );
     let hover = s.actions()[2].clone();
     assert_eq!(hover.end - hover.start, 300);
     let (frames, _) = run(&mut s);
@@ -260,9 +279,13 @@ fn handicap_stones_are_set_down_first() {
     let mut s = sim("size 9\nhandicap 3\nplace W E5\n", 1);
     let kinds: Vec<_> = s.actions().iter().map(|a| a.action.clone()).collect();
     assert_eq!(kinds.len(), 4);
-    assert!(kinds[..3]
-        .iter()
-        .all(|a| matches!(a, Action::Place { color: Color::Black, .. })));
+    assert!(kinds[..3].iter().all(|a| matches!(
+        a,
+        Action::Place {
+            color: Color::Black,
+            ..
+        }
+    )));
     run(&mut s);
     for p in ["C3", "G7", "C7", "E5"] {
         assert!(s.truth(pt(p, 9)).is_some(), "{p}");

@@ -37,8 +37,12 @@ fn another_seed_gives_another_stream() {
 #[test]
 fn the_script_seed_line_overrides_the_option() {
     let text = format!("seed 5\n{SCRIPT}");
-    let a = stream_hash(&mut Simulation::from_script(&text, &options(1, FrameKind::Classified)).unwrap());
-    let b = stream_hash(&mut Simulation::from_script(&text, &options(2, FrameKind::Classified)).unwrap());
+    let a = stream_hash(
+        &mut Simulation::from_script(&text, &options(1, FrameKind::Classified)).unwrap(),
+    );
+    let b = stream_hash(
+        &mut Simulation::from_script(&text, &options(2, FrameKind::Classified)).unwrap(),
+    );
     assert_eq!(a, b);
 }
 

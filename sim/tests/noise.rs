@@ -96,7 +96,10 @@ fn a_noise_action_changes_the_rate_from_then_on() {
     let reads = (scans_after * 361) as f64;
     let sigma = (reads * 0.05 * 0.95).sqrt();
     assert!(scans_after >= 590, "{scans_after}");
-    assert!((after as f64 - reads * 0.05).abs() < 5.0 * sigma, "{after} of {reads}");
+    assert!(
+        (after as f64 - reads * 0.05).abs() < 5.0 * sigma,
+        "{after} of {reads}"
+    );
 }
 
 #[test]
