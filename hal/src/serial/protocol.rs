@@ -46,8 +46,10 @@ pub const HELLO_FLAG_BOOT: u8 = 0x01;
 /// Length of a version-1 hello payload (longer ones are accepted, the rest ignored).
 pub const HELLO_LEN: usize = 8;
 
-/// The CRC: CRC-32/ISO-HDLC (the zlib/Ethernet CRC-32) over header and payload.
-pub const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+/// The CRC: CRC-32/ISO-HDLC (the zlib/Ethernet CRC-32) over header and payload,
+/// computed slice-by-16 (a 16 KiB table; several times faster than byte-wise).
+pub const CRC32: crc::Crc<u32, crc::Table<16>> =
+    crc::Crc::<u32, crc::Table<16>>::new(&crc::CRC_32_ISO_HDLC);
 
 /// The microcontroller introduces itself: sent at boot and then about once a second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
