@@ -9,6 +9,7 @@
 
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
+use tengen_hal::calibration::{default_levels, AdcBits, PointLevels};
 use tengen_hal::{FrameData, PointState};
 use tengen_rules::{Color, Point};
 
@@ -63,31 +64,34 @@ pub struct RawModel {
 }
 
 impl RawModel {
-    /// The model for a 12-bit ADC, matching `tengen_hal`'s default calibration: baseline
-    /// 2048 (mid-scale), black 2662 (+614, 15% of full scale), white 1434 (-614), 4%
-    /// cross-talk per neighbour, ±8 counts of jitter (1.3% of the swing).
-    pub fn adc12() -> RawModel {
+    /// A model on given levels (one point's calibration), with cross-talk and jitter.
+    pub fn from_levels(
+        bits: AdcBits,
+        levels: PointLevels,
+        crosstalk: f32,
+        jitter: u16,
+    ) -> RawModel {
         RawModel {
-            bits: 12,
-            baseline: 2048,
-            black_level: 2048 + 614,
-            white_level: 2048 - 614,
-            crosstalk: 0.04,
-            jitter: 8,
+            bits: bits.bits(),
+            baseline: levels.baseline,
+            black_level: levels.black,
+            white_level: levels.white,
+            crosstalk,
+            jitter,
         }
     }
 
-    /// The model for a 10-bit ADC, matching `tengen_hal`'s default calibration: baseline
-    /// 512, black 665 (+153), white 359 (-153), ±2 counts of jitter.
+    /// The model for a 12-bit ADC on `tengen_hal`'s default calibration (baseline 2048 at
+    /// mid-scale, black 2662 = +15% of full scale, white 1434), 4% cross-talk per
+    /// neighbour, ±8 counts of jitter (1.3% of the swing).
+    pub fn adc12() -> RawModel {
+        RawModel::from_levels(AdcBits::Twelve, default_levels(AdcBits::Twelve), 0.04, 8)
+    }
+
+    /// The model for a 10-bit ADC on `tengen_hal`'s default calibration (baseline 512,
+    /// black 665, white 359), 4% cross-talk, ±2 counts of jitter.
     pub fn adc10() -> RawModel {
-        RawModel {
-            bits: 10,
-            baseline: 512,
-            black_level: 512 + 153,
-            white_level: 512 - 153,
-            crosstalk: 0.04,
-            jitter: 2,
-        }
+        RawModel::from_levels(AdcBits::Ten, default_levels(AdcBits::Ten), 0.04, 2)
     }
 
     /// The largest reading the ADC can give.
@@ -412,6 +416,15 @@ mod tests {
         assert!(raw[Point::new(0, 0).index(3)] > 2600);
         assert!(raw[Point::new(2, 2).index(3)] < 1500);
         assert!((m.field_of(m.reading(0.3) as u16) - 0.3).abs() < 0.01);
+        assert_eq!(
+            (m.baseline, m.black_level, m.white_level),
+            (2048, 2662, 1434)
+        );
+        let t = RawModel::adc10();
+        assert_eq!(
+            (t.baseline, t.black_level, t.white_level, t.max_reading()),
+            (512, 665, 359, 1023)
+        );
         assert!((m.field_of(m.reading(-0.7) as u16) + 0.7).abs() < 0.01);
     }
 

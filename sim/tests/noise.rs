@@ -121,3 +121,42 @@ fn raw_frames_classify_to_the_truth_with_the_hal_default_calibration() {
     assert_eq!(last[pt("D5", 19).index(19)], PointState::White);
     assert_eq!(last[pt("E5", 19).index(19)], PointState::Black);
 }
+
+#[test]
+fn a_whole_game_in_raw_frames_reads_right_through_the_hal_classifier() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/");
+    let record =
+        tengen_rules::sgf::parse(&std::fs::read_to_string(format!("{dir}even9_b.sgf")).unwrap())
+            .unwrap();
+    let options = SimOptions {
+        frames: FrameKind::Raw,
+        ..SimOptions::seeded(12)
+    };
+    let play = tengen_sim::GameOptions {
+        think: tengen_sim::ThinkTime::brisk(),
+        ..Default::default()
+    };
+    let mut sim = Simulation::from_sgf(&record, &options, &play).unwrap();
+    let calibration = Calibration::default_for(9, AdcBits::Twelve).unwrap();
+    let mut classifier = Classifier::new(&calibration);
+    let mut wrong_since = [None::<u64>; 81];
+    let mut unknowns = 0;
+    let mut last = Vec::new();
+    while let Some((frame, _)) = sim.next_scan() {
+        last = classifier.classify(&frame).unwrap().to_vec();
+        for (i, st) in last.iter().enumerate() {
+            let truth = common::state_of(sim.true_board()[i]);
+            unknowns += usize::from(*st == PointState::Unknown);
+            let wrong = *st != PointState::Unknown && *st != truth;
+            match (wrong, wrong_since[i]) {
+                (true, None) => wrong_since[i] = Some(frame.time),
+                (true, Some(t0)) => assert!(frame.time - t0 < 100, "point {i} at {}", frame.time),
+                (false, _) => wrong_since[i] = None,
+            }
+        }
+    }
+    assert!(unknowns > 100, "hands and half-set stones read Unknown: {unknowns}");
+    for (i, s) in last.iter().enumerate() {
+        assert_eq!(*s, common::state_of(sim.true_board()[i]), "point {i}");
+    }
+}
