@@ -12,6 +12,7 @@ use embedded_hal_mock::eh1::delay::{CheckedDelay, Transaction as DelayTx};
 use embedded_hal_mock::eh1::digital::{Mock as PinMock, State, Transaction as PinTx};
 use embedded_hal_mock::eh1::spi::{Mock as SpiMock, Transaction as SpiTx};
 use embedded_hal_mock::eh1::MockError;
+use proptest::prelude::*;
 use tengen_hal::driver::{AdcKind, DriverError, MuxAdcMatrix, MuxWiring, Wiring, WiringError};
 use tengen_hal::{FrameData, SensorMatrix};
 use tengen_rules::Point;
@@ -341,4 +342,93 @@ fn wiring_from_toml() {
     let e = Wiring::from_toml_str(bad).unwrap_err().to_string();
     assert!(e.starts_with("wiring file line 2: "), "{e}");
     assert!(!e.contains('\n'));
+}
+
+/// A simulated board behind the driver: the address pins set a shared address; each ADC
+/// channel reads the sensor its multiplexer connects at that address.
+struct Board {
+    address: u8,
+    /// (adc, channel, mux input) -> the reading of the point wired there.
+    sensors: std::collections::HashMap<(usize, u8, u8), u16>,
+}
+
+struct BoardPin(u8, Rc<RefCell<Board>>);
+impl PinErrorType for BoardPin {
+    type Error = std::convert::Infallible;
+}
+impl OutputPin for BoardPin {
+    fn set_low(&mut self) -> Result<(), Self::Error> {
+        self.1.borrow_mut().address &= !(1 << self.0);
+        Ok(())
+    }
+    fn set_high(&mut self) -> Result<(), Self::Error> {
+        self.1.borrow_mut().address |= 1 << self.0;
+        Ok(())
+    }
+}
+
+struct BoardAdc(usize, Rc<RefCell<Board>>);
+impl SpiErrorType for BoardAdc {
+    type Error = embedded_hal::spi::ErrorKind;
+}
+impl SpiDevice<u8> for BoardAdc {
+    fn transaction(&mut self, ops: &mut [Operation<'_, u8>]) -> Result<(), Self::Error> {
+        for op in ops {
+            let Operation::Transfer(read, write) = op else {
+                return Err(embedded_hal::spi::ErrorKind::Other);
+            };
+            // MCP3208 command: 0000011c cc000000 00.
+            let channel = ((write[0] & 1) << 2) | (write[1] >> 6);
+            let board = self.1.borrow();
+            let v = board
+                .sensors
+                .get(&(self.0, channel, board.address))
+                .copied()
+                .unwrap_or(0xFFF);
+            read.copy_from_slice(&[0, (v >> 8) as u8, v as u8]);
+        }
+        Ok(())
+    }
+}
+
+proptest! {
+    /// Any valid wiring (points shuffled over muxes and inputs, muxes on any ADC
+    /// channels) reads every point's own sensor into its own place in the frame.
+    #[test]
+    fn any_wiring_reads_every_point_in_place(
+        order in Just((0usize..25).collect::<Vec<_>>()).prop_shuffle(),
+        slots in Just((0usize..3 * 8).collect::<Vec<_>>()).prop_shuffle(),
+        holes in prop::collection::vec(prop::bool::weighted(0.2), 48),
+    ) {
+        let size = 5u8;
+        // Spread 25 points over 3 muxes (48 inputs), leaving random inputs unused.
+        let mut mux: Vec<MuxWiring> = (0..3)
+            .map(|k| MuxWiring {
+                adc: (slots[k] / 8) as u8,
+                channel: (slots[k] % 8) as u8,
+                points: vec!["-".to_string(); 16],
+            })
+            .collect();
+        let mut next = order.iter();
+        let free: Vec<usize> = (0..48).filter(|&i| !holes[i]).collect();
+        let used: Vec<usize> = if free.len() >= 25 { free } else { (0..48).collect() };
+        let mut sensors = std::collections::HashMap::new();
+        for &slot in used.iter().take(25) {
+            let Some(&p) = next.next() else { break };
+            let (k, input) = (slot / 16, slot % 16);
+            mux[k].points[input] = Point::from_index(p, size).to_gtp();
+            sensors.insert(
+                (usize::from(mux[k].adc), mux[k].channel, input as u8),
+                value(p, AdcKind::Mcp3208),
+            );
+        }
+        let wiring = Wiring { size, adc: AdcKind::Mcp3208, settle_ns: 0, mux };
+        let board = Rc::new(RefCell::new(Board { address: 0, sensors }));
+        let adcs = (0..3).map(|a| BoardAdc(a, board.clone())).collect();
+        let pins = [0, 1, 2, 3].map(|l| BoardPin(l, board.clone()));
+        let mut m = MuxAdcMatrix::new(&wiring, adcs, pins, FakeDelay(Rc::default())).unwrap();
+        let frame = m.scan(1).unwrap();
+        let expected: Vec<u16> = (0..25).map(|i| value(i, AdcKind::Mcp3208)).collect();
+        prop_assert_eq!(frame.data, FrameData::Raw(expected));
+    }
 }
