@@ -185,6 +185,9 @@ impl Choreographer {
                 self.place(*color, &[*point], step.budget)
             }
             Action::PlaceTogether { color, points } => {
+                if points.is_empty() {
+                    return Err(err("place: no point given".into()));
+                }
                 for p in points {
                     self.check(*p, line)?;
                     if self.stone(*p).is_some() {
@@ -215,6 +218,9 @@ impl Choreographer {
                 self.slide(*from, *to, color, step.budget)
             }
             Action::Hover { color, points } => {
+                if points.is_empty() {
+                    return Err(err("hover: no point given".into()));
+                }
                 for p in points {
                     self.check(*p, line)?;
                 }

@@ -328,3 +328,38 @@ fn dead_stones_are_lifted_before_the_confirmation() {
     assert_eq!(lifted, stones);
     assert!(tail[2..].iter().all(|a| matches!(a, Action::Press { .. })));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    #[test]
+    fn random_legal_games_end_on_the_rules_board(
+        choices in proptest::collection::vec(0u16..1000, 0..80),
+        seed in 0u64..1000,
+    ) {
+        let size = 7;
+        let mut game = Game::new(size, Superko::Situational).unwrap();
+        let mut moves = Vec::new();
+        for c in choices {
+            let color = game.to_move();
+            let legal = game.legal_moves(color);
+            let mv = if legal.is_empty() || c % 20 == 0 {
+                Move::Pass
+            } else {
+                Move::Play(legal[c as usize % legal.len()])
+            };
+            game.play_as(color, mv).unwrap();
+            moves.push((color, mv));
+        }
+        let input = GameInput { size, moves, ..GameInput::default() };
+        let play = GameOptions { finish: false, ..brisk() };
+        let mut sim = Simulation::from_game(&input, &SimOptions::seeded(seed), &play).unwrap();
+        let (frames, buttons) = run(&mut sim);
+        for (i, stone) in sim.final_board().iter().enumerate() {
+            let p = tengen_rules::Point::from_index(i, size);
+            proptest::prop_assert_eq!(*stone, game.board().get(p));
+            proptest::prop_assert_eq!(states(frames.last().unwrap())[i], state_of(*stone));
+        }
+        let presses = buttons.iter().filter(|b| b.action == ButtonAction::Press).count();
+        proptest::prop_assert_eq!(presses, input.moves.len());
+    }
+}

@@ -117,3 +117,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn steps_built_in_code_are_checked_like_script_lines() {
+    use tengen_rules::{Color, Point};
+    use tengen_sim::{Action, Setup, Step};
+    let steps = [
+        Step::new(Action::Place {
+            color: Color::Black,
+            point: Point::new(2, 2),
+        }),
+        Step::new(Action::Hover {
+            color: None,
+            points: vec![],
+        }),
+    ];
+    let err = Simulation::from_steps(Setup::default(), &steps, &SimOptions::default()).unwrap_err();
+    assert_eq!(err.to_string(), "line 2: hover: no point given");
+    let steps = [Step::new(Action::PlaceTogether {
+        color: Color::White,
+        points: vec![],
+    })];
+    let err = Simulation::from_steps(Setup::default(), &steps, &SimOptions::default()).unwrap_err();
+    assert_eq!(err.to_string(), "line 1: place: no point given");
+    let steps = [Step::new(Action::Place {
+        color: Color::White,
+        point: Point::new(19, 0),
+    })];
+    let err = Simulation::from_steps(Setup::default(), &steps, &SimOptions::default()).unwrap_err();
+    assert_eq!(err.to_string(), "line 1: U1 is off a 19x19 board");
+}
