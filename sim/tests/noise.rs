@@ -155,7 +155,10 @@ fn a_whole_game_in_raw_frames_reads_right_through_the_hal_classifier() {
             }
         }
     }
-    assert!(unknowns > 100, "hands and half-set stones read Unknown: {unknowns}");
+    assert!(
+        unknowns > 100,
+        "hands and half-set stones read Unknown: {unknowns}"
+    );
     for (i, s) in last.iter().enumerate() {
         assert_eq!(*s, common::state_of(sim.true_board()[i]), "point {i}");
     }
