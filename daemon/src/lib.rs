@@ -12,3 +12,6 @@ pub mod mqtt;
 pub mod journal;
 pub mod service;
 pub mod sgf_file;
+pub mod pipeline;
+pub mod referee;
+pub mod stabiliser;
