@@ -9,6 +9,7 @@ pub mod command;
 pub mod config;
 pub mod event;
 pub mod mqtt;
+pub mod http;
 pub mod journal;
 pub mod service;
 pub mod sgf_file;

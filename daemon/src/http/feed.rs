@@ -1,0 +1,152 @@
+//! The live feed behind the web view: every event of the current game in `seq` order, the
+//! latest `state` snapshot and SGF, and a broadcast for viewers that follow live. The service
+//! (or the hall, one per board) feeds it; the HTTP handlers only read it.
+
+use std::sync::{Arc, RwLock};
+
+use tokio::sync::broadcast;
+
+use crate::event::Envelope;
+
+/// How many events a slow viewer may fall behind before it re-reads from the feed.
+const BROADCAST_CAPACITY: usize = 1024;
+
+/// A cheaply cloneable handle on one board's live feed.
+#[derive(Clone)]
+pub struct LiveFeed {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    data: RwLock<Data>,
+    tx: broadcast::Sender<Envelope>,
+}
+
+#[derive(Default)]
+struct Data {
+    events: Vec<Envelope>,
+    state: serde_json::Value,
+    sgf: String,
+}
+
+impl Default for LiveFeed {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LiveFeed {
+    /// An empty feed.
+    pub fn new() -> LiveFeed {
+        let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
+        LiveFeed {
+            inner: Arc::new(Inner {
+                data: RwLock::new(Data {
+                    state: serde_json::Value::Null,
+                    ..Data::default()
+                }),
+                tx,
+            }),
+        }
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Data> {
+        self.inner
+            .data
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Data> {
+        self.inner
+            .data
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Adds an event (already journaled, so it has its `seq`) and tells live viewers.
+    /// An event whose `seq` is not beyond the last one is a duplicate and is dropped.
+    pub fn publish(&self, envelope: Envelope) {
+        {
+            let mut d = self.write();
+            if d.events.last().is_some_and(|last| envelope.seq <= last.seq) {
+                return;
+            }
+            d.events.push(envelope.clone());
+        }
+        // No receivers is fine: nobody is watching.
+        let _ = self.inner.tx.send(envelope);
+    }
+
+    /// Replaces the `state` snapshot served on `/api/state`.
+    pub fn set_state(&self, state: serde_json::Value) {
+        self.write().state = state;
+    }
+
+    /// Replaces the SGF served on `/game.sgf`.
+    pub fn set_sgf(&self, sgf: String) {
+        self.write().sgf = sgf;
+    }
+
+    /// The latest `state` snapshot (`null` before the first one).
+    pub fn state(&self) -> serde_json::Value {
+        self.read().state.clone()
+    }
+
+    /// The SGF of the game so far.
+    pub fn sgf(&self) -> String {
+        self.read().sgf.clone()
+    }
+
+    /// The `seq` of the newest event, 0 when there is none.
+    pub fn last_seq(&self) -> u64 {
+        self.read().events.last().map_or(0, |e| e.seq)
+    }
+
+    /// Every event with `seq` greater than `after`, oldest first.
+    pub fn events_after(&self, after: u64) -> Vec<Envelope> {
+        let d = self.read();
+        let start = d.events.partition_point(|e| e.seq <= after);
+        d.events[start..].to_vec()
+    }
+
+    /// A receiver of events published from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Envelope> {
+        self.inner.tx.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Event;
+
+    fn env(seq: u64) -> Envelope {
+        Envelope {
+            seq,
+            time: "2026-11-29T00:00:00.000Z".into(),
+            board: "b".into(),
+            game: "g".into(),
+            event: Event::Pass {
+                number: seq as u32,
+                color: tengen_rules::Color::Black,
+            },
+        }
+    }
+
+    #[test]
+    fn keeps_order_and_drops_duplicates() {
+        let f = LiveFeed::new();
+        let mut rx = f.subscribe();
+        for s in [1, 2, 2, 3, 1] {
+            f.publish(env(s));
+        }
+        assert_eq!(f.last_seq(), 3);
+        let seqs: Vec<u64> = f.events_after(1).iter().map(|e| e.seq).collect();
+        assert_eq!(seqs, vec![2, 3]);
+        assert_eq!(rx.try_recv().map(|e| e.seq).ok(), Some(1));
+        assert_eq!(rx.try_recv().map(|e| e.seq).ok(), Some(2));
+        assert_eq!(rx.try_recv().map(|e| e.seq).ok(), Some(3));
+        assert!(rx.try_recv().is_err());
+    }
+}

@@ -1,0 +1,143 @@
+//! The live web view of one board (SPEC.md, "HTTP"): the page, `/game.sgf`, `/events` as
+//! Server-Sent Events that resume from `Last-Event-ID`, and `/api/state`. The hall serves the
+//! same router per board under `/board/{id}/`.
+
+mod feed;
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use futures_util::stream::{self, Stream};
+use serde::Deserialize;
+use tokio::sync::broadcast;
+
+pub use feed::LiveFeed;
+
+use crate::event::Envelope;
+
+/// The live page: board (SVG), clocks, moves, alerts; rebuilt in the browser from `/events`.
+pub const PAGE: &str = include_str!("page.html");
+
+/// The routes of one board's view, reading from `feed`.
+pub fn router(feed: LiveFeed) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/game.sgf", get(sgf))
+        .route("/api/state", get(state))
+        .route("/events", get(events))
+        .with_state(feed)
+}
+
+/// Serves `router(feed)` on `addr` until the task is dropped. Binding errors are returned
+/// at once so the caller can say which address is taken.
+pub async fn serve(addr: &str, feed: LiveFeed) -> std::io::Result<ServeHandle> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let local = listener.local_addr()?;
+    let task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, router(feed)).await {
+            tracing::error!("http server stopped: {e}");
+        }
+    });
+    Ok(ServeHandle { addr: local, task })
+}
+
+/// A running HTTP server: its bound address; dropping the handle does not stop it, `stop` does.
+pub struct ServeHandle {
+    /// The address actually bound (useful with port 0).
+    pub addr: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ServeHandle {
+    /// Stops the server.
+    pub fn stop(self) {
+        self.task.abort();
+    }
+}
+
+async fn page() -> Html<&'static str> {
+    Html(PAGE)
+}
+
+async fn sgf(State(feed): State<LiveFeed>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8")],
+        feed.sgf(),
+    )
+        .into_response()
+}
+
+async fn state(State(feed): State<LiveFeed>) -> Response {
+    let state = feed.state();
+    if state.is_null() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "no game yet\n").into_response();
+    }
+    axum::Json(state).into_response()
+}
+
+/// `?from=SEQ` does what `Last-Event-ID: SEQ` does, for clients that cannot set headers.
+#[derive(Deserialize)]
+struct EventsQuery {
+    from: Option<u64>,
+}
+
+struct Follower {
+    feed: LiveFeed,
+    rx: broadcast::Receiver<Envelope>,
+    queue: VecDeque<Envelope>,
+    last: u64,
+}
+
+async fn events(
+    State(feed): State<LiveFeed>,
+    headers: HeaderMap,
+    Query(q): Query<EventsQuery>,
+) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>>> {
+    let from = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .or(q.from)
+        .unwrap_or(0);
+    // Subscribe before reading the backlog, so nothing falls between the two.
+    let rx = feed.subscribe();
+    let queue: VecDeque<Envelope> = feed.events_after(from).into();
+    let follower = Follower {
+        feed,
+        rx,
+        queue,
+        last: from,
+    };
+    let stream = stream::unfold(follower, |mut f| async move {
+        loop {
+            if let Some(e) = f.queue.pop_front() {
+                if e.seq <= f.last {
+                    continue;
+                }
+                f.last = e.seq;
+                return Some((Ok(to_sse(&e)), f));
+            }
+            match f.rx.recv().await {
+                Ok(e) => f.queue.push_back(e),
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let missed = f.feed.events_after(f.last);
+                    f.queue.extend(missed);
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+fn to_sse(e: &Envelope) -> SseEvent {
+    let data = serde_json::to_string(e).unwrap_or_else(|_| "{}".to_string());
+    SseEvent::default().id(e.seq.to_string()).data(data)
+}
