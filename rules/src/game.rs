@@ -5,6 +5,14 @@
 //! including the start position (the handicap position in a handicap game). Positions are
 //! found by Zobrist hash and then compared stone by stone, so a hash collision can never
 //! make a legal move illegal.
+//!
+//! Situational superko here means: a move may not produce stones that already occurred
+//! with the same player to move; passes count as turns (a pass hands the move over, so the
+//! same stones with the other side to move are a new situation). This is also what GNU Go's
+//! `--situational-superko` checks (tested against it in `tests/gnugo_oracle.rs`); GNU Go
+//! however forgets the oldest positions once its 500-move history is full, tengen never
+//! does. [`Illegal::Ko`] is the name given to a forbidden repetition that is the immediate
+//! recapture of a simple ko; every other one is [`Illegal::Superko`].
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
