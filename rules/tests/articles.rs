@@ -256,6 +256,55 @@ fn sending_two_returning_one_positional_forbids_situational_allows() {
 }
 
 #[test]
+fn eternal_life_cycle_positional_stops_it_at_move_three_situational_at_move_six() {
+    // Two sending-two-returning-one shapes, one for each side (bottom left for Black,
+    // its colour-swapped mirror top right for White). Black sends two and takes one back
+    // (3 moves: the start stones recur with White to move), then White does the same (3
+    // more: the start recurs with Black to move). An endless cycle unless a rule stops it.
+    let diagram = "
+        .....O.O.
+        ......OXX
+        .........
+        .........
+        .........
+        .........
+        .........
+        OOX......
+        .X.X.....";
+    let mut pos = setup(9, diagram, Color::Black, Superko::Positional);
+    let mut sit = setup(9, diagram, Color::Black, Superko::Situational);
+    let start = sit.board().clone();
+    for g in [&mut pos, &mut sit] {
+        assert!(play(g, "A1").is_empty());
+        assert_eq!(gtp(&play(g, "C1")), ["A1", "B1"]);
+    }
+    assert_eq!(pos.play(Move::Play(pt("B1", 9))), Err(Illegal::Superko));
+    assert_eq!(gtp(&play(&mut sit, "B1")), ["C1"]);
+    assert_eq!(sit.board(), &start);
+    assert!(play(&mut sit, "J9").is_empty());
+    assert_eq!(gtp(&play(&mut sit, "G9")), ["H9", "J9"]);
+    // White's return would bring back the start with Black to move.
+    assert_eq!(sit.play(Move::Play(pt("H9", 9))), Err(Illegal::Superko));
+    // The naive reference gives the same two verdicts.
+    for (sk, moves, last) in [
+        (Superko::Positional, &["A1", "C1"][..], "B1"),
+        (
+            Superko::Situational,
+            &["A1", "C1", "B1", "J9", "G9"][..],
+            "H9",
+        ),
+    ] {
+        let mut n = Naive::from_rows(9, diagram, Color::Black, sk);
+        for m in moves {
+            let c = n.to_move;
+            n.play(c, Some(pt(m, 9))).unwrap();
+        }
+        let c = n.to_move;
+        assert_eq!(n.try_move(c, pt(last, 9)).err(), Some(Illegal::Superko));
+    }
+}
+
+#[test]
 fn situational_superko_after_a_pass_repeats_with_the_other_side_to_move() {
     // Same throw-in, but White passes first: then Black's A1, White's C1 and Black's B1
     // bring back the start stones with White to move, which did occur (after the pass),
