@@ -282,3 +282,44 @@ fn unplug_and_replug_is_survived() {
     assert_eq!(after, (0..after.len() as u64).collect::<Vec<_>>());
     assert_eq!(h.link.stats().decoder.lost, 0);
 }
+
+#[test]
+fn a_simulated_board_is_read_through_the_serial_link() {
+    use tengen_hal::PointState;
+    use tengen_rules::Point;
+    use tengen_sim::mcu::BoardSource;
+    use tengen_sim::{SimOptions, Simulation};
+
+    let options = SimOptions {
+        lead_in_ms: 100,
+        tail_ms: 200,
+        ..SimOptions::seeded(3)
+    };
+    let sim =
+        Simulation::from_script("size 9\nplace B C3 100ms\npress B 100ms\n", &options).unwrap();
+    let mcu = PtyMcu::spawn(FakeMcu::new(BoardSource(sim), McuConfig::default())).unwrap();
+    let mut h = Harness::new(SerialConfig {
+        size: 9,
+        ..config(mcu.path().to_path_buf())
+    });
+    let c3 = Point::parse_gtp("C3", 9).unwrap().index(9);
+    let black_at_c3 =
+        |f: &Frame| matches!(&f.data, FrameData::Classified(s) if s[c3] == PointState::Black);
+    h.poll_until("the stone and the press", |h| {
+        h.scans.iter().any(black_at_c3) && !h.buttons.is_empty()
+    });
+    drop(mcu);
+
+    // The board was empty before the stone, and the press came after it was set down.
+    let first = h.scans.iter().position(black_at_c3).unwrap();
+    assert!(first > 0);
+    assert!(h.scans[..first].iter().all(|f| matches!(&f.data,
+        FrameData::Classified(s) if s.iter().all(|&p| p != PointState::Black && p != PointState::White))));
+    assert_eq!(
+        (h.buttons[0].button, h.buttons[0].action),
+        (Button::Black, ButtonAction::Press)
+    );
+    assert!(h.buttons[0].time >= h.scans[first].time);
+    assert_eq!(h.link.stats().decoder.rejected(), 0);
+    assert_eq!(h.link.stats().decoder.lost, 0);
+}
