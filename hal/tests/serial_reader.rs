@@ -72,7 +72,7 @@ fn scans_and_buttons_come_through_the_traits_and_silence_is_a_lost_link() {
     let mut link = SerialLink::new(config(path));
     let start = Instant::now();
     // Open the port before anything is written: the first poll opens it.
-    link.poll(ms(start), Duration::ZERO);
+    link.pump(ms(start), Duration::ZERO);
 
     let mut mcu = Encoder::new(RawFormat::U16);
     let mut bytes = vec![];
@@ -132,7 +132,7 @@ fn scans_and_buttons_come_through_the_traits_and_silence_is_a_lost_link() {
     // Wait for the wrong-size scan (written last) to be read.
     while link.stats().wrong_size == 0 {
         assert!(start.elapsed() < DEADLINE, "{link:?}");
-        link.poll(ms(start), Duration::from_millis(20));
+        link.pump(ms(start), Duration::from_millis(20));
     }
     assert!(link.is_up());
     assert!(link.take_events().is_empty());
@@ -140,7 +140,7 @@ fn scans_and_buttons_come_through_the_traits_and_silence_is_a_lost_link() {
     // Silence: the link is lost, the port closed and reopened.
     while link.is_up() {
         assert!(start.elapsed() < DEADLINE, "{link:?}");
-        link.poll(ms(start), Duration::from_millis(20));
+        link.pump(ms(start), Duration::from_millis(20));
     }
     let events = link.take_events();
     assert!(
@@ -156,7 +156,7 @@ fn scans_and_buttons_come_through_the_traits_and_silence_is_a_lost_link() {
         assert!(start.elapsed() < DEADLINE, "{link:?}");
         // Keep sending until the reopened port picks a frame up.
         master.write_all(&bytes).unwrap();
-        link.poll(ms(start), Duration::from_millis(20));
+        link.pump(ms(start), Duration::from_millis(20));
         restored = link.next_frame();
     }
     assert_eq!(restored.unwrap().data, FrameData::Classified(board(7)));

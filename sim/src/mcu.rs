@@ -238,17 +238,17 @@ impl<S: ScanSource> FakeMcu<S> {
         stop: &AtomicBool,
         max_ticks: Option<u64>,
     ) -> Result<McuStats, McuError> {
-        let period = Duration::from_millis(self.period_ms());
+        let period_ms = self.period_ms();
         let start = Instant::now();
         let mut bytes = Vec::with_capacity(2048);
         let mut k: u64 = 0;
         while !stop.load(Ordering::Relaxed) && max_ticks.is_none_or(|m| k < m) {
-            let due = start + period * k as u32;
+            let due = start + Duration::from_millis(period_ms.saturating_mul(k));
             if let Some(wait) = due.checked_duration_since(Instant::now()) {
                 std::thread::sleep(wait);
             }
             bytes.clear();
-            if !self.tick(k * self.period_ms(), &mut bytes)? {
+            if !self.tick(k * period_ms, &mut bytes)? {
                 break;
             }
             match port.write_all(&bytes) {

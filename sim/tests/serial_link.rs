@@ -95,7 +95,7 @@ impl Harness {
                 self.link
             );
             let now = self.start.elapsed().as_millis() as Millis;
-            self.link.poll(now, Duration::from_millis(20));
+            self.link.pump(now, Duration::from_millis(20));
             while let Some(frame) = self.link.next_frame() {
                 self.scans.push(frame);
             }

@@ -280,7 +280,8 @@ fn write_payload(body: &Body, raw: RawFormat, out: &mut Vec<u8>) -> Result<u8, E
 
 /// Builds the decoded (pre-COBS) frame of `msg`: header, payload, CRC.
 pub fn frame_bytes(msg: &Message, raw: RawFormat) -> Result<Vec<u8>, EncodeError> {
-    let mut frame = Vec::with_capacity(HEADER_LEN + 760 + CRC_LEN);
+    // Room for the largest usual payload (a raw 19x19 scan) without reallocating.
+    let mut frame = Vec::with_capacity(HEADER_LEN + 1 + 2 * 361 + CRC_LEN);
     frame.extend_from_slice(&MAGIC);
     frame.push(VERSION);
     frame.push(0); // type, filled in below

@@ -120,7 +120,7 @@ impl std::fmt::Debug for SerialLink {
 }
 
 impl SerialLink {
-    /// A link for `config`; the device is opened on the first poll.
+    /// A link for `config`; the device is opened on the first [`Self::pump`].
     pub fn new(config: SerialConfig) -> Self {
         Self {
             monitor: LinkMonitor::new(config.timing),
@@ -172,7 +172,7 @@ impl SerialLink {
     /// bytes (with the device closed it sleeps `wait` instead, so a polling loop does not
     /// spin). Decoded scans, button events and link events are queued for
     /// [`Self::next_frame`], [`Self::take_buttons`] and [`Self::take_events`].
-    pub fn poll(&mut self, now: Millis, wait: Duration) {
+    pub fn pump(&mut self, now: Millis, wait: Duration) {
         if self.port.is_none() && self.monitor.should_open(now) {
             self.open(now);
         }
@@ -344,7 +344,7 @@ impl SensorMatrix for SerialLink {
             return Ok(frame);
         }
         let wait = Duration::from_millis(self.config.read_timeout_ms);
-        self.poll(now, wait);
+        self.pump(now, wait);
         if let Some(frame) = self.frames.pop_front() {
             return Ok(frame);
         }
@@ -365,7 +365,7 @@ impl ClockButtons for SerialLink {
 
     /// Reads what is waiting without blocking and returns the button events so far.
     fn poll(&mut self, now: Millis) -> Result<Vec<ButtonEvent>, SerialError> {
-        SerialLink::poll(self, now, Duration::ZERO);
+        self.pump(now, Duration::ZERO);
         Ok(self.take_buttons())
     }
 }
