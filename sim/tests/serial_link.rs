@@ -124,14 +124,16 @@ fn full_rate_raw_scans_arrive_intact_and_in_order() {
     assert!(h.events.is_empty(), "{:?}", h.events);
     let hello = h.link.hello().copied().unwrap();
     assert_eq!((hello.size, hello.scan_hz, hello.adc_bits), (19, 100, 12));
-    // Times are the microcontroller's, mapped onto ours: spaced by its 10 ms period
-    // (up to the latency re-estimates), never after the moment of reading.
+    // Times are the microcontroller's, mapped onto ours: spaced by its 10 ms period,
+    // except the few times the latency estimate improves (a frame read sooner after its
+    // stamp than any before), and never after the moment of reading.
     let times: Vec<Millis> = h.scans.iter().map(|f| f.time).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
-    let span = times[times.len() - 1] - times[0];
+    let exact = times.windows(2).filter(|w| w[1] - w[0] == 10).count();
     assert!(
-        (1890..=2090).contains(&span),
-        "span {span} ms for 199 periods"
+        exact >= times.len() * 9 / 10,
+        "{exact} of {} gaps are 10 ms: {times:?}",
+        times.len() - 1
     );
     assert!(times[times.len() - 1] <= h.start.elapsed().as_millis() as Millis);
     // Black's button, pressed 3 ms before scans 25, 75, 125, 175.
