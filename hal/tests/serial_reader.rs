@@ -164,3 +164,50 @@ fn scans_and_buttons_come_through_the_traits_and_silence_is_a_lost_link() {
     assert!(link.stats().opens >= 2);
     drop(slave);
 }
+
+#[test]
+fn a_device_path_that_disappears_is_a_lost_link_even_while_the_port_still_reads() {
+    let dir = std::env::temp_dir().join(format!("tengen-path-gone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link_path = dir.join("tty");
+    let (mut master, slave) = serialport::TTYPort::pair().unwrap();
+    serialport::SerialPort::set_timeout(&mut master, Duration::from_secs(5)).unwrap();
+    let target = PathBuf::from(serialport::SerialPort::name(&slave).unwrap());
+    std::os::unix::fs::symlink(&target, &link_path).unwrap();
+    let mut link = SerialLink::new(config(link_path.clone()));
+    let start = Instant::now();
+    let mut mcu = Encoder::new(RawFormat::Packed12);
+    let mut send = |master: &mut serialport::TTYPort, k: u64| {
+        let mut bytes = vec![];
+        let scan = Body::Scan(FrameData::Raw(vec![(k % 4096) as u16; 81]));
+        mcu.encode(20 * k, scan, &mut bytes).unwrap();
+        master.write_all(&bytes).unwrap();
+    };
+    let mut k = 0;
+    let mut step = |link: &mut SerialLink, master: &mut serialport::TTYPort| {
+        assert!(start.elapsed() < DEADLINE, "{link:?}");
+        send(master, k);
+        k += 1;
+        link.pump(ms(start), Duration::from_millis(20));
+        while link.next_frame().is_some() {}
+    };
+    while !link.is_up() {
+        step(&mut link, &mut master);
+    }
+    std::fs::remove_file(&link_path).unwrap();
+    while link.is_up() {
+        step(&mut link, &mut master);
+    }
+    let events = link.take_events();
+    assert!(
+        matches!(&events[..], [LinkEvent::Lost { reason }] if reason.contains("is gone")),
+        "{events:?}"
+    );
+    std::os::unix::fs::symlink(&target, &link_path).unwrap();
+    while !link.is_up() {
+        step(&mut link, &mut master);
+    }
+    assert_eq!(link.take_events(), vec![LinkEvent::Restored]);
+    drop(slave);
+    let _ = std::fs::remove_dir_all(&dir);
+}
