@@ -279,7 +279,7 @@ const PTY_WRITE_TIMEOUT: Duration = Duration::from_secs(1);
 ///
 /// The slave side stays open as long as this lives, so the bytes written before the
 /// reader opens the device wait in the terminal's buffer (a reader that is late by more
-/// than the buffer and [`PTY_WRITE_TIMEOUT`] loses data, as with a real UART). A reader
+/// than the buffer and one second loses data, as with a real UART). A reader
 /// that opens it with `exclusive` set locks out other non-root openers until this is
 /// dropped.
 #[derive(Debug)]

@@ -558,6 +558,21 @@ mod tests {
     }
 
     #[test]
+    fn limits_are_the_ones_in_the_protocol_document() {
+        assert_eq!(MAX_FRAME_LEN, 1296);
+        assert_eq!(MAX_ENCODED_LEN, 1302);
+        // The largest scan fits the payload limit.
+        let raw = Message {
+            seq: 0,
+            time: 0,
+            body: Body::Scan(FrameData::Raw(vec![0xFFFF; 25 * 25])),
+        };
+        let frame = frame_bytes(&raw, RawFormat::U16).unwrap();
+        assert!(frame.len() <= MAX_FRAME_LEN);
+        assert_eq!(CRC32.checksum(b"123456789"), 0xCBF4_3926);
+    }
+
+    #[test]
     fn classified_hello_and_buttons_roundtrip() {
         let states = [
             PointState::Empty,
