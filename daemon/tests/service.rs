@@ -107,13 +107,13 @@ impl Backend for Scripted {
         };
         self.next += 1;
         Polled {
-            scan: Some((
+            scans: vec![(
                 Frame {
                     time: now,
                     data: FrameData::Classified(states.clone()),
                 },
                 vec![],
-            )),
+            )],
             faults: vec![],
             finished: false,
         }

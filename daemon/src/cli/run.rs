@@ -1,9 +1,33 @@
-//! `tengen run` (SPEC.md, "Command line").
+//! `tengen run [--config FILE]` (SPEC.md, "Command line"): the board service as
+//! configured, until SIGTERM; then it finishes writing and says `offline`. Exit 2 for a
+//! bad config, 1 when the service cannot start or fails.
 
 use super::args::RunArgs;
 use super::CliError;
+use crate::config::Config;
+use crate::service::launch::{serve_until_stopped, start};
 
 /// Runs `tengen run`.
-pub fn run(_args: RunArgs) -> Result<(), CliError> {
-    Err(CliError::work("tengen run: not built yet"))
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let config = Config::load(&args.config).map_err(|e| CliError::input(e.to_string()))?;
+    init_logging();
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
+    runtime.block_on(async {
+        let service = start(&config, false).map_err(|e| CliError::work(e.to_string()))?;
+        serve_until_stopped(service)
+            .await
+            .map_err(|e| CliError::work(e.to_string()))?;
+        Ok(())
+    })
+}
+
+/// Logs to stderr (journald keeps it under systemd); `RUST_LOG` filters, default `info`.
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

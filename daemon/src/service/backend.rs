@@ -8,8 +8,9 @@ use crate::event::Event;
 /// What one poll of a backend gave.
 #[derive(Debug, Default)]
 pub struct Polled {
-    /// A full scan and the button events since the previous one, when there is one.
-    pub scan: Option<(Frame, Vec<ButtonEvent>)>,
+    /// The full scans since the previous poll (usually one, none when the link is
+    /// down), oldest first, each with the button events that came before it.
+    pub scans: Vec<(Frame, Vec<ButtonEvent>)>,
     /// Hardware trouble to report (`sensor_fault` events: link lost or restored...).
     pub faults: Vec<Event>,
     /// True when the backend has nothing more to give, ever (a simulated game is over).

@@ -8,6 +8,8 @@
 //!   MQTT publisher and the HTTP view subscribe to.
 //! - [`scan_loop`]: the loop thread; commands come in as [`scan_loop::Request`]s.
 //! - [`notify`]: systemd readiness and watchdog.
+//! - [`wiring`]: the pipeline as the engine and the `sim`/`serial`/`rpi` backends, from a
+//!   config; [`launch`]: start from a config, stop on SIGTERM.
 //!
 //! Start-up: the journal is opened (a torn tail is cut off and reported), `status
 //! restoring` is written when it holds events, the current game is rebuilt from them, then
@@ -15,10 +17,12 @@
 
 pub mod backend;
 pub mod engine;
+pub mod launch;
 pub mod notify;
 pub mod outputs;
 pub mod recorder;
 pub mod scan_loop;
+pub mod wiring;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

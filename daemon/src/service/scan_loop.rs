@@ -108,15 +108,15 @@ impl ScanLoop {
             let polled = self.backend.poll(now);
             let mut events: Vec<Event> = polled.faults;
             let mut at = now;
-            match polled.scan {
-                Some((frame, buttons)) => {
-                    at = frame.time;
-                    match self.engine.step(&frame, &buttons) {
-                        Ok(ev) => events.extend(ev),
-                        Err(e) => tracing::warn!("scan dropped: {e}"),
-                    }
+            if polled.scans.is_empty() {
+                events.extend(self.engine.tick(now));
+            }
+            for (frame, buttons) in polled.scans {
+                at = frame.time;
+                match self.engine.step(&frame, &buttons) {
+                    Ok(ev) => events.extend(ev),
+                    Err(e) => tracing::warn!("scan dropped: {e}"),
                 }
-                None => events.extend(self.engine.tick(now)),
             }
             self.recorder.record(events, at, self.engine.as_ref())?;
             self.notifier.alive(Instant::now());

@@ -1,0 +1,80 @@
+//! Starting and stopping the whole service from a config: storage directory, journal
+//! (with recovery), backend, game, scan loop, readiness; then SIGTERM/SIGINT to stop.
+
+use std::time::Duration;
+
+use super::notify::Notifier;
+use super::outputs::Outputs;
+use super::recorder::Recorder;
+use super::scan_loop::{LoopEnd, Pacer, RealPacer};
+use super::wiring::{build, engine_factory};
+use super::{open_game, Parts, Service, ServiceError};
+use crate::config::Config;
+use crate::journal::Journal;
+
+/// Opens the board as configured and starts its scan loop. With `exit_when_finished` the
+/// loop ends by itself once a simulated game is over (`tengen demo`).
+pub fn start(config: &Config, exit_when_finished: bool) -> Result<Service, ServiceError> {
+    let dir = &config.storage.dir;
+    let (mut journal, recovery) = Journal::open(dir, &config.board.id)?;
+    tracing::info!("journal {}: {recovery}", journal.path().display());
+    let built = build(config)?;
+    if journal.game().is_empty() {
+        journal.set_game(&config.board.game);
+    } else if !built.restore {
+        // The simulator replays its game from the start: a new game id, seq goes on.
+        journal.set_game(&format!("{}-{}", config.board.game, journal.last_seq() + 1));
+    }
+    let mut recorder = Recorder::new(journal, Outputs::new(), dir);
+    let mut pacer = RealPacer::new(config.hardware.scan_hz);
+    let now = pacer.now();
+    let engine = open_game(
+        &mut recorder,
+        engine_factory(built.settings, built.calibration, built.restore),
+        now,
+    )?;
+    tracing::info!(
+        "board {} game {} on {}, {} Hz",
+        config.board.id,
+        recorder.journal().game(),
+        built.backend.describe(),
+        config.hardware.scan_hz
+    );
+    Service::spawn(Parts {
+        engine,
+        backend: built.backend,
+        recorder,
+        pacer: Box::new(pacer),
+        notifier: Notifier::from_env(),
+        exit_when_finished,
+    })
+}
+
+/// Tells systemd the service is ready, then waits for SIGTERM or SIGINT (or the loop
+/// ending by itself), stops the loop and waits for its `status offline`.
+pub async fn serve_until_stopped(service: Service) -> Result<LoopEnd, ServiceError> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let notifier = Notifier::from_env();
+    let mut term =
+        signal(SignalKind::terminate()).map_err(|e| ServiceError::Thread(e.to_string()))?;
+    let mut int =
+        signal(SignalKind::interrupt()).map_err(|e| ServiceError::Thread(e.to_string()))?;
+    notifier.ready("online");
+    loop {
+        tokio::select! {
+            _ = term.recv() => break,
+            _ = int.recv() => break,
+            _ = tokio::time::sleep(Duration::from_millis(200)) => {
+                if service.is_finished() {
+                    break;
+                }
+            }
+        }
+    }
+    notifier.stopping();
+    service.request_stop();
+    let (_, end) = tokio::task::spawn_blocking(move || service.join())
+        .await
+        .map_err(|e| ServiceError::Thread(e.to_string()))??;
+    Ok(end)
+}

@@ -1,0 +1,139 @@
+//! `tengen run` as systemd runs it: a sim-backed board plays a short script through the
+//! whole pipeline, journals and writes its SGF; SIGTERM ends it with `status offline` and
+//! exit 0; a restart goes on with the next seq.
+
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+use tengen_daemon::event::Event;
+use tengen_daemon::journal::Journal;
+
+const SCRIPT: &str = "size 9\nplace B C3\npress B\nplace W G7\npress W\nplace B E5\npress B\n";
+
+fn config(dir: &Path) -> std::path::PathBuf {
+    std::fs::write(dir.join("game.txt"), SCRIPT).unwrap();
+    let path = dir.join("board.toml");
+    std::fs::write(
+        &path,
+        "[board]\nid = \"test-01\"\ngame = \"g1\"\nsize = 9\n\
+         [hardware]\nbackend = \"sim\"\n[hardware.sim]\nscript = \"game.txt\"\nspeed = 20.0\n\
+         [time]\nsystem = \"none\"\n[storage]\ndir = \"data\"\n",
+    )
+    .unwrap();
+    path
+}
+
+fn spawn(config: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["run", "--config", config.to_str().unwrap()])
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (up to a minute) until `file` holds `needle`.
+fn wait_for(file: &Path, needle: &str) {
+    let start = Instant::now();
+    loop {
+        if std::fs::read_to_string(file).is_ok_and(|t| t.contains(needle)) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{} never held {needle}",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn terminate(mut child: Child) -> i32 {
+    let ok = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    child.wait().unwrap().code().unwrap_or(-1)
+}
+
+#[test]
+fn run_plays_journals_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    let data = dir.path().join("data");
+
+    let child = spawn(&cfg);
+    wait_for(&data.join("game-g1.sgf"), "B[ee]");
+    assert_eq!(terminate(child), 0);
+
+    let (journal, recovery) = Journal::open(&data, "test-01").unwrap();
+    assert_eq!(
+        recovery.truncated_at, None,
+        "a clean stop leaves no torn tail"
+    );
+    let all = journal.read_from(1).unwrap();
+    let moves: Vec<_> = all
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Move { number, point, .. } => Some(format!("{number} {point}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves, ["1 C3", "2 G7", "3 E5"]);
+    assert!(matches!(all[0].event, Event::GameStarted { size: 9, .. }));
+    assert!(
+        matches!(&all.last().unwrap().event, Event::Status { state, .. } if state == "offline")
+    );
+    assert!(all.iter().all(|e| e.board == "test-01" && e.game == "g1"));
+    let seqs: Vec<u64> = all.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (1..=all.len() as u64).collect::<Vec<_>>());
+    let last = journal.last_seq();
+    drop(journal);
+
+    // Restarted, the simulator replays its game as a new game; seq goes on.
+    let child = spawn(&cfg);
+    let next_game = format!("game-g1-{}.sgf", last + 1);
+    wait_for(&data.join(&next_game), "B[ee]");
+    assert_eq!(terminate(child), 0);
+    let (journal, _) = Journal::open(&data, "test-01").unwrap();
+    let second = journal.read_from(last + 1).unwrap();
+    assert_eq!(second[0].seq, last + 1);
+    assert!(matches!(&second[0].event, Event::Status { state, .. } if state == "restoring"));
+    assert!(second
+        .iter()
+        .any(|e| matches!(e.event, Event::GameStarted { .. })));
+    assert!(second[1..]
+        .iter()
+        .all(|e| e.game == format!("g1-{}", last + 1)));
+}
+
+#[test]
+fn a_bad_config_exits_2_and_an_unusable_backend_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[board]\nid = \"x\"\n[time]\nperods = 3\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["run", "--config", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("time.perods: unknown key"));
+
+    let missing = dir.path().join("missing.toml");
+    std::fs::write(
+        &missing,
+        format!(
+            "[board]\nid = \"x\"\n[hardware.sim]\nsgf = \"nope.sgf\"\n[storage]\ndir = \"{}\"\n",
+            dir.path().join("d").display()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["run", "--config", missing.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nope.sgf"), "{err}");
+}
