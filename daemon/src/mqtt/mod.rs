@@ -11,8 +11,12 @@
 //! - [`commands`]: `cmd` payloads decoded and handed to the service, replies on `cmd/reply`.
 //! - [`tls`]: rustls client configuration (ring provider) from PEM files.
 //! - [`broker`]: the embedded rumqttd broker for `mqtt.url = "embedded"`.
+//! - [`batch`]: a finished run's events to a broker, waiting for every acknowledgement.
+//! - [`wiring`]: settings and topics from the config, the journal as source, and the task
+//!   that follows the service's outputs into the publisher.
 
 pub mod backoff;
+pub mod batch;
 pub mod broker;
 pub mod commands;
 pub mod outbox;
@@ -21,8 +25,9 @@ pub mod settings;
 pub mod source;
 pub mod tls;
 pub mod topics;
+pub mod wiring;
 
-pub use publisher::{Publisher, PublisherError, Retained};
+pub use publisher::{Publisher, PublisherError, PublisherHandle, PublisherParts, Retained};
 pub use settings::MqttSettings;
 pub use source::{EventSource, MemorySource};
 pub use topics::Topics;

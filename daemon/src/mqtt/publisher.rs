@@ -102,6 +102,29 @@ enum Tag {
     Other,
 }
 
+/// A cloneable handle to feed a running [`Publisher`] from other tasks.
+#[derive(Debug, Clone)]
+pub struct PublisherHandle {
+    input: mpsc::UnboundedSender<Input>,
+}
+
+impl PublisherHandle {
+    /// A new event was appended to the source; `envelope` is its copy.
+    pub fn publish_event(&self, envelope: Envelope) {
+        let _ = self.input.send(Input::Event(Box::new(envelope)));
+    }
+
+    /// The source has grown: read and publish what is new.
+    pub fn wake(&self) {
+        let _ = self.input.send(Input::Wake);
+    }
+
+    /// Sets the retained payloads (`None` leaves a topic as it was).
+    pub fn set_retained(&self, retained: Retained) {
+        let _ = self.input.send(Input::Retained(retained));
+    }
+}
+
 /// A running publisher for one board.
 pub struct Publisher {
     input: mpsc::UnboundedSender<Input>,
@@ -232,19 +255,26 @@ impl Publisher {
         })
     }
 
+    /// A handle for other tasks (the service's output follower).
+    pub fn handle(&self) -> PublisherHandle {
+        PublisherHandle {
+            input: self.input.clone(),
+        }
+    }
+
     /// A new event was appended to the source; `envelope` is its copy.
     pub fn publish_event(&self, envelope: Envelope) {
-        let _ = self.input.send(Input::Event(Box::new(envelope)));
+        self.handle().publish_event(envelope);
     }
 
     /// The source has grown: read and publish what is new.
     pub fn wake(&self) {
-        let _ = self.input.send(Input::Wake);
+        self.handle().wake();
     }
 
     /// Sets the retained payloads (`None` leaves a topic as it was).
     pub fn set_retained(&self, retained: Retained) {
-        let _ = self.input.send(Input::Retained(retained));
+        self.handle().set_retained(retained);
     }
 
     /// The highest contiguous `seq` the broker acknowledged, as it changes.

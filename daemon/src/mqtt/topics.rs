@@ -27,13 +27,16 @@ pub fn is_valid_id(s: &str) -> bool {
 }
 
 impl Topics {
-    /// The topics under `{prefix}/{tournament}/{board}`; every part must be a valid id.
+    /// The topics under `{prefix}/{tournament}/{board}`; `tournament` and `board` must be
+    /// valid ids, `prefix` one or more valid ids joined by `/` (`tengen`, `club/tengen`).
     pub fn new(prefix: &str, tournament: &str, board: &str) -> Result<Topics, TopicError> {
-        for (what, value) in [
-            ("prefix", prefix),
-            ("tournament", tournament),
-            ("board", board),
-        ] {
+        if !prefix.split('/').all(is_valid_id) {
+            return Err(TopicError {
+                what: "prefix",
+                value: prefix.to_string(),
+            });
+        }
+        for (what, value) in [("tournament", tournament), ("board", board)] {
             if !is_valid_id(value) {
                 return Err(TopicError {
                     what,
@@ -127,6 +130,10 @@ mod tests {
             assert_eq!(e.what, "board");
         }
         assert_eq!(Topics::new("Ten", "demo", "b1").unwrap_err().what, "prefix");
+        assert_eq!(Topics::new("a//b", "demo", "b1").unwrap_err().what, "prefix");
+        assert_eq!(Topics::new("a/", "demo", "b1").unwrap_err().what, "prefix");
+        let t = Topics::new("club/tengen", "demo", "b1").unwrap();
+        assert_eq!(t.cmd(), "club/tengen/demo/b1/cmd");
         assert_eq!(Topics::new("t", "de/mo", "b1").unwrap_err().what, "tournament");
     }
 }

@@ -1,0 +1,476 @@
+//! The MQTT publisher against real brokers: mosquitto (started here on a free port) and the
+//! embedded rumqttd. With `TENGEN_REQUIRE_ORACLES=1` a missing mosquitto fails the tests.
+
+#[path = "support/broker.rs"]
+mod broker;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use broker::{envelope, is_alert_type, Mosquitto, SubEvent, Subscriber};
+use rumqttc::QoS;
+use serde_json::{json, Value};
+use tengen_daemon::command::Command;
+use tengen_daemon::mqtt::commands::{self, CommandRequest};
+use tengen_daemon::mqtt::outbox::AckFile;
+use tengen_daemon::mqtt::publisher::PublisherParts;
+use tengen_daemon::mqtt::settings::BrokerUrl;
+use tengen_daemon::mqtt::{MemorySource, MqttSettings, Publisher, Retained, Topics};
+use tokio::sync::mpsc;
+
+const WAIT: Duration = Duration::from_secs(15);
+
+fn topics() -> Topics {
+    Topics::new("tengen", "t1", "b1").unwrap()
+}
+
+fn settings(url: &str) -> MqttSettings {
+    let mut s = MqttSettings::new(BrokerUrl::parse(url).unwrap(), "b1");
+    // Fast reconnects so a broker restart costs milliseconds, not seconds.
+    s.backoff = tengen_daemon::mqtt::backoff::Backoff::new(
+        Duration::from_millis(20),
+        Duration::from_millis(200),
+    );
+    s.window = 16;
+    s
+}
+
+struct Board {
+    source: MemorySource,
+    publisher: Publisher,
+}
+
+impl Board {
+    fn start(
+        url: &str,
+        source: MemorySource,
+        ack_file: Option<AckFile>,
+        commands: Option<mpsc::Sender<CommandRequest>>,
+    ) -> Board {
+        let publisher = Publisher::start(
+            settings(url),
+            PublisherParts {
+                topics: topics(),
+                source: Arc::new(source.clone()),
+                ack_file,
+                commands,
+                version: "0.1.0-test".into(),
+            },
+        )
+        .unwrap();
+        Board { source, publisher }
+    }
+
+    /// Appends events `from..=to` to the journal stand-in and tells the publisher.
+    fn append(&self, from: u64, to: u64) {
+        for seq in from..=to {
+            let e = envelope(seq);
+            self.source.push(e.clone()).unwrap();
+            self.publisher.publish_event(e);
+        }
+    }
+
+    async fn wait_connected(&self) {
+        let mut c = self.publisher.connected();
+        tokio::time::timeout(WAIT, c.wait_for(|up| *up))
+            .await
+            .expect("publisher connected in time")
+            .unwrap();
+    }
+}
+
+/// Collects `n` events from `sub` on the events topic, in arrival order.
+async fn collect_events(sub: &mut Subscriber, n: usize) -> Vec<Value> {
+    let mut out = Vec::new();
+    while out.len() < n {
+        let m = sub
+            .next_on(&topics().events(), WAIT)
+            .await
+            .unwrap_or_else(|| panic!("only {} of {n} events arrived", out.len()));
+        out.push(m.json());
+    }
+    out
+}
+
+fn seqs(events: &[Value]) -> Vec<u64> {
+    events.iter().map(|e| e["seq"].as_u64().unwrap()).collect()
+}
+
+// ---- scenarios, run against both brokers ----
+
+async fn in_order(url: &str) {
+    let mut sub = Subscriber::connect(url, "viewer-order", &["tengen/t1/b1/#"]).await;
+    let board = Board::start(url, MemorySource::new(), None, None);
+    board.append(1, 120);
+    board.publisher.wait_acked(120, WAIT).await.unwrap();
+
+    let mut events = Vec::new();
+    let mut alerts = Vec::new();
+    let mut online = false;
+    while events.len() < 120 {
+        let Some(SubEvent::Msg(m)) = sub.next_event(WAIT).await else {
+            panic!("only {} events arrived", events.len());
+        };
+        let v = m.json();
+        if m.topic == topics().events() {
+            events.push(v);
+        } else if m.topic == topics().alerts() {
+            alerts.push(v);
+        } else if m.topic == topics().status() && v["state"] == "online" {
+            online = true;
+        }
+    }
+    assert!(online, "status online was published");
+    assert_eq!(seqs(&events), (1..=120).collect::<Vec<_>>());
+    for (i, e) in events.iter().enumerate() {
+        assert_eq!(*e, serde_json::to_value(envelope(i as u64 + 1)).unwrap());
+    }
+    // Alerts arrive on their own topic too (the last may still be on its way).
+    while alerts.len() < 36 {
+        let m = sub.next_on(&topics().alerts(), WAIT).await.expect("alerts");
+        alerts.push(m.json());
+    }
+    let want: Vec<u64> = (1..=120)
+        .filter(|s| matches!(s % 10, 3 | 4 | 7))
+        .collect();
+    assert_eq!(seqs(&alerts), want);
+    assert!(alerts.iter().all(is_alert_type));
+
+    board.publisher.shutdown(WAIT).await.unwrap();
+    let m = sub.next_on(&topics().status(), WAIT).await.expect("offline");
+    assert_eq!(m.json()["state"], "offline");
+    sub.stop();
+}
+
+async fn late_subscriber_sees_retained(url: &str) {
+    let board = Board::start(url, MemorySource::new(), None, None);
+    board.publisher.set_retained(Retained {
+        state: Some(r#"{"number":5}"#.into()),
+        sgf: Some("(;GM[1]SZ[19];B[pd])".into()),
+        alerts_active: Some("[]".into()),
+    });
+    board.append(1, 5);
+    board.publisher.wait_acked(5, WAIT).await.unwrap();
+    board.publisher.set_retained(Retained {
+        state: Some(r#"{"number":6}"#.into()),
+        sgf: Some("(;GM[1]SZ[19];B[pd];W[dd])".into()),
+        alerts_active: None,
+    });
+    board.append(6, 6);
+    board.publisher.wait_acked(6, WAIT).await.unwrap();
+
+    let mut late = Subscriber::connect(url, "viewer-late", &["tengen/t1/b1/#"]).await;
+    let state = late.next_on(&topics().state(), WAIT).await.expect("state");
+    assert!(state.retain);
+    assert_eq!(state.json(), json!({"number":6}));
+    let mut late = Subscriber::connect(url, "viewer-late-2", &[&topics().sgf()]).await;
+    let sgf = late.next_on(&topics().sgf(), WAIT).await.expect("sgf");
+    assert_eq!(sgf.payload, b"(;GM[1]SZ[19];B[pd];W[dd])");
+    let mut late = Subscriber::connect(url, "viewer-late-3", &[&topics().alerts_active()]).await;
+    let active = late.next_on(&topics().alerts_active(), WAIT).await.expect("alerts/active");
+    assert_eq!(active.json(), json!([]));
+    let mut late = Subscriber::connect(url, "viewer-late-4", &[&topics().status()]).await;
+    let status = late.next_on(&topics().status(), WAIT).await.expect("status");
+    assert_eq!(status.json()["state"], "online");
+    board.publisher.shutdown(WAIT).await.unwrap();
+}
+
+async fn last_will_after_crash(url: &str) {
+    let board = Board::start(url, MemorySource::new(), None, None);
+    board.wait_connected().await;
+    let mut sub = Subscriber::connect(url, "arbiter-will", &[&topics().status()]).await;
+    let m = sub.next_on(&topics().status(), WAIT).await.expect("retained status");
+    assert_eq!(m.json()["state"], "online");
+    // A crash: the connection drops without DISCONNECT.
+    board.publisher.abort();
+    let m = sub.next_on(&topics().status(), WAIT).await.expect("the last will");
+    assert_eq!(
+        m.json(),
+        json!({"state":"offline","version":"0.1.0-test","board":"b1"})
+    );
+    sub.stop();
+}
+
+async fn commands_are_checked(url: &str) {
+    let (tx, mut service) = commands::channel(8);
+    let board = Board::start(url, MemorySource::new(), None, Some(tx));
+    board.append(1, 4);
+    board.publisher.wait_acked(4, WAIT).await.unwrap();
+    board.wait_connected().await;
+    let mut sub = Subscriber::connect(
+        url,
+        "arbiter-cmd",
+        &[&topics().cmd_reply(), &topics().events()],
+    )
+    .await;
+    let cmd_client = sub.client.clone();
+    let send = move |payload: &'static str| {
+        let client = cmd_client.clone();
+        async move {
+            client
+                .publish(topics().cmd(), QoS::AtLeastOnce, false, payload)
+                .await
+                .unwrap();
+        }
+    };
+
+    // Malformed and unknown commands: an error reply, nothing reaches the service.
+    send(r#"{"id":"c1","type":"explode"}"#).await;
+    send(r#"{"id":"c2","type":"confirm"}"#).await;
+    send("not json").await;
+    for want in [json!("c1"), json!("c2"), Value::Null] {
+        let r = sub.next_on(&topics().cmd_reply(), WAIT).await.expect("reply").json();
+        assert_eq!(r["id"], want);
+        assert_eq!(r["ok"], false);
+        assert!(r["error"].as_str().unwrap().starts_with("malformed command"), "{r}");
+    }
+
+    // A valid command goes to the service, whose answer is the reply.
+    send(r#"{"id":"c3","type":"pause","by":"chief"}"#).await;
+    let req = tokio::time::timeout(WAIT, service.recv()).await.unwrap().unwrap();
+    assert_eq!(req.command.id, "c3");
+    assert_eq!(req.command.command, Command::Pause {});
+    req.reply.send(Err("no clock is running".into())).unwrap();
+    let r = sub.next_on(&topics().cmd_reply(), WAIT).await.expect("reply").json();
+    assert_eq!(r, json!({"id":"c3","ok":false,"error":"no clock is running"}));
+    assert!(service.try_recv().is_err(), "only the valid command reached the service");
+
+    // `republish` sends the stream again from `from_seq`, without the service.
+    send(r#"{"id":"c4","type":"republish","from_seq":2}"#).await;
+    let mut got = Vec::new();
+    let mut reply = None;
+    while got.len() < 3 || reply.is_none() {
+        let Some(SubEvent::Msg(m)) = sub.next_event(WAIT).await else {
+            panic!("republish incomplete: {got:?} {reply:?}");
+        };
+        if m.topic == topics().events() {
+            got.push(m.json()["seq"].as_u64().unwrap());
+        } else {
+            reply = Some(m.json());
+        }
+    }
+    assert_eq!(got, [2, 3, 4]);
+    assert_eq!(reply.unwrap(), json!({"id":"c4","ok":true}));
+    assert!(service.try_recv().is_err());
+    board.publisher.shutdown(WAIT).await.unwrap();
+    sub.stop();
+}
+
+// ---- mosquitto ----
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_every_event_in_order() {
+    let Some(m) = Mosquitto::start() else { return };
+    in_order(&m.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_late_subscriber_sees_retained_state_and_sgf() {
+    let Some(m) = Mosquitto::start() else { return };
+    late_subscriber_sees_retained(&m.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_last_will_after_crash() {
+    let Some(m) = Mosquitto::start() else { return };
+    last_will_after_crash(&m.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_malformed_command_changes_nothing() {
+    let Some(m) = Mosquitto::start() else { return };
+    commands_are_checked(&m.url()).await;
+}
+
+/// A consumer as the hall runs it: keeps events whose `seq` is the next one, and asks for a
+/// `republish` from its next `seq` after every (re)connection and whenever it sees a gap.
+struct Consumer {
+    sub: Subscriber,
+    next: u64,
+    kept: Vec<u64>,
+    asked: Option<(u64, tokio::time::Instant)>,
+}
+
+impl Consumer {
+    async fn ask(&mut self) {
+        let now = tokio::time::Instant::now();
+        if let Some((from, at)) = self.asked {
+            if from == self.next && now - at < Duration::from_millis(300) {
+                return;
+            }
+        }
+        self.asked = Some((self.next, now));
+        let cmd = json!({"id": format!("rp{}", self.next), "type": "republish", "from_seq": self.next});
+        let _ = self
+            .sub
+            .client
+            .try_publish(topics().cmd(), QoS::AtLeastOnce, false, cmd.to_string());
+    }
+
+    /// Runs until `last` is kept.
+    async fn until(&mut self, last: u64) {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while self.next <= last {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "consumer stuck at seq {} of {last}",
+                self.next
+            );
+            match self.sub.next_event(Duration::from_millis(300)).await {
+                Some(SubEvent::Subscribed) => self.ask().await,
+                Some(SubEvent::Msg(m)) if m.topic == topics().events() => {
+                    let seq = m.json()["seq"].as_u64().unwrap();
+                    if seq == self.next {
+                        self.kept.push(seq);
+                        self.next += 1;
+                    } else if seq > self.next {
+                        self.ask().await;
+                    }
+                }
+                Some(SubEvent::Msg(_)) => {}
+                // Quiet while something is missing: ask again.
+                None => self.ask().await,
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_killed_mid_stream_loses_nothing() {
+    let Some(mut m) = Mosquitto::start() else { return };
+    let url = m.url();
+    let sub = Subscriber::connect(
+        &url,
+        "hall-consumer",
+        &[&topics().events(), &topics().cmd_reply()],
+    )
+    .await;
+    let mut consumer = Consumer {
+        sub,
+        next: 1,
+        kept: Vec::new(),
+        asked: None,
+    };
+    let board = Board::start(&url, MemorySource::new(), None, None);
+    board.publisher.set_retained(Retained {
+        state: Some(r#"{"number":1}"#.into()),
+        sgf: Some("(;GM[1])".into()),
+        alerts_active: Some("[]".into()),
+    });
+    board.append(1, 100);
+    consumer.until(30).await;
+
+    // The broker crashes mid-stream; the game goes on meanwhile.
+    m.kill();
+    board.append(101, 150);
+    let mut connected = board.publisher.connected();
+    tokio::time::timeout(WAIT, connected.wait_for(|up| !*up))
+        .await
+        .unwrap()
+        .unwrap();
+    m.restart();
+    board.append(151, 200);
+    consumer.until(200).await;
+    assert_eq!(consumer.kept, (1..=200).collect::<Vec<_>>());
+    board.publisher.wait_acked(200, WAIT).await.unwrap();
+
+    // The restarted broker lost its retained messages; the board published them again.
+    let mut late = Subscriber::connect(&url, "viewer-after-restart", &[&topics().state()]).await;
+    let state = late.next_on(&topics().state(), WAIT).await.expect("state");
+    assert_eq!(state.json(), json!({"number":1}));
+    board.publisher.shutdown(WAIT).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_restart_resends_only_what_was_not_acknowledged() {
+    let Some(mut m) = Mosquitto::start() else { return };
+    let url = m.url();
+    let dir = tempfile::tempdir().unwrap();
+    let ack_path = dir.path().join("mqtt-acked");
+    let source = MemorySource::new();
+
+    // First run: 1..=20 acknowledged, then 21..=25 written while the broker is down, and
+    // the board process dies.
+    let board = Board::start(&url, source.clone(), Some(AckFile::new(&ack_path)), None);
+    board.append(1, 20);
+    board.publisher.wait_acked(20, WAIT).await.unwrap();
+    assert_eq!(AckFile::new(&ack_path).load().unwrap(), 20);
+    m.kill();
+    board.append(21, 25);
+    board.publisher.abort();
+    assert_eq!(AckFile::new(&ack_path).load().unwrap(), 20);
+
+    // Second run, same journal: exactly 21..=25 go out, in order.
+    m.restart();
+    let mut sub = Subscriber::connect(&url, "viewer-restart", &[&topics().events()]).await;
+    let board = Board::start(&url, source, Some(AckFile::new(&ack_path)), None);
+    board.publisher.wait_acked(25, WAIT).await.unwrap();
+    let events = collect_events(&mut sub, 5).await;
+    assert_eq!(seqs(&events), [21, 22, 23, 24, 25]);
+    board.append(26, 26);
+    let next = collect_events(&mut sub, 1).await;
+    assert_eq!(seqs(&next), [26], "nothing before 21 was sent again");
+    board.publisher.shutdown(WAIT).await.unwrap();
+    assert_eq!(AckFile::new(&ack_path).load().unwrap(), 26);
+    let seen: BTreeSet<u64> = seqs(&events).into_iter().collect();
+    assert_eq!(seen.len(), 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_large_sgf_fits() {
+    let Some(m) = Mosquitto::start() else { return };
+    let url = m.url();
+    let board = Board::start(&url, MemorySource::new(), None, None);
+    // A long game with comments: far beyond rumqttc's 10 KiB default.
+    let mut sgf = String::from("(;GM[1]SZ[19]");
+    for i in 0..6000 {
+        sgf.push_str(&format!(";B[pd]C[move {i} with a comment]"));
+    }
+    sgf.push(')');
+    board.publisher.set_retained(Retained {
+        sgf: Some(sgf.clone()),
+        ..Retained::default()
+    });
+    board.append(1, 1);
+    board.publisher.wait_acked(1, WAIT).await.unwrap();
+    let mut late = Subscriber::connect(&url, "viewer-sgf", &[&topics().sgf()]).await;
+    let got = late.next_on(&topics().sgf(), WAIT).await.expect("sgf");
+    assert!(got.payload.len() > 150_000);
+    assert_eq!(got.payload, sgf.into_bytes());
+    board.publisher.shutdown(WAIT).await.unwrap();
+}
+
+// ---- the embedded rumqttd ----
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_every_event_in_order() {
+    let b = broker::start_embedded();
+    in_order(&b.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_late_subscriber_sees_retained_state_and_sgf() {
+    let b = broker::start_embedded();
+    late_subscriber_sees_retained(&b.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_last_will_after_crash() {
+    let b = broker::start_embedded();
+    last_will_after_crash(&b.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_malformed_command_changes_nothing() {
+    let b = broker::start_embedded();
+    commands_are_checked(&b.url()).await;
+}
+
+#[test]
+fn embedded_broker_refuses_a_taken_address() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap();
+    let e = tengen_daemon::mqtt::broker::EmbeddedBroker::start(addr, 1 << 20).unwrap_err();
+    assert!(e.to_string().starts_with("mqtt.listen: cannot listen on"), "{e}");
+}

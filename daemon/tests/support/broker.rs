@@ -1,0 +1,320 @@
+//! Test helpers for MQTT: a real mosquitto on a free port (killed when the guard drops, even
+//! on panic), the embedded rumqttd, and a subscriber that collects what arrives.
+//!
+//! Include with `#[path = "support/broker.rs"] mod broker;`. Not every test binary uses every
+//! helper.
+#![allow(dead_code)]
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rumqttc::{AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS, SubscribeFilter};
+use tokio::sync::mpsc;
+
+/// Where mosquitto is installed on Debian/Ubuntu.
+pub const MOSQUITTO: &str = "/usr/sbin/mosquitto";
+
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind an ephemeral port");
+    l.local_addr().expect("local addr").port()
+}
+
+/// Waits until something accepts connections on `port` (at most `timeout`).
+pub fn wait_listening(port: u16, timeout: Duration) -> bool {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if TcpStream::connect_timeout(&addr, Duration::from_millis(100)).is_ok() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// True when CI demands the external oracles (`TENGEN_REQUIRE_ORACLES=1`).
+pub fn oracles_required() -> bool {
+    std::env::var("TENGEN_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
+}
+
+/// A mosquitto process on 127.0.0.1 with a generated config; killed on drop.
+pub struct Mosquitto {
+    child: Option<Child>,
+    port: u16,
+    conf: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Mosquitto {
+    /// Starts mosquitto on a free port. `None` (the test should return, skipped) when it is
+    /// not installed, unless `TENGEN_REQUIRE_ORACLES=1`, where that is a failure.
+    pub fn start() -> Option<Mosquitto> {
+        Mosquitto::start_with("")
+    }
+
+    /// Like [`Mosquitto::start`], with extra lines appended to the config (TLS, users...).
+    pub fn start_with(extra: &str) -> Option<Mosquitto> {
+        if !Path::new(MOSQUITTO).exists() {
+            assert!(
+                !oracles_required(),
+                "{MOSQUITTO} is missing and TENGEN_REQUIRE_ORACLES=1: install mosquitto"
+            );
+            eprintln!("skipped: {MOSQUITTO} is not installed");
+            return None;
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = free_port();
+        let conf = dir.path().join("mosquitto.conf");
+        let text = format!(
+            "listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n\
+             user root\nlog_dest file {}\n{extra}\n",
+            dir.path().join("mosquitto.log").display()
+        );
+        std::fs::write(&conf, text).expect("write mosquitto.conf");
+        let mut m = Mosquitto {
+            child: None,
+            port,
+            conf,
+            _dir: dir,
+        };
+        m.restart();
+        Some(m)
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `mqtt://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("mqtt://127.0.0.1:{}", self.port)
+    }
+
+    /// The directory holding its config and log (for certificates and password files).
+    pub fn dir(&self) -> &Path {
+        self._dir.path()
+    }
+
+    /// Kills it with SIGKILL (a crash: no session or retained message survives).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// (Re)starts it on the same port and waits until it accepts connections.
+    pub fn restart(&mut self) {
+        self.kill();
+        let child = Command::new(MOSQUITTO)
+            .arg("-c")
+            .arg(&self.conf)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn mosquitto");
+        self.child = Some(child);
+        assert!(
+            wait_listening(self.port, Duration::from_secs(10)),
+            "mosquitto did not listen on port {} (log: {})",
+            self.port,
+            std::fs::read_to_string(self._dir.path().join("mosquitto.log")).unwrap_or_default()
+        );
+    }
+}
+
+impl Drop for Mosquitto {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Starts the embedded rumqttd on a free port; it lives until the test process exits.
+pub fn start_embedded() -> tengen_daemon::mqtt::broker::EmbeddedBroker {
+    let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
+    tengen_daemon::mqtt::broker::EmbeddedBroker::start(addr, 1 << 20)
+        .expect("start the embedded broker")
+}
+
+/// One message as a subscriber saw it.
+#[derive(Debug, Clone)]
+pub struct Msg {
+    /// Topic.
+    pub topic: String,
+    /// Payload.
+    pub payload: Vec<u8>,
+    /// Retain flag as delivered.
+    pub retain: bool,
+}
+
+impl Msg {
+    /// The payload as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.payload).expect("JSON payload")
+    }
+}
+
+/// What the subscriber's task reports.
+#[derive(Debug)]
+pub enum SubEvent {
+    /// (Re)connected and subscribed.
+    Subscribed,
+    /// A message.
+    Msg(Msg),
+}
+
+/// A test subscriber: a rumqttc client that (re)subscribes to `filters` on every connection
+/// and forwards what arrives.
+pub struct Subscriber {
+    /// To publish (commands).
+    pub client: AsyncClient,
+    rx: mpsc::UnboundedReceiver<SubEvent>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Subscriber {
+    /// Connects to `url` as `client_id` and subscribes to `filters`; returns after the first
+    /// SubAck.
+    pub async fn connect(url: &str, client_id: &str, filters: &[&str]) -> Subscriber {
+        let rest = url.strip_prefix("mqtt://").expect("mqtt:// url");
+        let (host, port) = rest.rsplit_once(':').expect("host:port");
+        let mut o = MqttOptions::new(client_id, host, port.parse().expect("port"));
+        o.set_max_packet_size(1 << 20, 1 << 20);
+        o.set_keep_alive(Duration::from_secs(5));
+        let (client, eventloop) = AsyncClient::new(o, 100);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let filters: Vec<String> = filters.iter().map(|s| s.to_string()).collect();
+        let task = tokio::spawn(sub_loop(eventloop, client.clone(), filters, tx));
+        let mut s = Subscriber { client, rx, task };
+        loop {
+            match s.next_event(Duration::from_secs(10)).await {
+                Some(SubEvent::Subscribed) => break,
+                Some(SubEvent::Msg(_)) => {}
+                None => panic!("subscriber did not get a SubAck from {url}"),
+            }
+        }
+        s
+    }
+
+    /// The next event, or `None` after `timeout`.
+    pub async fn next_event(&mut self, timeout: Duration) -> Option<SubEvent> {
+        tokio::time::timeout(timeout, self.rx.recv()).await.ok().flatten()
+    }
+
+    /// The next message on `topic`, or `None` after `timeout`.
+    pub async fn next_on(&mut self, topic: &str, timeout: Duration) -> Option<Msg> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self.next_event(left).await? {
+                SubEvent::Msg(m) if m.topic == topic => return Some(m),
+                _ => {}
+            }
+        }
+    }
+
+    /// Stops the client.
+    pub fn stop(self) {
+        self.task.abort();
+    }
+}
+
+async fn sub_loop(
+    mut eventloop: EventLoop,
+    client: AsyncClient,
+    filters: Vec<String>,
+    tx: mpsc::UnboundedSender<SubEvent>,
+) {
+    loop {
+        match eventloop.poll().await {
+            Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                // Sent from the polling task without waiting: the request channel is far
+                // from full here.
+                let subs = filters
+                    .iter()
+                    .map(|f| SubscribeFilter::new(f.clone(), QoS::AtLeastOnce));
+                if client.try_subscribe_many(subs).is_err() {
+                    return;
+                }
+            }
+            Ok(Event::Incoming(Packet::SubAck(_))) => {
+                if tx.send(SubEvent::Subscribed).is_err() {
+                    return;
+                }
+            }
+            Ok(Event::Incoming(Packet::Publish(p))) => {
+                let m = Msg {
+                    topic: p.topic.clone(),
+                    payload: p.payload.to_vec(),
+                    retain: p.retain,
+                };
+                if tx.send(SubEvent::Msg(m)).is_err() {
+                    return;
+                }
+            }
+            Ok(_) => {}
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
+/// Event number `seq` of a made-up game: moves, with an alert, its clearing and a warning
+/// every tenth event so the `alerts` topic has traffic.
+pub fn envelope(seq: u64) -> tengen_daemon::event::Envelope {
+    use tengen_daemon::event::{AlertCode, Envelope, Event};
+    use tengen_rules::Color;
+    let color = if seq % 2 == 1 { Color::Black } else { Color::White };
+    let cols = b"ABCDEFGHJKLMNOPQRST";
+    let point = format!(
+        "{}{}",
+        cols[(seq % 19) as usize] as char,
+        (seq / 19) % 19 + 1
+    );
+    let event = match seq % 10 {
+        3 => Event::Alert {
+            id: format!("a{seq}"),
+            code: AlertCode::UncapturedStones,
+            article: "18.2".into(),
+            color: Some(color),
+            points: vec![point.clone()],
+            expected: [(point, "empty".to_string())].into_iter().collect(),
+            message: "Captured stones are still on the board.".into(),
+        },
+        4 => Event::AlertCleared {
+            id: format!("a{}", seq - 1),
+            how: "restored".into(),
+        },
+        7 => Event::Warning {
+            color,
+            article: "18.2".into(),
+            count: 1,
+        },
+        _ => Event::Move {
+            number: seq as u32,
+            color,
+            point,
+            captured: vec![],
+            clock: None,
+        },
+    };
+    Envelope {
+        seq,
+        time: format!("2026-11-29T13:45:{:02}.{:03}Z", seq % 60, seq % 1000),
+        board: "b1".into(),
+        game: "g1".into(),
+        event,
+    }
+}
+
+/// True for the events that also go to `.../alerts`.
+pub fn is_alert_type(v: &serde_json::Value) -> bool {
+    matches!(
+        v["type"].as_str(),
+        Some("alert") | Some("alert_cleared") | Some("warning")
+    )
+}
