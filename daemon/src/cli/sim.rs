@@ -133,11 +133,6 @@ fn read(path: &Path) -> Result<String, CliError> {
 
 /// Runs `tengen sim`.
 pub fn run(args: SimArgs) -> Result<(), CliError> {
-    if args.broker.is_some() {
-        return Err(CliError::input(
-            "--broker: publishing from tengen sim to a broker is not yet supported",
-        ));
-    }
     let mut config = match &args.config {
         Some(path) => Config::load(path).map_err(|e| {
             CliError::input(e.lines().first().cloned().unwrap_or_else(|| e.to_string()))
@@ -192,6 +187,9 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
         .unwrap_or(0);
     let mut seq = 0u64;
     let mut write_error: Option<std::io::Error> = None;
+    // With --broker, every event is kept to be published once the run is over.
+    let mut for_broker: Vec<Envelope> = Vec::new();
+    let keep_for_broker = args.broker.is_some();
     let run = run_simulation(&mut sim, settings, realtime, |t, e| {
         seq += 1;
         let base = if realtime { wall_start } else { EPOCH_UNIX_MS };
@@ -202,6 +200,9 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
             game: game.clone(),
             event: e.clone(),
         };
+        if keep_for_broker {
+            for_broker.push(env.clone());
+        }
         if write_error.is_none() {
             let line = serde_json::to_string(&env).unwrap_or_default();
             if let Err(err) = writeln!(out, "{line}") {
@@ -220,5 +221,42 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
         std::fs::write(path, text)
             .map_err(|e| CliError::work(format!("{}: {e}", path.display())))?;
     }
+    if let Some(url) = &args.broker {
+        publish_to_broker(url, &config, &run, for_broker)?;
+    }
+    Ok(())
+}
+
+/// `--broker URL`: publishes the run's events and its final `state`, `sgf` and
+/// `alerts/active` to the broker, and returns once the broker acknowledged every message.
+fn publish_to_broker(
+    url: &str,
+    config: &Config,
+    run: &SimRun,
+    events: Vec<Envelope>,
+) -> Result<(), CliError> {
+    use crate::mqtt::{batch, wiring, Retained};
+    let topics = wiring::topics(config).map_err(|e| CliError::input(e.to_string()))?;
+    let mut alerts = wiring::ActiveAlerts::default();
+    for e in &events {
+        alerts.apply(e);
+    }
+    let mut state = run.pipeline.referee().snapshot();
+    if let Some(obj) = state.as_object_mut() {
+        obj.insert("seq".to_string(), events.len().into());
+    }
+    let retained = Retained {
+        state: Some(state.to_string()),
+        sgf: Some(sgf::write(&run.pipeline.referee().sgf_record())),
+        alerts_active: Some(alerts.to_json()),
+    };
+    batch::publish_and_wait(url, topics, events, retained, Duration::from_secs(60)).map_err(
+        |e| match e {
+            batch::BatchError::Url(_) | batch::BatchError::Events(_) => {
+                CliError::input(e.to_string())
+            }
+            _ => CliError::work(e.to_string()),
+        },
+    )?;
     Ok(())
 }
