@@ -174,7 +174,7 @@ fn serial_scanner(config: &Config) -> Result<(Box<Scanner>, AdcBits), CliError> 
     // Wait for the link and its hello (which says the ADC resolution).
     let deadline = Instant::now() + Duration::from_secs(5);
     while link.hello().is_none() && Instant::now() < deadline {
-        link.poll(now(), Duration::from_millis(50));
+        link.pump(now(), Duration::from_millis(50));
     }
     let bits = match link.hello().map(|h| h.adc_bits) {
         Some(10) => AdcBits::Ten,
@@ -204,7 +204,7 @@ fn serial_scanner(config: &Config) -> Result<(Box<Scanner>, AdcBits), CliError> 
                         .unwrap_or_default()
                 ));
             }
-            link.poll(now(), Duration::from_millis(20));
+            link.pump(now(), Duration::from_millis(20));
         }
     };
     Ok((Box::new(scanner), bits))

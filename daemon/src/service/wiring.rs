@@ -144,7 +144,7 @@ impl SerialBackend {
 
 impl Backend for SerialBackend {
     fn poll(&mut self, now: Millis) -> Polled {
-        self.link.poll(now, Duration::ZERO);
+        self.link.pump(now, Duration::ZERO);
         self.buttons.extend(self.link.take_buttons());
         let mut scans = Vec::new();
         while let Some(frame) = self.link.next_frame() {
