@@ -131,14 +131,15 @@ async fn in_order(url: &str) {
         let m = sub.next_on(&topics().alerts(), WAIT).await.expect("alerts");
         alerts.push(m.json());
     }
-    let want: Vec<u64> = (1..=120)
-        .filter(|s| matches!(s % 10, 3 | 4 | 7))
-        .collect();
+    let want: Vec<u64> = (1..=120).filter(|s| matches!(s % 10, 3 | 4 | 7)).collect();
     assert_eq!(seqs(&alerts), want);
     assert!(alerts.iter().all(is_alert_type));
 
     board.publisher.shutdown(WAIT).await.unwrap();
-    let m = sub.next_on(&topics().status(), WAIT).await.expect("offline");
+    let m = sub
+        .next_on(&topics().status(), WAIT)
+        .await
+        .expect("offline");
     assert_eq!(m.json()["state"], "offline");
     sub.stop();
 }
@@ -168,10 +169,16 @@ async fn late_subscriber_sees_retained(url: &str) {
     let sgf = late.next_on(&topics().sgf(), WAIT).await.expect("sgf");
     assert_eq!(sgf.payload, b"(;GM[1]SZ[19];B[pd];W[dd])");
     let mut late = Subscriber::connect(url, "viewer-late-3", &[&topics().alerts_active()]).await;
-    let active = late.next_on(&topics().alerts_active(), WAIT).await.expect("alerts/active");
+    let active = late
+        .next_on(&topics().alerts_active(), WAIT)
+        .await
+        .expect("alerts/active");
     assert_eq!(active.json(), json!([]));
     let mut late = Subscriber::connect(url, "viewer-late-4", &[&topics().status()]).await;
-    let status = late.next_on(&topics().status(), WAIT).await.expect("status");
+    let status = late
+        .next_on(&topics().status(), WAIT)
+        .await
+        .expect("status");
     assert_eq!(status.json()["state"], "online");
     board.publisher.shutdown(WAIT).await.unwrap();
 }
@@ -180,11 +187,17 @@ async fn last_will_after_crash(url: &str) {
     let board = Board::start(url, MemorySource::new(), None, None);
     board.wait_connected().await;
     let mut sub = Subscriber::connect(url, "arbiter-will", &[&topics().status()]).await;
-    let m = sub.next_on(&topics().status(), WAIT).await.expect("retained status");
+    let m = sub
+        .next_on(&topics().status(), WAIT)
+        .await
+        .expect("retained status");
     assert_eq!(m.json()["state"], "online");
     // A crash: the connection drops without DISCONNECT.
     board.publisher.abort();
-    let m = sub.next_on(&topics().status(), WAIT).await.expect("the last will");
+    let m = sub
+        .next_on(&topics().status(), WAIT)
+        .await
+        .expect("the last will");
     assert_eq!(
         m.json(),
         json!({"state":"offline","version":"0.1.0-test","board":"b1"})
@@ -220,21 +233,44 @@ async fn commands_are_checked(url: &str) {
     send(r#"{"id":"c2","type":"confirm"}"#).await;
     send("not json").await;
     for want in [json!("c1"), json!("c2"), Value::Null] {
-        let r = sub.next_on(&topics().cmd_reply(), WAIT).await.expect("reply").json();
+        let r = sub
+            .next_on(&topics().cmd_reply(), WAIT)
+            .await
+            .expect("reply")
+            .json();
         assert_eq!(r["id"], want);
         assert_eq!(r["ok"], false);
-        assert!(r["error"].as_str().unwrap().starts_with("malformed command"), "{r}");
+        assert!(
+            r["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("malformed command"),
+            "{r}"
+        );
     }
 
     // A valid command goes to the service, whose answer is the reply.
     send(r#"{"id":"c3","type":"pause","by":"chief"}"#).await;
-    let req = tokio::time::timeout(WAIT, service.recv()).await.unwrap().unwrap();
+    let req = tokio::time::timeout(WAIT, service.recv())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(req.command.id, "c3");
     assert_eq!(req.command.command, Command::Pause {});
     req.reply.send(Err("no clock is running".into())).unwrap();
-    let r = sub.next_on(&topics().cmd_reply(), WAIT).await.expect("reply").json();
-    assert_eq!(r, json!({"id":"c3","ok":false,"error":"no clock is running"}));
-    assert!(service.try_recv().is_err(), "only the valid command reached the service");
+    let r = sub
+        .next_on(&topics().cmd_reply(), WAIT)
+        .await
+        .expect("reply")
+        .json();
+    assert_eq!(
+        r,
+        json!({"id":"c3","ok":false,"error":"no clock is running"})
+    );
+    assert!(
+        service.try_recv().is_err(),
+        "only the valid command reached the service"
+    );
 
     // `republish` sends the stream again from `from_seq`, without the service.
     send(r#"{"id":"c4","type":"republish","from_seq":2}"#).await;
@@ -301,11 +337,12 @@ impl Consumer {
             }
         }
         self.asked = Some((self.next, now));
-        let cmd = json!({"id": format!("rp{}", self.next), "type": "republish", "from_seq": self.next});
-        let _ = self
-            .sub
-            .client
-            .try_publish(topics().cmd(), QoS::AtLeastOnce, false, cmd.to_string());
+        let cmd =
+            json!({"id": format!("rp{}", self.next), "type": "republish", "from_seq": self.next});
+        let _ =
+            self.sub
+                .client
+                .try_publish(topics().cmd(), QoS::AtLeastOnce, false, cmd.to_string());
     }
 
     /// Runs until `last` is kept.
@@ -338,7 +375,9 @@ impl Consumer {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mosquitto_killed_mid_stream_loses_nothing() {
-    let Some(mut m) = Mosquitto::start() else { return };
+    let Some(mut m) = Mosquitto::start() else {
+        return;
+    };
     let url = m.url();
     let sub = Subscriber::connect(
         &url,
@@ -384,7 +423,9 @@ async fn mosquitto_killed_mid_stream_loses_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mosquitto_restart_resends_only_what_was_not_acknowledged() {
-    let Some(mut m) = Mosquitto::start() else { return };
+    let Some(mut m) = Mosquitto::start() else {
+        return;
+    };
     let url = m.url();
     let dir = tempfile::tempdir().unwrap();
     let ack_path = dir.path().join("mqtt-acked");
@@ -472,5 +513,65 @@ fn embedded_broker_refuses_a_taken_address() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap();
     let e = tengen_daemon::mqtt::broker::EmbeddedBroker::start(addr, 1 << 20).unwrap_err();
-    assert!(e.to_string().starts_with("mqtt.listen: cannot listen on"), "{e}");
+    assert!(
+        e.to_string().starts_with("mqtt.listen: cannot listen on"),
+        "{e}"
+    );
+}
+
+/// Figures for notes/bench-mqtt.md (`cargo test --test mqtt -- --ignored --nocapture`):
+/// events published and acknowledged per second, and the time from a broker restart until
+/// every event written during the outage is acknowledged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "measurement, not a check"]
+async fn bench_throughput_and_recovery() {
+    let Some(mut m) = Mosquitto::start() else {
+        return;
+    };
+    let url = m.url();
+    for window in [16usize, 64] {
+        let source = MemorySource::new();
+        let mut s = settings(&url);
+        s.window = window;
+        s.client_id = format!("bench-{window}");
+        let publisher = Publisher::start(
+            s,
+            PublisherParts {
+                topics: topics(),
+                source: Arc::new(source.clone()),
+                ack_file: None,
+                commands: None,
+                version: "bench".into(),
+            },
+        )
+        .unwrap();
+        let mut c = publisher.connected();
+        c.wait_for(|up| *up).await.unwrap();
+        let n = 5000;
+        let t = std::time::Instant::now();
+        for seq in 1..=n {
+            source.push(envelope(seq)).unwrap();
+        }
+        publisher.wake();
+        publisher.wait_acked(n, WAIT).await.unwrap();
+        let dt = t.elapsed();
+        println!(
+            "window {window}: {n} events acknowledged in {dt:?} = {:.0} events/s",
+            n as f64 / dt.as_secs_f64()
+        );
+        publisher.shutdown(WAIT).await.unwrap();
+    }
+    let board = Board::start(&url, MemorySource::new(), None, None);
+    board.append(1, 100);
+    board.publisher.wait_acked(100, WAIT).await.unwrap();
+    m.kill();
+    board.append(101, 300);
+    let t = std::time::Instant::now();
+    m.restart();
+    board.publisher.wait_acked(300, WAIT).await.unwrap();
+    println!(
+        "broker restart: 200 events written during the outage acknowledged {:?} after the broker was back",
+        t.elapsed()
+    );
+    board.publisher.shutdown(WAIT).await.unwrap();
 }

@@ -77,7 +77,10 @@ pub fn publish_and_wait(
         let started = tokio::time::Instant::now();
         publisher.wait_acked(last, timeout).await.map_err(fail)?;
         let left = timeout.saturating_sub(started.elapsed());
-        publisher.shutdown(left.max(Duration::from_secs(1))).await.map_err(fail)?;
+        publisher
+            .shutdown(left.max(Duration::from_secs(1)))
+            .await
+            .map_err(fail)?;
         Ok(last)
     })
 }

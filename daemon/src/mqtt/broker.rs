@@ -70,13 +70,18 @@ pub struct EmbeddedBroker {
 
 impl EmbeddedBroker {
     /// Starts rumqttd on `listen` and waits (up to 5 s) until it accepts connections.
-    pub fn start(listen: SocketAddr, max_packet_size: usize) -> Result<EmbeddedBroker, BrokerError> {
+    pub fn start(
+        listen: SocketAddr,
+        max_packet_size: usize,
+    ) -> Result<EmbeddedBroker, BrokerError> {
         // rumqttd only logs a bind failure from its server thread: check first so the
         // operator gets a clear error.
-        drop(TcpListener::bind(listen).map_err(|source| BrokerError::Bind {
-            addr: listen,
-            source,
-        })?);
+        drop(
+            TcpListener::bind(listen).map_err(|source| BrokerError::Bind {
+                addr: listen,
+                source,
+            })?,
+        );
         let cfg = config(listen, max_packet_size);
         let thread = std::thread::Builder::new()
             .name("mqtt-broker".to_string())

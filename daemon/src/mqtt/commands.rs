@@ -66,7 +66,10 @@ mod tests {
         assert_eq!(r.id, json!("c7"));
         assert!(r.error.starts_with("malformed command: "), "{}", r.error);
         assert_eq!(parse(b"{{{").unwrap_err().id, Value::Null);
-        assert_eq!(parse(br#"{"id":5,"type":"pause"}"#).unwrap_err().id, Value::Null);
+        assert_eq!(
+            parse(br#"{"id":5,"type":"pause"}"#).unwrap_err().id,
+            Value::Null
+        );
         assert!(parse(br#"{"id":"c8","type":"pause"}"#).is_ok());
     }
 

@@ -284,10 +284,18 @@ mod tests {
         assert_eq!(f.load().unwrap(), 42);
         f.store(7).unwrap();
         assert_eq!(f.load().unwrap(), 7);
-        for bad in [&b"tengen-mqtt-acked x\n"[..], b"42\n", b"tengen-mqtt-acked 4", b"\xff"] {
+        for bad in [
+            &b"tengen-mqtt-acked x\n"[..],
+            b"42\n",
+            b"tengen-mqtt-acked 4",
+            b"\xff",
+        ] {
             fs::write(f.path(), bad).unwrap();
             let e = f.load().unwrap_err();
-            assert!(e.to_string().contains("not an MQTT acknowledgement record"), "{e}");
+            assert!(
+                e.to_string().contains("not an MQTT acknowledgement record"),
+                "{e}"
+            );
         }
     }
 }

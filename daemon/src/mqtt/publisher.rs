@@ -70,6 +70,9 @@ pub struct Retained {
     pub alerts_active: Option<String>,
 }
 
+/// Where the answer to a shutdown goes.
+type Answer = oneshot::Sender<Result<(), PublisherError>>;
+
 /// What the service tells the controller.
 enum Input {
     /// A new event is in the source (its copy saves a re-read).
@@ -80,14 +83,16 @@ enum Input {
     Retained(Retained),
     /// Publish `offline`, wait for everything to be acknowledged (until the deadline), send
     /// DISCONNECT, then answer.
-    Shutdown(Instant, oneshot::Sender<Result<(), PublisherError>>),
+    Shutdown(Instant, Answer),
     /// A reply from the service to a command.
     Reply(Value, Result<(), String>),
 }
 
 /// What the poller tells the controller.
 enum Note {
-    Connected { session_present: bool },
+    Connected {
+        session_present: bool,
+    },
     Event(MqttEvent),
     /// The connection dropped: stop publishing, then release the poller.
     Disconnected(String, oneshot::Sender<()>),
@@ -164,7 +169,11 @@ fn status_payload(board: &str, state: &str, version: &str) -> Vec<u8> {
         .into_bytes()
 }
 
-fn mqtt_options(settings: &MqttSettings, topics: &Topics, version: &str) -> Result<MqttOptions, PublisherError> {
+fn mqtt_options(
+    settings: &MqttSettings,
+    topics: &Topics,
+    version: &str,
+) -> Result<MqttOptions, PublisherError> {
     let mut o = MqttOptions::new(
         settings.client_id.clone(),
         settings.url.host.clone(),
@@ -194,7 +203,10 @@ impl Publisher {
     /// Starts the poller and the controller on the current tokio runtime. Connecting happens
     /// in the background (with back-off); events given before the first connection are sent
     /// once it is up.
-    pub fn start(settings: MqttSettings, parts: PublisherParts) -> Result<Publisher, PublisherError> {
+    pub fn start(
+        settings: MqttSettings,
+        parts: PublisherParts,
+    ) -> Result<Publisher, PublisherError> {
         let options = mqtt_options(&settings, &parts.topics, &parts.version)?;
         let capacity = settings.window * 4 + 64;
         let (client, eventloop) = AsyncClient::new(options, capacity);
@@ -356,7 +368,10 @@ async fn poll_loop(
                 if connected {
                     connected = false;
                     let (go_tx, go_rx) = oneshot::channel();
-                    if notes.send(Note::Disconnected(e.to_string(), go_tx)).is_err() {
+                    if notes
+                        .send(Note::Disconnected(e.to_string(), go_tx))
+                        .is_err()
+                    {
                         return;
                     }
                     // The controller publishes nothing from here until the next ConnAck.
@@ -398,9 +413,9 @@ struct Controller {
     connected: bool,
     desired: Retained,
     published: Retained,
-    stopping: Option<(Instant, oneshot::Sender<Result<(), PublisherError>>)>,
+    stopping: Option<(Instant, Answer)>,
     /// Shutdown decided: the answer, sent once DISCONNECT is written.
-    finishing: Option<(Instant, Result<(), PublisherError>, oneshot::Sender<Result<(), PublisherError>>)>,
+    finishing: Option<(Instant, Result<(), PublisherError>, Answer)>,
     offline_acked: bool,
     input_tx: mpsc::UnboundedSender<Input>,
     acked_tx: watch::Sender<u64>,
@@ -488,9 +503,7 @@ impl Controller {
     fn on_note(&mut self, note: Note) {
         match note {
             Note::Connected { session_present } => {
-                tracing::info!(
-                    "MQTT connected to the broker (session present: {session_present})"
-                );
+                tracing::info!("MQTT connected to the broker (session present: {session_present})");
                 self.connected = true;
                 self.on_connect();
             }
@@ -611,9 +624,10 @@ impl Controller {
                     let _ = back.send(Input::Reply(id, result));
                 });
             }
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.reply(id, Err("the board is busy; send the command again".to_string()))
-            }
+            Err(mpsc::error::TrySendError::Full(_)) => self.reply(
+                id,
+                Err("the board is busy; send the command again".to_string()),
+            ),
             Err(mpsc::error::TrySendError::Closed(_)) => {
                 self.reply(id, Err("the board service is not running".to_string()))
             }
@@ -627,7 +641,10 @@ impl Controller {
 
     /// Hands one publish to rumqttc without waiting; false if its queue is full.
     fn publish(&mut self, topic: String, payload: Vec<u8>, retain: bool, tag: Tag) -> bool {
-        match self.client.try_publish(topic, QoS::AtLeastOnce, retain, payload) {
+        match self
+            .client
+            .try_publish(topic, QoS::AtLeastOnce, retain, payload)
+        {
             Ok(()) => {
                 self.fifo.push_back(tag);
                 if !matches!(tag, Tag::Event(_)) {
@@ -649,7 +666,10 @@ impl Controller {
     }
 
     fn on_connect(&mut self) {
-        if let Err(e) = self.client.try_subscribe(self.topics.cmd(), QoS::AtLeastOnce) {
+        if let Err(e) = self
+            .client
+            .try_subscribe(self.topics.cmd(), QoS::AtLeastOnce)
+        {
             tracing::warn!("MQTT subscribe to {} failed: {e}", self.topics.cmd());
         }
         let online = status_payload(self.topics.board(), "online", &self.version);
@@ -685,10 +705,20 @@ impl Controller {
                 Event::Alert { .. } | Event::AlertCleared { .. } | Event::Warning { .. }
             );
             let mut count = 0;
-            let mut ok = self.publish(self.topics.events(), payload.clone(), false, Tag::Event(seq));
+            let mut ok = self.publish(
+                self.topics.events(),
+                payload.clone(),
+                false,
+                Tag::Event(seq),
+            );
             count += u32::from(ok);
             if ok && to_alerts {
-                ok = self.publish(self.topics.alerts(), payload.clone(), false, Tag::Event(seq));
+                ok = self.publish(
+                    self.topics.alerts(),
+                    payload.clone(),
+                    false,
+                    Tag::Event(seq),
+                );
                 count += u32::from(ok);
             }
             if ok {
@@ -717,7 +747,10 @@ impl Controller {
             let (want, have) = match i {
                 0 => (&self.desired.state, &mut self.published.state),
                 1 => (&self.desired.sgf, &mut self.published.sgf),
-                _ => (&self.desired.alerts_active, &mut self.published.alerts_active),
+                _ => (
+                    &self.desired.alerts_active,
+                    &mut self.published.alerts_active,
+                ),
             };
             if want.is_some() && want != have {
                 let payload = want.clone().unwrap_or_default();

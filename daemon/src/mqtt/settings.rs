@@ -126,11 +126,12 @@ impl MqttSettings {
         username: &str,
         password_file: &std::path::Path,
     ) -> Result<MqttSettings, SettingsError> {
-        let text =
-            std::fs::read_to_string(password_file).map_err(|source| SettingsError::PasswordFile {
+        let text = std::fs::read_to_string(password_file).map_err(|source| {
+            SettingsError::PasswordFile {
                 path: password_file.to_path_buf(),
                 source,
-            })?;
+            }
+        })?;
         let password = text.trim_end_matches(['\n', '\r']).to_string();
         self.credentials = Some((username.to_string(), password));
         Ok(self)
@@ -146,7 +147,10 @@ mod tests {
         let u = BrokerUrl::parse("mqtt://127.0.0.1:1884").unwrap();
         assert_eq!((u.host.as_str(), u.port, u.tls), ("127.0.0.1", 1884, false));
         let u = BrokerUrl::parse("mqtts://broker.hall.lan").unwrap();
-        assert_eq!((u.host.as_str(), u.port, u.tls), ("broker.hall.lan", 8883, true));
+        assert_eq!(
+            (u.host.as_str(), u.port, u.tls),
+            ("broker.hall.lan", 8883, true)
+        );
         let u = BrokerUrl::parse("mqtt://hall/").unwrap();
         assert_eq!(u.port, 1883);
         let u = BrokerUrl::parse("mqtt://[::1]:1999").unwrap();

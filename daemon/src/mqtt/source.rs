@@ -32,7 +32,10 @@ impl MemorySource {
         let mut events = self.events.lock().map_err(|_| "event source poisoned")?;
         let want = events.len() as u64 + 1;
         if envelope.seq != want {
-            return Err(format!("event seq {} appended where {want} was due", envelope.seq));
+            return Err(format!(
+                "event seq {} appended where {want} was due",
+                envelope.seq
+            ));
         }
         events.push(envelope);
         Ok(())

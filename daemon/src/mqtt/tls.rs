@@ -97,7 +97,10 @@ mod tests {
     fn explains_missing_or_bad_files() {
         let dir = tempfile::tempdir().unwrap();
         let e = client_config(&TlsFiles::default()).unwrap_err();
-        assert_eq!(e.to_string(), "mqtt.ca_file: required for an mqtts:// broker");
+        assert_eq!(
+            e.to_string(),
+            "mqtt.ca_file: required for an mqtts:// broker"
+        );
 
         let missing = dir.path().join("nope.pem");
         let e = client_config(&TlsFiles {

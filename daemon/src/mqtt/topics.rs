@@ -130,10 +130,16 @@ mod tests {
             assert_eq!(e.what, "board");
         }
         assert_eq!(Topics::new("Ten", "demo", "b1").unwrap_err().what, "prefix");
-        assert_eq!(Topics::new("a//b", "demo", "b1").unwrap_err().what, "prefix");
+        assert_eq!(
+            Topics::new("a//b", "demo", "b1").unwrap_err().what,
+            "prefix"
+        );
         assert_eq!(Topics::new("a/", "demo", "b1").unwrap_err().what, "prefix");
         let t = Topics::new("club/tengen", "demo", "b1").unwrap();
         assert_eq!(t.cmd(), "club/tengen/demo/b1/cmd");
-        assert_eq!(Topics::new("t", "de/mo", "b1").unwrap_err().what, "tournament");
+        assert_eq!(
+            Topics::new("t", "de/mo", "b1").unwrap_err().what,
+            "tournament"
+        );
     }
 }

@@ -31,7 +31,11 @@ impl EventSource for JournalReader {
 
 /// The board's topics from `board.id`, `board.tournament` and `mqtt.prefix`.
 pub fn topics(config: &Config) -> Result<Topics, TopicError> {
-    Topics::new(&config.mqtt.prefix, &config.board.tournament, &config.board.id)
+    Topics::new(
+        &config.mqtt.prefix,
+        &config.board.tournament,
+        &config.board.id,
+    )
 }
 
 /// The embedded broker's address when `mqtt.url = "embedded"`.
@@ -128,7 +132,11 @@ pub async fn follow_outputs(publisher: PublisherHandle, outputs: Outputs, histor
         sgf: (!sgf.is_empty()).then(|| sgf.clone()),
         alerts_active: Some(alerts.to_json()),
     };
-    publisher.set_retained(snapshot(&state.borrow_and_update(), &sgf.borrow_and_update(), &alerts));
+    publisher.set_retained(snapshot(
+        &state.borrow_and_update(),
+        &sgf.borrow_and_update(),
+        &alerts,
+    ));
     publisher.wake();
     loop {
         tokio::select! {
@@ -160,5 +168,70 @@ pub async fn follow_outputs(publisher: PublisherHandle, outputs: Outputs, histor
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::AlertCode;
+
+    fn env(seq: u64, event: Event) -> Envelope {
+        Envelope {
+            seq,
+            time: "2026-11-29T13:45:01.250Z".into(),
+            board: "b1".into(),
+            game: "g1".into(),
+            event,
+        }
+    }
+
+    fn alert(id: &str) -> Event {
+        Event::Alert {
+            id: id.into(),
+            code: AlertCode::Ko,
+            article: "18.3".into(),
+            color: None,
+            points: vec!["D4".into()],
+            expected: BTreeMap::new(),
+            message: "Ko.".into(),
+        }
+    }
+
+    #[test]
+    fn active_alerts_follow_the_stream() {
+        let mut a = ActiveAlerts::default();
+        assert_eq!(a.to_json(), "[]");
+        assert!(a.apply(&env(1, alert("a1"))));
+        assert!(a.apply(&env(2, alert("a2"))));
+        let cleared = Event::AlertCleared {
+            id: "a1".into(),
+            how: "restored".into(),
+        };
+        assert!(a.apply(&env(3, cleared.clone())));
+        assert!(!a.apply(&env(4, cleared)), "clearing twice changes nothing");
+        let v: Value = serde_json::from_str(&a.to_json()).unwrap();
+        let ids: Vec<&str> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["a2"]);
+        assert_eq!(v[0]["seq"], 2);
+        let started = Event::GameStarted {
+            size: 19,
+            komi: 7.5,
+            handicap: 0,
+            rules: "chinese".into(),
+            superko: "situational".into(),
+            time_control: "none".into(),
+            black: "B".into(),
+            white: "W".into(),
+            round: "1".into(),
+            table: "1".into(),
+        };
+        assert!(a.apply(&env(5, started)));
+        assert_eq!(a.to_json(), "[]");
     }
 }
