@@ -235,3 +235,84 @@ mod tests {
         assert_eq!(a.to_json(), "[]");
     }
 }
+
+/// Why MQTT could not be started for the service.
+#[derive(Debug, thiserror::Error)]
+pub enum WiringError {
+    /// `mqtt.prefix`, `board.tournament` or `board.id` cannot be a topic level.
+    #[error("{0}")]
+    Topic(#[from] TopicError),
+    /// The broker settings are unusable.
+    #[error("{0}")]
+    Settings(#[from] SettingsError),
+    /// The embedded broker did not start.
+    #[error("{0}")]
+    Broker(#[from] super::broker::BrokerError),
+    /// The publisher did not start (TLS files).
+    #[error("{0}")]
+    Publisher(#[from] super::publisher::PublisherError),
+}
+
+/// MQTT as the board service runs it: the embedded broker (with `mqtt.url = "embedded"`),
+/// the publisher reading the journal, and the task following the service's outputs.
+pub struct MqttService {
+    /// The embedded broker, when configured; it lives as long as the process.
+    pub broker: Option<super::broker::EmbeddedBroker>,
+    /// The publisher.
+    pub publisher: super::publisher::Publisher,
+    follower: tokio::task::JoinHandle<()>,
+}
+
+impl MqttService {
+    /// Starts everything on the current tokio runtime. Acknowledgements are kept in
+    /// `storage.dir/mqtt-acked`; valid commands go to `commands`.
+    pub fn start(
+        config: &Config,
+        journal: JournalReader,
+        outputs: Outputs,
+        commands: tokio::sync::mpsc::Sender<super::commands::CommandRequest>,
+        version: &str,
+    ) -> Result<MqttService, WiringError> {
+        let topics = topics(config)?;
+        let settings = settings(config)?;
+        let broker = match embedded_listen(config) {
+            Some(addr) => Some(super::broker::EmbeddedBroker::start(
+                addr,
+                settings.max_packet_size,
+            )?),
+            None => None,
+        };
+        let history = journal.current_game().unwrap_or_else(|e| {
+            tracing::warn!("{e}; open alerts start empty");
+            Vec::new()
+        });
+        let publisher = super::publisher::Publisher::start(
+            settings,
+            super::publisher::PublisherParts {
+                topics,
+                source: std::sync::Arc::new(journal),
+                ack_file: Some(super::outbox::AckFile::new(
+                    config.storage.dir.join("mqtt-acked"),
+                )),
+                commands: Some(commands),
+                version: version.to_string(),
+            },
+        )?;
+        let follower = tokio::spawn(follow_outputs(publisher.handle(), outputs, history));
+        Ok(MqttService {
+            broker,
+            publisher,
+            follower,
+        })
+    }
+
+    /// Stops cleanly: `offline` on `status`, everything acknowledged (at most `timeout`),
+    /// DISCONNECT.
+    pub async fn shutdown(
+        self,
+        timeout: std::time::Duration,
+    ) -> Result<(), super::publisher::PublisherError> {
+        self.follower.abort();
+        self.publisher.shutdown(timeout).await
+    }
+}
