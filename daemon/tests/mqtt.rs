@@ -575,3 +575,55 @@ async fn bench_throughput_and_recovery() {
     );
     board.publisher.shutdown(WAIT).await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mosquitto_user_and_password_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let passwd = dir.path().join("passwd");
+    let ok = std::process::Command::new("mosquitto_passwd")
+        .args(["-c", "-b"])
+        .arg(&passwd)
+        .args(["b1", "s3cret"])
+        .status();
+    if !matches!(ok, Ok(s) if s.success()) {
+        assert!(!broker::oracles_required(), "mosquitto_passwd failed");
+        return;
+    }
+    let extra = format!("password_file {}\n", passwd.display());
+    let Some(m) = Mosquitto::start_with(&extra) else {
+        return;
+    };
+    let pw_file = dir.path().join("b1.password");
+
+    // The right password (with the file's trailing newline) gets in.
+    std::fs::write(&pw_file, "s3cret\n").unwrap();
+    let source = MemorySource::new();
+    source.push(envelope(1)).unwrap();
+    let s = settings(&m.url())
+        .with_password_file("b1", &pw_file)
+        .unwrap();
+    let parts = |source: &MemorySource| PublisherParts {
+        topics: topics(),
+        source: Arc::new(source.clone()),
+        ack_file: None,
+        commands: None,
+        version: "test".into(),
+    };
+    let publisher = Publisher::start(s, parts(&source)).unwrap();
+    publisher.wake();
+    publisher.wait_acked(1, WAIT).await.unwrap();
+    publisher.shutdown(WAIT).await.unwrap();
+
+    // A wrong one is refused: nothing is acknowledged.
+    std::fs::write(&pw_file, "guess\n").unwrap();
+    let mut s = settings(&m.url())
+        .with_password_file("b1", &pw_file)
+        .unwrap();
+    s.client_id = "tengen-b1-intruder".into();
+    let publisher = Publisher::start(s, parts(&source)).unwrap();
+    publisher.wake();
+    let refused = publisher.wait_acked(1, Duration::from_millis(700)).await;
+    assert!(refused.is_err(), "a wrong password must not get in");
+    assert!(!*publisher.connected().borrow());
+    publisher.abort();
+}
