@@ -87,6 +87,9 @@ fn sim_refuses_a_bad_broker_url() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--broker") && err.contains("tcp://127.0.0.1:1883"), "{err}");
+    assert!(
+        err.contains("--broker") && err.contains("tcp://127.0.0.1:1883"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
