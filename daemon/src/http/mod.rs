@@ -2,6 +2,7 @@
 //! Server-Sent Events that resume from `Last-Event-ID`, and `/api/state`. The hall serves the
 //! same router per board under `/board/{id}/`.
 
+mod bridge;
 mod feed;
 
 use std::collections::VecDeque;
@@ -18,6 +19,7 @@ use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use tokio::sync::broadcast;
 
+pub use bridge::follow;
 pub use feed::LiveFeed;
 
 use crate::event::Envelope;

@@ -1,0 +1,299 @@
+//! The live page in a real browser (headless Chromium over the DevTools protocol): as a game
+//! is played into the board's feed, each new stone, clock change, alert and retraction shows
+//! on the page within a second. Screenshots are written under the target directory so a
+//! person can look at them.
+//!
+//! Needs `/usr/bin/chromium` (`apt-get install chromium`). Without it the test says so and
+//! passes, except in CI (`TENGEN_REQUIRE_ORACLES=1`), where a missing browser is a failure.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use tengen_daemon::event::{AlertCode, Envelope, Event, PerColor};
+use tengen_daemon::http::{serve, LiveFeed};
+use tengen_rules::game::{Game, Superko};
+use tengen_rules::{Color, Move, Point};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn chromium() -> Option<PathBuf> {
+    let path = PathBuf::from(CHROMIUM);
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var("TENGEN_REQUIRE_ORACLES").is_ok_and(|v| v == "1") {
+        panic!("{CHROMIUM} is missing: apt-get install chromium");
+    }
+    eprintln!("skipping: {CHROMIUM} is missing (apt-get install chromium)");
+    None
+}
+
+fn launch(path: PathBuf) -> Browser {
+    let args: Vec<&OsStr> = [
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .iter()
+    .map(OsStr::new)
+    .collect();
+    let options = LaunchOptions::default_builder()
+        .path(Some(path))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1280, 860)))
+        .idle_browser_timeout(Duration::from_secs(120))
+        .args(args)
+        .build()
+        .expect("launch options");
+    Browser::new(options).expect("start chromium")
+}
+
+struct Feeder {
+    feed: LiveFeed,
+    seq: u64,
+}
+
+impl Feeder {
+    fn send(&mut self, event: Event) {
+        self.seq += 1;
+        self.feed.publish(Envelope {
+            seq: self.seq,
+            time: format!("2026-11-29T13:00:{:02}.000Z", self.seq % 60),
+            board: "hall1-07".into(),
+            game: "r3-t07".into(),
+            event,
+        });
+    }
+}
+
+fn eval(tab: &Tab, js: &str) -> serde_json::Value {
+    tab.evaluate(js, false)
+        .expect("evaluate")
+        .value
+        .unwrap_or(serde_json::Value::Null)
+}
+
+/// Polls `js` until it returns `want`; panics with what it saw after one second.
+fn within_a_second(tab: &Tab, js: &str, want: serde_json::Value, what: &str) {
+    let start = Instant::now();
+    loop {
+        let got = eval(tab, js);
+        if got == want {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "{what}: after 1 s the page shows {got}, want {want}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The page's clock format: `h:mm:ss` from an hour up, else `m:ss`, rounding up.
+fn shown(ms: u64) -> String {
+    let t = ms.div_ceil(1000);
+    let (h, m, s) = (t / 3600, t / 60 % 60, t % 60);
+    if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    }
+}
+
+fn screenshot(tab: &Tab, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .expect("screenshot");
+    assert!(
+        png.len() > 10_000,
+        "a screenshot of a drawn page is not tiny"
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, png).expect("write screenshot");
+    eprintln!("screenshot: {}", path.display());
+    path
+}
+
+/// The opening of a real game (the Ear-Reddening game), played through the rules core so
+/// each move carries its exact capture set.
+fn opening() -> Vec<(Color, Point, Vec<Point>)> {
+    let text = include_str!("../assets/ear-reddening.sgf");
+    let record = tengen_rules::sgf::parse(text).expect("bundled game parses");
+    let mut game = Game::new(19, Superko::Situational).expect("19x19");
+    let mut out = Vec::new();
+    for m in record.moves.iter().take(60) {
+        let played = game.play_as(m.color, m.mv).expect("legal");
+        if let Move::Play(p) = m.mv {
+            out.push((m.color, p, played.captured));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_page_follows_a_game() {
+    let Some(path) = chromium() else { return };
+    let feed = LiveFeed::new();
+    let server = serve("127.0.0.1:0", feed.clone()).await.expect("bind");
+    let url = format!("http://{}/", server.addr);
+    let mut f = Feeder {
+        feed: feed.clone(),
+        seq: 0,
+    };
+    f.send(Event::Status {
+        state: "online".into(),
+        version: "test".into(),
+    });
+    f.send(Event::GameStarted {
+        size: 19,
+        komi: 7.5,
+        handicap: 0,
+        rules: "chinese".into(),
+        superko: "situational".into(),
+        time_control: "byoyomi 60m 5x30s".into(),
+        black: "Kuwahara Shusaku".into(),
+        white: "Gennan Inseki".into(),
+        round: "3".into(),
+        table: "7".into(),
+    });
+
+    let moves = opening();
+    let checks = tokio::task::spawn_blocking(move || {
+        let browser = launch(path);
+        let tab = browser.new_tab().expect("tab");
+        tab.navigate_to(&url).expect("navigate");
+        tab.wait_until_navigated().expect("loaded");
+        within_a_second(
+            &tab,
+            "document.getElementById('nameB').textContent",
+            "Kuwahara Shusaku".into(),
+            "players",
+        );
+        let mut clock_ms = (3_600_000u64, 3_600_000u64);
+        let mut on_board = 0i64;
+        for (i, (color, point, captured)) in moves.iter().enumerate() {
+            let number = i as u32 + 1;
+            if *color == Color::Black {
+                clock_ms.0 -= 7_000;
+            } else {
+                clock_ms.1 -= 9_000;
+            }
+            f.send(Event::Move {
+                number,
+                color: *color,
+                point: point.to_gtp(),
+                captured: captured.iter().map(|p| p.to_gtp()).collect(),
+                clock: Some(PerColor {
+                    black: clock_ms.0,
+                    white: clock_ms.1,
+                }),
+            });
+            on_board += 1 - captured.len() as i64;
+            let js = format!(
+                "document.querySelector('.stone[data-point=\"{}\"]')?.dataset.color ?? null",
+                point.to_gtp()
+            );
+            within_a_second(&tab, &js, color.letter().into(), &format!("move {number}"));
+            within_a_second(
+                &tab,
+                "document.querySelectorAll('#board .stone').length",
+                on_board.into(),
+                &format!("stones after move {number}"),
+            );
+            if number % 10 == 0 {
+                // The press that ends the move: the clock shows the new time at once.
+                f.send(Event::Clock {
+                    color: Some(*color),
+                    black: clock_ms.0,
+                    white: clock_ms.1,
+                    periods: PerColor { black: 5, white: 5 },
+                    running: Some(color.opponent()),
+                });
+                // The side that pressed has a stopped clock: its display is exact.
+                let (id, ms) = match color {
+                    Color::Black => ("timeB", clock_ms.0),
+                    Color::White => ("timeW", clock_ms.1),
+                };
+                let js = format!("document.getElementById('{id}').textContent");
+                within_a_second(
+                    &tab,
+                    &js,
+                    shown(ms).into(),
+                    &format!("clock after move {number}"),
+                );
+                within_a_second(
+                    &tab,
+                    &format!(
+                        "document.getElementById('clock{}').classList.contains('running')",
+                        color.opponent().letter()
+                    ),
+                    true.into(),
+                    "running clock highlighted",
+                );
+            }
+        }
+        screenshot(&tab, "live-page.png");
+
+        // An alert: a banner naming the article, and its points marked on the board.
+        let last = moves.last().expect("moves").1.to_gtp();
+        let mut expected = BTreeMap::new();
+        expected.insert(last.clone(), "W".to_string());
+        f.send(Event::Alert {
+            id: "a1".into(),
+            code: AlertCode::StoneMoved,
+            article: "17.5".into(),
+            color: Some(Color::Black),
+            points: vec![last.clone()],
+            expected,
+            message: format!("The stone at {last} was moved; put it back."),
+        });
+        within_a_second(
+            &tab,
+            "document.querySelector('#alerts .alert')?.textContent.includes('Art. 17.5') ?? false",
+            true.into(),
+            "alert banner",
+        );
+        within_a_second(
+            &tab,
+            "document.querySelectorAll('#board .alert-point').length",
+            1.into(),
+            "alert point marked",
+        );
+        screenshot(&tab, "live-page-alert.png");
+        f.send(Event::AlertCleared {
+            id: "a1".into(),
+            how: "restored".into(),
+        });
+        within_a_second(
+            &tab,
+            "document.querySelectorAll('#alerts .alert').length",
+            0.into(),
+            "alert cleared",
+        );
+
+        // A retracted move disappears from the page.
+        let n = moves.len() as u32;
+        f.send(Event::MoveRetracted {
+            number: n,
+            reason: "test".into(),
+        });
+        within_a_second(
+            &tab,
+            &format!("document.querySelector('.stone[data-point=\"{last}\"]') === null"),
+            true.into(),
+            "retracted move gone",
+        );
+    });
+    checks.await.expect("browser checks");
+    server.stop();
+}
