@@ -83,6 +83,13 @@ impl Pipeline {
         &self.referee
     }
 
+    /// Puts another referee in (one restored from the event log), telling it what the
+    /// stabiliser sees now.
+    pub fn replace_referee(&mut self, mut referee: Referee) {
+        referee.resync_physical(self.stabiliser.stable());
+        self.referee = referee;
+    }
+
     /// The stabiliser (the stable physical board).
     pub fn stabiliser(&self) -> &Stabiliser {
         &self.stabiliser

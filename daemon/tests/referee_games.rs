@@ -1,0 +1,111 @@
+//! Noise robustness on real games (issue 4 §6): GNU Go games played on the simulated board
+//! at noise 0.001, hover transients on every move: the record is exactly the source game
+//! and not a single alert is raised; injected violations raise exactly one alert each.
+
+mod referee_util;
+
+use referee_util::{alerts, brisk, fixture_games, play_game, try_play_game};
+use tengen_daemon::event::Event;
+use tengen_rules::clock::TimeControl;
+use tengen_rules::sgf::GameRecord;
+use tengen_rules::Move;
+use tengen_sim::{Violation, ViolationKind};
+
+fn byoyomi() -> TimeControl {
+    TimeControl::parse("byoyomi 60m 5x60s").expect("time control")
+}
+
+/// Plays one game and checks the record and the silence of the referee.
+fn check_clean(record: &GameRecord, seed: u64, noise: f64) -> Result<(), String> {
+    let run = play_game(record, seed, noise, brisk(), byoyomi());
+    let found = alerts(&run.events);
+    if !found.is_empty() {
+        return Err(format!("alerts raised: {found:?}"));
+    }
+    let retracted = run
+        .events
+        .iter()
+        .filter(|(_, e)| matches!(e, Event::MoveRetracted { .. }))
+        .count();
+    if retracted > 0 {
+        return Err(format!("{retracted} moves retracted"));
+    }
+    let got: Vec<(tengen_rules::Color, Move)> = run
+        .pipeline
+        .referee()
+        .sgf_record()
+        .moves
+        .iter()
+        .map(|m| (m.color, m.mv))
+        .collect();
+    let want: Vec<(tengen_rules::Color, Move)> =
+        record.moves.iter().map(|m| (m.color, m.mv)).collect();
+    if got != want {
+        let at = got.iter().zip(&want).position(|(a, b)| a != b);
+        return Err(format!(
+            "record differs: {} moves recorded, {} in the source, first difference at {at:?}",
+            got.len(),
+            want.len()
+        ));
+    }
+    Ok(())
+}
+
+#[test]
+fn fixture_games_at_noise_0_001_record_exactly_and_raise_nothing() {
+    let mut games = Vec::new();
+    for size in [9u8, 13, 19] {
+        let all = fixture_games(size);
+        let take = match size {
+            9 => all.len(),
+            13 => all.len(),
+            _ => 4,
+        };
+        games.extend(all.into_iter().take(take));
+    }
+    assert!(games.len() >= 50, "only {} fixture games found", games.len());
+    let mut failures = Vec::new();
+    for (i, (path, record)) in games.iter().enumerate() {
+        if let Err(e) = check_clean(record, 100 + i as u64, 0.001) {
+            failures.push(format!("{}: {e}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{} games failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn injected_violations_raise_exactly_one_alert_of_their_code() {
+    let games = fixture_games(9);
+    assert!(!games.is_empty());
+    for kind in [
+        ViolationKind::LeaveCapture,
+        ViolationKind::MoveStone,
+        ViolationKind::DoubleMove,
+    ] {
+        let mut played = 0;
+        for (i, (path, record)) in games.iter().enumerate() {
+            if played == 4 {
+                break;
+            }
+            let mut play = brisk();
+            play.violations = vec![Violation { at_move: 12, kind }];
+            let Some(run) = try_play_game(record, 7 + i as u64, 0.001, play, byoyomi()) else {
+                continue;
+            };
+            played += 1;
+            let found = alerts(&run.events);
+            assert_eq!(found.len(), 1, "{}: {kind:?}: {found:?}", path.display());
+            assert_eq!(found[0].0.as_str(), kind.alert_code(), "{}", path.display());
+            let cleared = run
+                .events
+                .iter()
+                .filter(|(_, e)| matches!(e, Event::AlertCleared { how, .. } if how == "restored"))
+                .count();
+            assert_eq!(cleared, 1, "{}: {kind:?} not restored", path.display());
+            let got: Vec<Move> = run.pipeline.referee().sgf_record().moves.iter().map(|m| m.mv).collect();
+            let want: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+            assert_eq!(got, want, "{}: {kind:?} changed the record", path.display());
+        }
+        assert_eq!(played, 4, "{kind:?}: not enough games allow it");
+    }
+}
