@@ -16,8 +16,12 @@ use tengen_hal::{ButtonEvent, Frame};
 use tengen_rules::sgf;
 use tengen_sim::{GameOptions, SimOptions, Simulation};
 
-fn scans() -> (Vec<(Frame, Vec<ButtonEvent>)>, tengen_daemon::referee::RefereeSettings) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures/gnugo/games/19");
+fn scans() -> (
+    Vec<(Frame, Vec<ButtonEvent>)>,
+    tengen_daemon::referee::RefereeSettings,
+) {
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures/gnugo/games/19");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("19x19 fixtures")
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -96,7 +96,11 @@ impl Pipeline {
     }
 
     /// One scan and the button events since the previous one.
-    pub fn step(&mut self, frame: &Frame, buttons: &[ButtonEvent]) -> Result<Vec<Event>, PipelineError> {
+    pub fn step(
+        &mut self,
+        frame: &Frame,
+        buttons: &[ButtonEvent],
+    ) -> Result<Vec<Event>, PipelineError> {
         let now = frame.time;
         let changes = match &frame.data {
             FrameData::Classified(states) => self.feed(now, states)?,
@@ -114,13 +118,23 @@ impl Pipeline {
             events.extend(self.referee.on_changes(&changes, now));
         }
         if !buttons.is_empty() {
-            events.extend(self.referee.on_buttons(buttons));
+            // Presses count at the scan that reports them: every input of the referee is on
+            // the scan's time base (10 ms at 100 Hz), so the event log replays exactly.
+            let at_scan: Vec<ButtonEvent> = buttons
+                .iter()
+                .map(|b| ButtonEvent { time: now, ..*b })
+                .collect();
+            events.extend(self.referee.on_buttons(&at_scan));
         }
         events.extend(self.referee.tick(now));
         Ok(events)
     }
 
-    fn feed(&mut self, now: Millis, states: &[PointState]) -> Result<Vec<crate::stabiliser::Change>, PipelineError> {
+    fn feed(
+        &mut self,
+        now: Millis,
+        states: &[PointState],
+    ) -> Result<Vec<crate::stabiliser::Change>, PipelineError> {
         self.stabiliser
             .feed(now, states)
             .map_err(|found| PipelineError::WrongLength {

@@ -137,10 +137,13 @@ impl Stabiliser {
     fn in_motion(&self) -> bool {
         let latest = self.held.iter().map(|c| c.onset).max().unwrap_or(0);
         let horizon = latest + self.stable_ms;
-        self.candidate.iter().enumerate().any(|(i, &r)| match stone_of(r) {
-            Some(stone) => stone != self.stable[i] && self.since[i] <= horizon,
-            None => false,
-        })
+        self.candidate
+            .iter()
+            .enumerate()
+            .any(|(i, &r)| match stone_of(r) {
+                Some(stone) => stone != self.stable[i] && self.since[i] <= horizon,
+                None => false,
+            })
     }
 
     /// Points whose reading differs from their stable state right now (a hand, noise, a

@@ -63,14 +63,23 @@ fn fixture_games_at_noise_0_001_record_exactly_and_raise_nothing() {
         };
         games.extend(all.into_iter().take(take));
     }
-    assert!(games.len() >= 50, "only {} fixture games found", games.len());
+    assert!(
+        games.len() >= 50,
+        "only {} fixture games found",
+        games.len()
+    );
     let mut failures = Vec::new();
     for (i, (path, record)) in games.iter().enumerate() {
         if let Err(e) = check_clean(record, 100 + i as u64, 0.001) {
             failures.push(format!("{}: {e}", path.display()));
         }
     }
-    assert!(failures.is_empty(), "{} games failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} games failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -102,7 +111,14 @@ fn injected_violations_raise_exactly_one_alert_of_their_code() {
                 .filter(|(_, e)| matches!(e, Event::AlertCleared { how, .. } if how == "restored"))
                 .count();
             assert_eq!(cleared, 1, "{}: {kind:?} not restored", path.display());
-            let got: Vec<Move> = run.pipeline.referee().sgf_record().moves.iter().map(|m| m.mv).collect();
+            let got: Vec<Move> = run
+                .pipeline
+                .referee()
+                .sgf_record()
+                .moves
+                .iter()
+                .map(|m| m.mv)
+                .collect();
             let want: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
             assert_eq!(got, want, "{}: {kind:?} changed the record", path.display());
         }

@@ -19,7 +19,9 @@ fn check_game(kind: ViolationKind, time: TimeControl, seed: u64) {
     let Some((record, mut sim)) = games.iter().find_map(|(_, r)| {
         let mut o = SimOptions::seeded(seed);
         o.noise = 0.001;
-        Simulation::from_sgf(r, &o, &play).ok().map(|s| (r.clone(), s))
+        Simulation::from_sgf(r, &o, &play)
+            .ok()
+            .map(|s| (r.clone(), s))
     }) else {
         panic!("no fixture game allows {kind:?}");
     };
@@ -48,7 +50,10 @@ fn check_game(kind: ViolationKind, time: TimeControl, seed: u64) {
             "position after {count} events"
         );
         assert_eq!(restored.warnings(), cut.referee().warnings());
-        assert_eq!(restored.game().move_number(), cut.referee().game().move_number());
+        assert_eq!(
+            restored.game().move_number(),
+            cut.referee().game().move_number()
+        );
         cut.replace_referee(restored);
         let mut rest = Vec::new();
         for (frame, buttons) in &scans[scan..] {

@@ -106,27 +106,37 @@ fn check(path: &PathBuf, seed: u64) -> Vec<String> {
     }
     if !want_alerts.is_empty() {
         if alerts.len() != want_alerts.len() {
-            problems.push(format!("expected {} alerts, got {alerts:?}", want_alerts.len()));
+            problems.push(format!(
+                "expected {} alerts, got {alerts:?}",
+                want_alerts.len()
+            ));
         }
         for ((code, rest), (got_code, got_article, got_points)) in want_alerts.iter().zip(&alerts) {
             if code != got_code {
                 problems.push(format!("expected alert {code}, got {got_code}"));
                 continue;
             }
-            let (article, points): (Vec<&str>, Vec<&str>) =
-                rest.iter().partition(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
+            let (article, points): (Vec<&str>, Vec<&str>) = rest
+                .iter()
+                .partition(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
             if let Some(a) = article.first() {
                 if got_article != a {
                     problems.push(format!("{code}: expected article {a}, got {got_article}"));
                 }
             }
             if !points.is_empty() && *got_points != points {
-                problems.push(format!("{code}: expected points {points:?}, got {got_points:?}"));
+                problems.push(format!(
+                    "{code}: expected points {points:?}, got {got_points:?}"
+                ));
             }
         }
     }
     if !problems.is_empty() {
-        let list: Vec<String> = out.events.iter().map(|e| serde_json::to_string(e).unwrap_or_default()).collect();
+        let list: Vec<String> = out
+            .events
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap_or_default())
+            .collect();
         problems.push(format!("events:\n  {}", list.join("\n  ")));
     }
     problems
@@ -154,7 +164,9 @@ fn every_scenario_meets_its_expectations_under_several_seeds() {
             if !problems.is_empty() {
                 failures.push(format!(
                     "{} (seed {seed}):\n{}",
-                    path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default(),
+                    path.file_name()
+                        .map(|n| n.to_string_lossy().to_string())
+                        .unwrap_or_default(),
                     problems.join("\n")
                 ));
                 break;
@@ -185,6 +197,9 @@ fn every_alert_code_has_a_scenario_and_a_look_alike() {
         "mismatch",
     ] {
         assert!(names.contains(&code.to_string()), "no scenario for {code}");
-        assert!(names.contains(&format!("{code}_ok")), "no look-alike for {code}");
+        assert!(
+            names.contains(&format!("{code}_ok")),
+            "no look-alike for {code}"
+        );
     }
 }

@@ -8,7 +8,8 @@ fn tengen() -> Command {
 }
 
 fn fixture_game() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures/gnugo/games/9");
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures/gnugo/games/9");
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("fixture games")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -30,7 +31,11 @@ fn run_sim(input: &[&str], dir: &std::path::Path, tag: &str, seed: &str) -> (Vec
         .arg(&sgf)
         .output()
         .expect("tengen runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         std::fs::read(events).expect("events written"),
         std::fs::read(sgf).expect("sgf written"),
@@ -59,9 +64,12 @@ fn same_seed_same_files_byte_for_byte() {
     let c = run_sim(&["--sgf", &game], dir.path(), "c", "6");
     assert_ne!(events.as_bytes(), &c.0[..]);
     // The recorded SGF has the source game's moves.
-    let source = tengen_rules::sgf::parse(&std::fs::read_to_string(&game).expect("sgf")).expect("sgf");
+    let source =
+        tengen_rules::sgf::parse(&std::fs::read_to_string(&game).expect("sgf")).expect("sgf");
     let recorded = tengen_rules::sgf::parse(&String::from_utf8(a.1).expect("utf-8")).expect("sgf");
-    let mv = |r: &tengen_rules::sgf::GameRecord| r.moves.iter().map(|m| (m.color, m.mv)).collect::<Vec<_>>();
+    let mv = |r: &tengen_rules::sgf::GameRecord| {
+        r.moves.iter().map(|m| (m.color, m.mv)).collect::<Vec<_>>()
+    };
     assert_eq!(mv(&source), mv(&recorded));
     assert!(recorded.result.is_some());
 }
@@ -71,7 +79,12 @@ fn bad_script_exits_2_naming_file_and_line() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = dir.path().join("bad.txt");
     std::fs::write(&script, "size 9\nplace B C3\nplaec W D4\n").expect("write");
-    let out = tengen().arg("sim").arg("--script").arg(&script).output().expect("runs");
+    let out = tengen()
+        .arg("sim")
+        .arg("--script")
+        .arg(&script)
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -79,20 +92,15 @@ fn bad_script_exits_2_naming_file_and_line() {
 }
 
 #[test]
-fn missing_file_and_broker_are_clear_errors() {
-    let out = tengen().args(["sim", "--sgf", "/nonexistent/game.sgf"]).output().expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/game.sgf"));
-    let game = fixture_game();
+fn missing_file_is_a_clear_error() {
     let out = tengen()
-        .arg("sim")
-        .arg("--sgf")
-        .arg(&game)
-        .args(["--broker", "mqtt://127.0.0.1:1"])
+        .args(["sim", "--sgf", "/nonexistent/game.sgf"])
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not yet"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("/nonexistent/game.sgf"), "{err}");
 }
 
 #[test]
@@ -100,8 +108,17 @@ fn script_events_go_to_stdout_without_events_flag() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = dir.path().join("s.txt");
     std::fs::write(&script, "size 9\ntime none\nplace B C3\nplace W G7\n").expect("write");
-    let out = tengen().arg("sim").arg("--script").arg(&script).output().expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = tengen()
+        .arg("sim")
+        .arg("--script")
+        .arg(&script)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let moves: Vec<serde_json::Value> = text
         .lines()

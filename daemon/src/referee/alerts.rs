@@ -68,7 +68,11 @@ pub fn parse_expected(map: &BTreeMap<String, String>, size: u8) -> Vec<(Point, O
     map.iter()
         .filter_map(|(k, v)| {
             let p = Point::parse_gtp(k, size).ok()?;
-            let c = if v == "empty" { None } else { Some(Color::parse(v)?) };
+            let c = if v == "empty" {
+                None
+            } else {
+                Some(Color::parse(v)?)
+            };
             Some((p, c))
         })
         .collect()
@@ -101,7 +105,9 @@ pub fn message(code: AlertCode, color: Option<Color>, points: &[Point]) -> Strin
         }
         AlertCode::WrongCapture => format!("{who} removed stones that were not captured: {pts}."),
         AlertCode::StoneMoved => format!("A stone was moved on the board: {pts}."),
-        AlertCode::Takeback => format!("{who} took back the last move and played elsewhere: {pts}."),
+        AlertCode::Takeback => {
+            format!("{who} took back the last move and played elsewhere: {pts}.")
+        }
         AlertCode::DoubleMove => format!("{who} played twice in a row at {pts}."),
         AlertCode::WrongColor => format!("{who} opened the game with the wrong colour at {pts}."),
         AlertCode::Suicide => format!("{who} played a suicide at {pts}."),

@@ -133,7 +133,10 @@ impl Referee {
             .ok_or_else(|| format!("no open alert '{id}'"))?;
         let alert = self.alerts[idx].clone();
         let board_differs = alert.is_board_alert()
-            && alert.expected.iter().any(|&(p, want)| self.physical_at(p) != want);
+            && alert
+                .expected
+                .iter()
+                .any(|&(p, want)| self.physical_at(p) != want);
         if board_differs {
             self.alerts[idx].visible = false;
         } else {
@@ -159,8 +162,16 @@ impl Referee {
 
     /// Play goes on after a flag fall ruled a forfeited turn (Art. 22.5) or after a
     /// disagreement at counting (Art. 21.4).
-    fn resume_play(&mut self, color: tengen_rules::Color, now: Millis) -> Result<Vec<Event>, String> {
-        if let Some(idx) = self.alerts.iter().position(|a| a.code == AlertCode::TimeExpired) {
+    fn resume_play(
+        &mut self,
+        color: tengen_rules::Color,
+        now: Millis,
+    ) -> Result<Vec<Event>, String> {
+        if let Some(idx) = self
+            .alerts
+            .iter()
+            .position(|a| a.code == AlertCode::TimeExpired)
+        {
             let alert = self.alerts.remove(idx);
             let flagged = alert.color.unwrap_or(color.opponent());
             let mut events = vec![Event::AlertCleared {
@@ -172,8 +183,12 @@ impl Referee {
             }
             if self.game.to_move() == flagged && self.moved.is_none() {
                 if self.game.play_as(flagged, Move::Pass).is_ok() {
-                    self.record
-                        .push(super::record::MoveNote::new(flagged, Move::Pass, self.clock.as_ref(), now));
+                    self.record.push(super::record::MoveNote::new(
+                        flagged,
+                        Move::Pass,
+                        self.clock.as_ref(),
+                        now,
+                    ));
                     events.push(Event::Pass {
                         number: self.game.move_number(),
                         color: flagged,

@@ -51,8 +51,7 @@ impl Referee {
     pub(super) fn interpret_board(&mut self, now: Millis) -> Vec<Event> {
         let size = self.settings.size;
         let physical = &self.physical;
-        self.pending
-            .retain(|p| physical[p.index(size)].is_some());
+        self.pending.retain(|p| physical[p.index(size)].is_some());
         self.setup_missing
             .retain(|p| physical[p.index(size)].is_none());
         let mut events = Vec::new();
@@ -170,7 +169,8 @@ impl Referee {
         self.recent_pass = None;
         self.unexplained_since = None;
         self.last_move = Some((p, c, self.onset[p.index(size)]));
-        self.record.push(MoveNote::new(c, Move::Play(p), self.clock.as_ref(), now));
+        self.record
+            .push(MoveNote::new(c, Move::Play(p), self.clock.as_ref(), now));
         vec![Event::Move {
             number: self.game.move_number(),
             color: c,
@@ -257,11 +257,18 @@ impl Referee {
             if !self.pending.is_empty() {
                 let points: Vec<Point> = std::mem::take(&mut self.pending).into_iter().collect();
                 let expected = points.iter().map(|&q| (q, None)).collect();
-                events.extend(self.raise(AlertCode::UncapturedStones, Some(color), points, expected));
+                events.extend(self.raise(
+                    AlertCode::UncapturedStones,
+                    Some(color),
+                    points,
+                    expected,
+                ));
             }
             return events;
         }
-        if self.moved.is_none() && color == self.game.to_move() {
+        if color == self.game.to_move() {
+            // The opponent's press while the last mover has not pressed is still a pass.
+            self.moved = None;
             events.extend(self.pass(color, now));
         }
         events
@@ -283,7 +290,8 @@ impl Referee {
         if self.game.play_as(color, Move::Pass).is_err() {
             return Vec::new();
         }
-        self.record.push(MoveNote::new(color, Move::Pass, self.clock.as_ref(), now));
+        self.record
+            .push(MoveNote::new(color, Move::Pass, self.clock.as_ref(), now));
         let number = self.game.move_number();
         self.recent_pass = Some(RecentPass {
             color,
@@ -329,8 +337,7 @@ impl Referee {
         }
         let to_move = self.game.to_move();
         let last_mover = self.game.history().last().map(|pl| pl.color);
-        let expected: Vec<(Point, Stone)> =
-            open.iter().map(|&p| (p, self.record_at(p))).collect();
+        let expected: Vec<(Point, Stone)> = open.iter().map(|&p| (p, self.record_at(p))).collect();
         let last_point = self.last_move.map(|(p, _, _)| p);
         // The last move's stone in the hand: give the player time to put it somewhere.
         if !swapped
@@ -372,7 +379,9 @@ impl Referee {
             } else {
                 (AlertCode::DoubleMove, Some(c))
             }
-        } else if placed.is_empty() && !lifted.is_empty() && lifted.iter().all(|&(_, c)| c == to_move)
+        } else if placed.is_empty()
+            && !lifted.is_empty()
+            && lifted.iter().all(|&(_, c)| c == to_move)
         {
             match last_mover {
                 Some(m) if m != to_move => (AlertCode::WrongCapture, Some(m)),

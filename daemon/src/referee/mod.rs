@@ -110,19 +110,17 @@ pub struct Referee {
 impl Referee {
     /// A referee for a new game set up from `settings`, starting at `now`. Returns the
     /// referee and its `game_started` event (and a `clock` event when a clock runs).
-    pub fn new(settings: RefereeSettings, now: Millis) -> Result<(Referee, Vec<Event>), RefereeError> {
+    pub fn new(
+        settings: RefereeSettings,
+        now: Millis,
+    ) -> Result<(Referee, Vec<Event>), RefereeError> {
         let game = if settings.handicap >= 2 {
             Game::with_handicap(settings.size, settings.handicap, settings.superko)?
         } else {
             Game::new(settings.size, settings.superko)?
         };
         let n = settings.size as usize * settings.size as usize;
-        let setup_missing = game
-            .board()
-            .stones()
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect();
+        let setup_missing = game.board().stones().into_iter().map(|(p, _)| p).collect();
         let clock = match settings.time {
             TimeControl::None => None,
             ref tc => Some(Clock::new(tc.clone())),

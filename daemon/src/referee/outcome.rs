@@ -11,7 +11,11 @@ use crate::event::{AlertCode, Event};
 impl Referee {
     /// Gives `color` a warning for `code`; returns the `warning` event, and the end of the
     /// game when it is that side's second warning.
-    pub(super) fn give_warning(&mut self, color: Color, code: AlertCode) -> (Vec<Event>, Vec<Event>) {
+    pub(super) fn give_warning(
+        &mut self,
+        color: Color,
+        code: AlertCode,
+    ) -> (Vec<Event>, Vec<Event>) {
         self.warnings[color.index()] += 1;
         let count = self.warnings[color.index()];
         let warning = vec![Event::Warning {

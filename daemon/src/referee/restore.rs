@@ -70,7 +70,10 @@ impl Referee {
                     skip_start_clock = r.clock.is_some();
                 }
                 Event::Move {
-                    color, point, captured, ..
+                    color,
+                    point,
+                    captured,
+                    ..
                 } => {
                     let Ok(p) = Point::parse_gtp(point, r.settings.size) else {
                         continue;
@@ -94,6 +97,7 @@ impl Referee {
                     if r.game.play_as(*color, Move::Pass).is_err() {
                         continue;
                     }
+                    r.moved = None;
                     r.record
                         .push(MoveNote::new(*color, Move::Pass, r.clock.as_ref(), t));
                     r.recent_pass = Some(RecentPass {
@@ -122,7 +126,13 @@ impl Referee {
                     if std::mem::take(&mut skip_start_clock) && color.is_none() {
                         continue;
                     }
-                    r.replay_clock(*color, [*black, *white], [periods.black, periods.white], *running, t);
+                    r.replay_clock(
+                        *color,
+                        [*black, *white],
+                        [periods.black, periods.white],
+                        *running,
+                        t,
+                    );
                 }
                 Event::Alert {
                     id,
@@ -225,7 +235,9 @@ impl Referee {
             clock.resume(t);
         } else {
             for c in [Color::Black, Color::White] {
-                if clock.remaining(c, t) != ms[c.index()] || clock.periods_left(c) != periods[c.index()] {
+                if clock.remaining(c, t) != ms[c.index()]
+                    || clock.periods_left(c) != periods[c.index()]
+                {
                     clock.adjust(c, ms[c.index()], Some(periods[c.index()]), t);
                 }
             }
@@ -242,7 +254,8 @@ impl Referee {
         let size = self.settings.size;
         let physical = &self.physical;
         self.pending.retain(|p| physical[p.index(size)].is_some());
-        self.setup_missing.retain(|p| physical[p.index(size)].is_none());
+        self.setup_missing
+            .retain(|p| physical[p.index(size)].is_none());
         let alerts = std::mem::take(&mut self.alerts);
         self.alerts = alerts
             .into_iter()

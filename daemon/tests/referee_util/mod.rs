@@ -9,8 +9,8 @@ use tengen_daemon::cli::sim::{run_simulation, settings_for_record, SimRun};
 use tengen_daemon::config::Config;
 use tengen_daemon::event::{AlertCode, Event};
 use tengen_daemon::referee::RefereeSettings;
-use tengen_rules::sgf::{self, GameRecord};
 use tengen_rules::clock::TimeControl;
+use tengen_rules::sgf::{self, GameRecord};
 use tengen_sim::{GameOptions, SimOptions, Simulation};
 
 /// The GNU Go fixture games of the rules crate, by size.
