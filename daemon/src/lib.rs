@@ -8,6 +8,7 @@ pub mod cli;
 pub mod command;
 pub mod config;
 pub mod event;
+pub mod hall;
 pub mod http;
 pub mod journal;
 pub mod mqtt;

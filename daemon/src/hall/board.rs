@@ -1,0 +1,384 @@
+//! One board as the hall sees it: the live feed its page is served from (events in `seq`
+//! order, state, SGF), its online/offline status and its open alerts, all rebuilt from what
+//! the broker delivers. Sans-IO: time comes in as an argument.
+//!
+//! History. A hall that starts after a board has begun its game has only the retained
+//! topics. With an identity to sign commands, it asks the board to `republish` from
+//! `seq` 1 and holds the events back until it has the current game's `game_started` and
+//! every event after it; then the feed gets them in order. Without an identity, or when the
+//! board does not answer within [`HISTORY_WAIT`], the feed gets what has arrived, in
+//! order, and follows live from there.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::event::{Envelope, Event};
+use crate::http::LiveFeed;
+
+/// How long the hall holds a board's events back while waiting for the republished history.
+pub const HISTORY_WAIT: Duration = Duration::from_secs(5);
+
+/// What the hall knows of one board.
+pub struct BoardView {
+    feed: LiveFeed,
+    status: Option<String>,
+    state_at: Option<Instant>,
+    alerts: Vec<Value>,
+    alert_seen: HashMap<String, u64>,
+    round: String,
+    game: String,
+    history: History,
+}
+
+/// The board's events before the feed follows them live.
+#[derive(Default)]
+struct History {
+    live: bool,
+    held: BTreeMap<u64, Envelope>,
+    asked_at: Option<Instant>,
+}
+
+/// What the board wants the hall to do after a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Nothing.
+    Nothing,
+    /// Send `republish` with `from_seq` 1 (the history is missing).
+    History,
+}
+
+impl Default for BoardView {
+    fn default() -> Self {
+        BoardView::new()
+    }
+}
+
+impl BoardView {
+    /// A board not heard from yet.
+    pub fn new() -> BoardView {
+        BoardView {
+            feed: LiveFeed::new(),
+            status: None,
+            state_at: None,
+            alerts: Vec::new(),
+            alert_seen: HashMap::new(),
+            round: String::new(),
+            game: String::new(),
+            history: History::default(),
+        }
+    }
+
+    /// The feed the board's pages are served from.
+    pub fn feed(&self) -> &LiveFeed {
+        &self.feed
+    }
+
+    /// `online`, `offline`, `restoring`, or `None` before the first `status`.
+    pub fn status(&self) -> Option<&str> {
+        self.status.as_deref()
+    }
+
+    /// The round of the current game (from `state` or `game_started`), maybe empty.
+    pub fn round(&self) -> &str {
+        &self.round
+    }
+
+    /// The current game's id, maybe empty.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// True once the feed follows the board's events live.
+    pub fn is_live(&self) -> bool {
+        self.history.live
+    }
+
+    /// The open alerts (each an `alert` event), with the order in which the hall first saw
+    /// each (larger is newer).
+    pub fn alerts(&self) -> impl Iterator<Item = (&Value, u64)> {
+        self.alerts.iter().map(|a| {
+            let id = a.get("id").and_then(Value::as_str).unwrap_or_default();
+            (a, self.alert_seen.get(id).copied().unwrap_or(0))
+        })
+    }
+
+    /// A `.../state` payload. `can_ask`: the hall may send `republish`.
+    pub fn on_state(&mut self, state: Value, now: Instant, can_ask: bool) -> Need {
+        if let Some(r) = state.get("round").and_then(Value::as_str) {
+            self.round = r.to_string();
+        }
+        if let Some(g) = state.get("game_id").and_then(Value::as_str) {
+            self.game = g.to_string();
+        }
+        let seq = state.get("seq").and_then(Value::as_u64).unwrap_or(0);
+        self.feed.set_state(state);
+        self.state_at = Some(now);
+        if seq > self.feed.last_seq() && !self.history.live {
+            return self.missing(now, can_ask);
+        }
+        Need::Nothing
+    }
+
+    /// A `.../sgf` payload.
+    pub fn on_sgf(&mut self, sgf: String) {
+        self.feed.set_sgf(sgf);
+    }
+
+    /// A `.../status` payload (`{"state":"online",...}`).
+    pub fn on_status(&mut self, state: &str) {
+        self.status = Some(state.to_string());
+    }
+
+    /// A `.../alerts/active` payload: the alerts open now. `order` numbers the message.
+    pub fn on_alerts_active(&mut self, alerts: Vec<Value>, order: u64) {
+        for a in &alerts {
+            if let Some(id) = a.get("id").and_then(Value::as_str) {
+                self.alert_seen.entry(id.to_string()).or_insert(order);
+            }
+        }
+        self.alert_seen.retain(|id, _| {
+            alerts
+                .iter()
+                .any(|a| a.get("id").and_then(Value::as_str) == Some(id.as_str()))
+        });
+        self.alerts = alerts;
+    }
+
+    /// One event from `.../events` (live or republished, maybe a duplicate).
+    pub fn on_event(&mut self, envelope: Envelope, now: Instant, can_ask: bool) -> Need {
+        if let Event::GameStarted { round, .. } = &envelope.event {
+            self.round = round.clone();
+        }
+        if !envelope.game.is_empty() {
+            self.game = envelope.game.clone();
+        }
+        if self.history.live {
+            self.feed.publish(envelope);
+            return Need::Nothing;
+        }
+        self.history.held.insert(envelope.seq, envelope);
+        if self.try_complete() {
+            return Need::Nothing;
+        }
+        self.missing(now, can_ask)
+    }
+
+    /// The board answered the hall's `republish` with an error: stop waiting.
+    pub fn history_refused(&mut self) {
+        self.go_live();
+    }
+
+    /// Gives up waiting for the history after [`HISTORY_WAIT`].
+    pub fn tick(&mut self, now: Instant) {
+        if self.history.live {
+            return;
+        }
+        if let Some(at) = self.history.asked_at {
+            if now.duration_since(at) >= HISTORY_WAIT {
+                self.go_live();
+            }
+        }
+    }
+
+    /// Some history is missing: ask for it once, or, if the hall may not ask, show what
+    /// has arrived and follow live.
+    fn missing(&mut self, now: Instant, can_ask: bool) -> Need {
+        if !can_ask {
+            self.go_live();
+            return Need::Nothing;
+        }
+        if self.history.asked_at.is_none() {
+            self.history.asked_at = Some(now);
+            return Need::History;
+        }
+        Need::Nothing
+    }
+
+    /// Feeds the held events if they hold the current game from its `game_started` on,
+    /// without a gap; true when it did.
+    fn try_complete(&mut self) -> bool {
+        let held = &self.history.held;
+        let Some(last) = held.keys().next_back().copied() else {
+            return false;
+        };
+        let start = held
+            .values()
+            .rev()
+            .find(|e| matches!(e.event, Event::GameStarted { .. }))
+            .map(|e| e.seq);
+        let Some(start) = start else {
+            return false;
+        };
+        let count = held.range(start..).count() as u64;
+        if count != last - start + 1 {
+            return false;
+        }
+        let tail = self.history.held.split_off(&start);
+        self.history.held = tail;
+        self.go_live();
+        true
+    }
+
+    fn go_live(&mut self) {
+        self.history.live = true;
+        for (_, e) in std::mem::take(&mut self.history.held) {
+            self.feed.publish(e);
+        }
+    }
+
+    /// The board for the overview (`/api/boards`): ids, status, players, position, clocks,
+    /// result. Public: nothing here is for arbiters only.
+    pub fn summary(&self, tournament: &str, board: &str, now: Instant) -> Value {
+        let s = self.feed.state();
+        let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
+        let age = self
+            .state_at
+            .map_or(0, |t| u64::try_from(now.duration_since(t).as_millis()).unwrap_or(u64::MAX));
+        json!({
+            "tournament": tournament,
+            "board": board,
+            "url": format!("/board/{tournament}/{board}/"),
+            "status": self.status,
+            "game": self.game,
+            "round": self.round,
+            "table": field("table"),
+            "black": field("black"),
+            "white": field("white"),
+            "size": field("size"),
+            "position": field("board"),
+            "to_move": field("to_move"),
+            "number": field("number"),
+            "phase": field("phase"),
+            "captured": field("captured"),
+            "clocks": field("clocks"),
+            "state_age_ms": age,
+            "warnings": field("warnings"),
+            "result": field("result"),
+            "open_alerts": self.alerts.len(),
+            "seq": field("seq"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_rules::Color;
+
+    fn env(seq: u64, event: Event) -> Envelope {
+        Envelope {
+            seq,
+            time: "2026-11-29T13:45:01.250Z".into(),
+            board: "b1".into(),
+            game: "g1".into(),
+            event,
+        }
+    }
+
+    fn started(seq: u64) -> Envelope {
+        env(
+            seq,
+            Event::GameStarted {
+                size: 19,
+                komi: 7.5,
+                handicap: 0,
+                rules: "chinese".into(),
+                superko: "situational".into(),
+                time_control: "none".into(),
+                black: "Honinbo Shusaku".into(),
+                white: "Gennan Inseki".into(),
+                round: "3".into(),
+                table: "7".into(),
+            },
+        )
+    }
+
+    fn pass(seq: u64) -> Envelope {
+        env(
+            seq,
+            Event::Pass {
+                number: seq as u32,
+                color: Color::Black,
+            },
+        )
+    }
+
+    fn seqs(b: &BoardView) -> Vec<u64> {
+        b.feed().events_after(0).iter().map(|e| e.seq).collect()
+    }
+
+    #[test]
+    fn a_board_seen_from_its_start_goes_live_at_once() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        assert_eq!(b.on_event(started(1), t, true), Need::Nothing);
+        assert_eq!(b.on_event(pass(2), t, true), Need::Nothing);
+        assert_eq!(seqs(&b), vec![1, 2]);
+        assert_eq!(b.round(), "3");
+    }
+
+    #[test]
+    fn late_hall_asks_once_and_fills_the_gap_in_order() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        let need = b.on_state(json!({"seq": 5, "round": "3", "number": 3}), t, true);
+        assert_eq!(need, Need::History);
+        // Live events overtake the republished ones.
+        assert_eq!(b.on_event(pass(6), t, true), Need::Nothing);
+        assert!(seqs(&b).is_empty(), "held back until the history is whole");
+        b.on_event(pass(1), t, true);
+        b.on_event(started(2), t, true);
+        b.on_event(pass(3), t, true);
+        b.on_event(pass(4), t, true);
+        assert!(!b.is_live());
+        b.on_event(pass(5), t, true);
+        assert!(b.is_live());
+        assert_eq!(seqs(&b), vec![2, 3, 4, 5, 6], "from the current game's start");
+        b.on_event(pass(6), t, true);
+        b.on_event(pass(7), t, true);
+        assert_eq!(seqs(&b), vec![2, 3, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn without_an_identity_it_shows_what_it_has() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        assert_eq!(b.on_state(json!({"seq": 5}), t, false), Need::Nothing);
+        b.on_event(pass(6), t, false);
+        assert_eq!(seqs(&b), vec![6]);
+        assert_eq!(b.feed().state()["seq"], 5);
+    }
+
+    #[test]
+    fn gives_up_waiting_after_a_while_or_a_refusal() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        assert_eq!(b.on_event(pass(8), t, true), Need::History);
+        assert_eq!(b.on_event(pass(9), t, true), Need::Nothing, "asks once");
+        b.tick(t + HISTORY_WAIT / 2);
+        assert!(seqs(&b).is_empty());
+        b.tick(t + HISTORY_WAIT);
+        assert_eq!(seqs(&b), vec![8, 9]);
+
+        let mut c = BoardView::new();
+        c.on_event(pass(8), t, true);
+        c.history_refused();
+        assert_eq!(seqs(&c), vec![8]);
+    }
+
+    #[test]
+    fn alerts_keep_the_order_first_seen() {
+        let mut b = BoardView::new();
+        b.on_alerts_active(vec![json!({"id": "a1"})], 1);
+        b.on_alerts_active(vec![json!({"id": "a1"}), json!({"id": "a2"})], 2);
+        let seen: Vec<(String, u64)> = b
+            .alerts()
+            .map(|(a, n)| (a["id"].as_str().unwrap().to_string(), n))
+            .collect();
+        assert_eq!(seen, vec![("a1".into(), 1), ("a2".into(), 2)]);
+        b.on_alerts_active(vec![], 3);
+        assert_eq!(b.alerts().count(), 0);
+    }
+}

@@ -1,0 +1,127 @@
+//! The hall's MQTT client: one rumqttc event loop in its own task that subscribes to
+//! `{prefix}/+/+/#` on every connection and hands each message to the [`HallState`];
+//! commands go out through the same client. Reconnects with the boards' jittered back-off.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rumqttc::{
+    AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS, TlsConfiguration, Transport,
+};
+use rand::SeedableRng;
+use tokio::task::JoinHandle;
+
+use super::state::{HallState, Outgoing};
+use super::HallError;
+use crate::mqtt::backoff::Backoff;
+use crate::mqtt::settings::{BrokerUrl, TlsFiles};
+use crate::mqtt::tls;
+
+/// Largest packet accepted and sent: a whole SGF must fit.
+pub const MAX_PACKET: usize = 4 << 20;
+
+/// The hall state shared by the MQTT task and the HTTP handlers.
+pub type Shared = Arc<Mutex<HallState>>;
+
+/// Locks the shared state; a handler that panicked while holding it leaves usable data.
+pub fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, HallState> {
+    shared.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// How the hall reaches the broker.
+#[derive(Debug, Clone)]
+pub struct ClientSettings {
+    /// The broker.
+    pub url: BrokerUrl,
+    /// Unique among halls (`tengen-hall-{random}` by default).
+    pub client_id: String,
+    /// User name and password.
+    pub credentials: Option<(String, String)>,
+    /// TLS files for `mqtts://`.
+    pub tls: TlsFiles,
+}
+
+/// The running client: publishes commands; stops when dropped via [`MqttLink::stop`].
+pub struct MqttLink {
+    client: AsyncClient,
+    task: JoinHandle<()>,
+}
+
+impl MqttLink {
+    /// Connects in the background (with back-off) and keeps `hall` up to date.
+    pub fn start(settings: &ClientSettings, hall: Shared) -> Result<MqttLink, HallError> {
+        let mut o = MqttOptions::new(
+            settings.client_id.clone(),
+            settings.url.host.clone(),
+            settings.url.port,
+        );
+        o.set_keep_alive(Duration::from_secs(15))
+            .set_clean_session(true)
+            .set_max_packet_size(MAX_PACKET, MAX_PACKET);
+        if let Some((user, password)) = &settings.credentials {
+            o.set_credentials(user.clone(), password.clone());
+        }
+        if settings.url.tls {
+            let config = tls::client_config(&settings.tls)?;
+            o.set_transport(Transport::tls_with_config(TlsConfiguration::Rustls(config)));
+        }
+        let (client, eventloop) = AsyncClient::new(o, 1024);
+        let filter = lock(&hall).filter();
+        let task = tokio::spawn(poll(eventloop, client.clone(), filter, hall));
+        Ok(MqttLink { client, task })
+    }
+
+    /// Publishes a command (QoS 1); queued while the broker is away.
+    pub async fn publish(&self, out: Outgoing) -> Result<(), HallError> {
+        self.client
+            .publish(out.topic, QoS::AtLeastOnce, false, out.payload)
+            .await
+            .map_err(|e| HallError::Mqtt(e.to_string()))
+    }
+
+    /// Stops the client.
+    pub fn stop(self) {
+        self.task.abort();
+    }
+}
+
+async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hall: Shared) {
+    let mut backoff = Backoff::default();
+    let mut rng = rand::rngs::StdRng::from_rng(&mut rand::rng());
+    let mut ticker = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        let polled = tokio::select! {
+            p = eventloop.poll() => p,
+            _ = ticker.tick() => {
+                lock(&hall).tick(Instant::now());
+                continue;
+            }
+        };
+        match polled {
+            Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                backoff.reset();
+                tracing::info!("hall connected; subscribing to {filter}");
+                if client.try_subscribe(filter.clone(), QoS::AtLeastOnce).is_err() {
+                    tracing::error!("could not queue the subscription");
+                }
+            }
+            Ok(Event::Incoming(Packet::Publish(p))) => {
+                let out = lock(&hall).on_message(&p.topic, &p.payload, Instant::now());
+                for o in out {
+                    if client
+                        .try_publish(o.topic, QoS::AtLeastOnce, false, o.payload)
+                        .is_err()
+                    {
+                        tracing::warn!("MQTT queue full: a republish request was dropped");
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let delay = backoff.next_delay(&mut rng);
+                tracing::warn!("hall MQTT connection: {e}; retrying in {delay:?}");
+                tokio::time::sleep(delay).await;
+            }
+        }
+    }
+}

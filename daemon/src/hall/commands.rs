@@ -1,0 +1,236 @@
+//! Commands the hall sends to boards (`.../cmd`) and what became of them: pending until the
+//! board's `.../cmd/reply` with the same id arrives, then acknowledged or refused.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use serde_json::{json, Map, Value};
+use thiserror::Error;
+
+use super::topic::BoardKey;
+use crate::command::{Command, CommandEnvelope};
+
+/// How many commands the log keeps (the oldest go first).
+const KEEP: usize = 500;
+
+/// Why a command from the console was not sent.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum CommandError {
+    /// The body is not a command of SPEC.md (unknown type, missing or extra field).
+    #[error("not a valid command: {0}")]
+    Invalid(String),
+    /// The hall has not heard of that board.
+    #[error("no board {0} in this hall")]
+    UnknownBoard(String),
+}
+
+/// Where a command stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Sent; no reply yet.
+    Pending,
+    /// The board replied `ok: true`.
+    Acked,
+    /// The board replied `ok: false` with this error.
+    Refused(String),
+}
+
+/// One command sent.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    /// The command's id.
+    pub id: String,
+    /// The board it went to.
+    pub key: BoardKey,
+    /// The whole payload as published.
+    pub payload: Value,
+    /// Where it stands.
+    pub outcome: Outcome,
+    /// When it was sent.
+    pub at: Instant,
+}
+
+/// The hall's commands, newest last.
+#[derive(Debug)]
+pub struct CommandLog {
+    tag: String,
+    counter: u64,
+    sent: VecDeque<Sent>,
+}
+
+impl CommandLog {
+    /// An empty log; ids are `{tag}-{n}`, so give each hall its own `tag`.
+    pub fn new(tag: &str) -> CommandLog {
+        CommandLog {
+            tag: tag.to_string(),
+            counter: 0,
+            sent: VecDeque::new(),
+        }
+    }
+
+    /// Builds a command from the console's JSON `body` (`{"type":"confirm","alert":"a3"}`),
+    /// signed `by`, checks it against SPEC.md's commands, and logs it as pending. Returns
+    /// the payload to publish.
+    pub fn prepare(
+        &mut self,
+        key: &BoardKey,
+        by: &str,
+        body: Map<String, Value>,
+        now: Instant,
+    ) -> Result<Sent, CommandError> {
+        self.counter += 1;
+        let id = format!("{}-{}", self.tag, self.counter);
+        let mut object = body;
+        object.insert("id".into(), Value::String(id.clone()));
+        object.insert("by".into(), Value::String(by.to_string()));
+        let envelope: CommandEnvelope = serde_json::from_value(Value::Object(object))
+            .map_err(|e| CommandError::Invalid(e.to_string()))?;
+        let payload =
+            serde_json::to_value(&envelope).map_err(|e| CommandError::Invalid(e.to_string()))?;
+        let sent = Sent {
+            id,
+            key: key.clone(),
+            payload,
+            outcome: Outcome::Pending,
+            at: now,
+        };
+        self.sent.push_back(sent.clone());
+        while self.sent.len() > KEEP {
+            self.sent.pop_front();
+        }
+        Ok(sent)
+    }
+
+    /// A `republish` from `from_seq`, signed `by` (the hall's identity).
+    pub fn republish(&mut self, key: &BoardKey, by: &str, from_seq: u64, now: Instant) -> Sent {
+        self.counter += 1;
+        let id = format!("{}-{}", self.tag, self.counter);
+        let envelope = CommandEnvelope {
+            id: id.clone(),
+            by: Some(by.to_string()),
+            command: Command::Republish { from_seq },
+        };
+        let payload = serde_json::to_value(&envelope).unwrap_or(Value::Null);
+        let sent = Sent {
+            id,
+            key: key.clone(),
+            payload,
+            outcome: Outcome::Pending,
+            at: now,
+        };
+        self.sent.push_back(sent.clone());
+        while self.sent.len() > KEEP {
+            self.sent.pop_front();
+        }
+        sent
+    }
+
+    /// A `.../cmd/reply` from board `key`: marks the matching command. Returns the command
+    /// when the reply was for one of this hall's commands (other halls' replies are ignored).
+    pub fn on_reply(&mut self, key: &BoardKey, reply: &Value) -> Option<&Sent> {
+        let id = reply.get("id")?.as_str()?;
+        let sent = self
+            .sent
+            .iter_mut()
+            .rev()
+            .find(|s| s.id == id && &s.key == key)?;
+        sent.outcome = if reply.get("ok").and_then(Value::as_bool) == Some(true) {
+            Outcome::Acked
+        } else {
+            let error = reply
+                .get("error")
+                .and_then(Value::as_str)
+                .unwrap_or("refused without a reason");
+            Outcome::Refused(error.to_string())
+        };
+        Some(sent)
+    }
+
+    /// The log as JSON for `/api/console/commands`, newest first.
+    pub fn to_json(&self, now: Instant) -> Value {
+        Value::Array(
+            self.sent
+                .iter()
+                .rev()
+                .map(|s| {
+                    let (status, error) = match &s.outcome {
+                        Outcome::Pending => ("pending", Value::Null),
+                        Outcome::Acked => ("acked", Value::Null),
+                        Outcome::Refused(e) => ("refused", Value::String(e.clone())),
+                    };
+                    json!({
+                        "id": s.id,
+                        "tournament": s.key.tournament,
+                        "board": s.key.board,
+                        "type": s.payload.get("type"),
+                        "by": s.payload.get("by"),
+                        "command": s.payload,
+                        "status": status,
+                        "error": error,
+                        "age_ms": u64::try_from(now.duration_since(s.at).as_millis()).unwrap_or(u64::MAX),
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key() -> BoardKey {
+        BoardKey::new("t", "b1").unwrap()
+    }
+
+    fn body(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn pending_until_the_board_replies() {
+        let now = Instant::now();
+        let mut log = CommandLog::new("h1");
+        let s = log
+            .prepare(&key(), "chief", body(json!({"type": "confirm", "alert": "a3"})), now)
+            .unwrap();
+        assert_eq!(s.id, "h1-1");
+        assert_eq!(
+            s.payload,
+            json!({"id": "h1-1", "by": "chief", "type": "confirm", "alert": "a3"})
+        );
+        assert_eq!(log.to_json(now)[0]["status"], "pending");
+        // A reply for another board or another hall's id changes nothing.
+        let other = BoardKey::new("t", "b2").unwrap();
+        assert!(log.on_reply(&other, &json!({"id": "h1-1", "ok": true})).is_none());
+        assert!(log.on_reply(&key(), &json!({"id": "h2-1", "ok": true})).is_none());
+        assert_eq!(log.to_json(now)[0]["status"], "pending");
+        assert!(log.on_reply(&key(), &json!({"id": "h1-1", "ok": true})).is_some());
+        assert_eq!(log.to_json(now)[0]["status"], "acked");
+    }
+
+    #[test]
+    fn refusals_keep_the_reason() {
+        let now = Instant::now();
+        let mut log = CommandLog::new("h1");
+        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now).unwrap();
+        log.on_reply(&key(), &json!({"id": "h1-1", "ok": false, "error": "no game"}));
+        let j = log.to_json(now);
+        assert_eq!((j[0]["status"].as_str(), j[0]["error"].as_str()), (Some("refused"), Some("no game")));
+    }
+
+    #[test]
+    fn invalid_commands_are_not_logged() {
+        let now = Instant::now();
+        let mut log = CommandLog::new("h1");
+        for bad in [
+            json!({"type": "explode"}),
+            json!({"type": "confirm"}),
+            json!({"type": "adjust_time", "color": "X", "ms": 1}),
+        ] {
+            let e = log.prepare(&key(), "chief", body(bad), now).unwrap_err();
+            assert!(matches!(e, CommandError::Invalid(_)));
+        }
+        assert_eq!(log.to_json(now), json!([]));
+    }
+}

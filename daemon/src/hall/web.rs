@@ -1,0 +1,299 @@
+//! The hall's HTTP routes. Public: `/` (overview), `/api/boards`, `/board/{t}/{b}/...` (the
+//! one-board view of [`crate::http::router`] per board), `/round/{round}.zip`. Arbiters
+//! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
+//! nor reveal anything of the console.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Path, Request, State};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use tower::ServiceExt;
+
+use super::auth::{self, Sessions, COOKIE};
+use super::client::{lock, MqttLink, Shared};
+use super::config::Arbiter;
+use super::topic::BoardKey;
+
+/// The overview page: every board, small and live.
+pub const OVERVIEW: &str = include_str!("overview.html");
+/// The arbiters' console page.
+pub const CONSOLE: &str = include_str!("console.html");
+/// The console's login form; `{{error}}` is replaced with a message or nothing.
+pub const LOGIN: &str = include_str!("login.html");
+
+/// What the handlers share.
+#[derive(Clone)]
+pub struct App {
+    /// The hall's boards and commands.
+    pub hall: Shared,
+    /// The MQTT client that publishes commands.
+    pub mqtt: Arc<MqttLink>,
+    /// Who may log in.
+    pub arbiters: Arc<Vec<Arbiter>>,
+    /// Open console sessions.
+    pub sessions: Arc<Mutex<Sessions>>,
+    /// How long a session lasts (the cookie's Max-Age).
+    pub session_lifetime: Duration,
+}
+
+/// The hall's routes.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/", get(overview))
+        .route("/api/boards", get(boards))
+        .route("/board/{tournament}/{board}", get(board_redirect))
+        .route("/board/{tournament}/{board}/", get(board_view))
+        .route("/board/{tournament}/{board}/{*rest}", get(board_view))
+        .route("/round/{file}", get(round_zip))
+        .route("/console", get(console))
+        .route("/console/login", post(login))
+        .route("/console/logout", post(logout))
+        .route("/api/console/alerts", get(console_alerts))
+        .route("/api/console/commands", get(console_commands))
+        .route("/api/console/command", post(console_command))
+        .with_state(app)
+}
+
+async fn overview() -> Html<&'static str> {
+    Html(OVERVIEW)
+}
+
+async fn boards(State(app): State<App>) -> Json<Value> {
+    Json(lock(&app.hall).boards_json(Instant::now()))
+}
+
+fn not_found(what: &str) -> Response {
+    (StatusCode::NOT_FOUND, format!("{what}\n")).into_response()
+}
+
+async fn board_redirect(Path((t, b)): Path<(String, String)>) -> Response {
+    match BoardKey::new(&t, &b) {
+        Some(k) => Redirect::permanent(&format!("/board/{}/{}/", k.tournament, k.board)).into_response(),
+        None => not_found("no such board"),
+    }
+}
+
+/// The one-board router of `crate::http`, for the board named in the path, with the path
+/// below `/board/{t}/{b}` as its own.
+async fn board_view(
+    State(app): State<App>,
+    Path(params): Path<HashMap<String, String>>,
+    req: Request,
+) -> Response {
+    let key = params
+        .get("tournament")
+        .zip(params.get("board"))
+        .and_then(|(t, b)| BoardKey::new(t, b));
+    let Some(feed) = key.and_then(|k| lock(&app.hall).feed(&k)) else {
+        return not_found("no such board in this hall");
+    };
+    let rest = params.get("rest").map(String::as_str).unwrap_or("");
+    let (mut parts, body) = req.into_parts();
+    let path_and_query = match parts.uri.query() {
+        Some(q) => format!("/{rest}?{q}"),
+        None => format!("/{rest}"),
+    };
+    match path_and_query.parse::<Uri>() {
+        Ok(uri) => parts.uri = uri,
+        Err(_) => return not_found("bad path"),
+    }
+    let inner = Request::from_parts(parts, body);
+    match crate::http::router(feed).oneshot(inner).await {
+        Ok(r) => r,
+        Err(never) => match never {},
+    }
+}
+
+async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response {
+    let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
+        return not_found("ask for /round/ROUND.zip");
+    };
+    let games = lock(&app.hall).round_games(round);
+    if games.is_empty() {
+        return not_found(&format!("no games of round {round} in this hall"));
+    }
+    match zip_games(&games) {
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, "application/zip".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"round-{}.zip\"", sanitize(round)),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("zip: {e}\n")).into_response(),
+    }
+}
+
+/// The games as one zip archive (deflated), one entry per `(name, sgf)`.
+pub fn zip_games(games: &[(String, String)]) -> Result<Vec<u8>, zip::result::ZipError> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, sgf) in games {
+        w.start_file(name.as_str(), options)?;
+        w.write_all(sgf.as_bytes())?;
+    }
+    Ok(w.finish()?.into_inner())
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .collect()
+}
+
+/// The arbiter logged in on this request, if any.
+fn arbiter(app: &App, headers: &HeaderMap) -> Option<String> {
+    let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
+    let id = auth::cookie_value(cookies, COOKIE)?;
+    app.sessions
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .arbiter(id, Instant::now())
+}
+
+fn login_page(status: StatusCode, error: &str) -> Response {
+    let escaped = error
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    (status, Html(LOGIN.replace("{{error}}", &escaped))).into_response()
+}
+
+async fn console(State(app): State<App>, headers: HeaderMap) -> Response {
+    match arbiter(&app, &headers) {
+        Some(_) => Html(CONSOLE).into_response(),
+        None => login_page(StatusCode::UNAUTHORIZED, ""),
+    }
+}
+
+/// The login form.
+#[derive(Deserialize)]
+struct LoginForm {
+    name: String,
+    password: String,
+}
+
+async fn login(State(app): State<App>, Form(f): Form<LoginForm>) -> Response {
+    let arbiters = app.arbiters.clone();
+    let (name, password) = (f.name, f.password);
+    // Argon2 takes tens of milliseconds: not on the async threads.
+    let who = tokio::task::spawn_blocking(move || auth::verify(&arbiters, &name, &password))
+        .await
+        .ok()
+        .flatten();
+    let Some(who) = who else {
+        return login_page(StatusCode::UNAUTHORIZED, "Wrong name or password.");
+    };
+    let id = app
+        .sessions
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .open(&who, Instant::now());
+    let cookie = format!(
+        "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}",
+        app.session_lifetime.as_secs()
+    );
+    tracing::info!("arbiter {who} logged in to the console");
+    (
+        StatusCode::SEE_OTHER,
+        [(header::SET_COOKIE, cookie), (header::LOCATION, "/console".to_string())],
+    )
+        .into_response()
+}
+
+async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
+    if let Some(id) = headers
+        .get(header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| auth::cookie_value(c, COOKIE))
+    {
+        app.sessions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .close(id);
+    }
+    (
+        StatusCode::SEE_OTHER,
+        [
+            (header::SET_COOKIE, format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")),
+            (header::LOCATION, "/console".to_string()),
+        ],
+    )
+        .into_response()
+}
+
+fn unauthorized() -> Response {
+    (
+        StatusCode::UNAUTHORIZED,
+        Json(json!({"error": "log in to the console first"})),
+    )
+        .into_response()
+}
+
+async fn console_alerts(State(app): State<App>, headers: HeaderMap) -> Response {
+    if arbiter(&app, &headers).is_none() {
+        return unauthorized();
+    }
+    Json(lock(&app.hall).alerts_json()).into_response()
+}
+
+async fn console_commands(State(app): State<App>, headers: HeaderMap) -> Response {
+    if arbiter(&app, &headers).is_none() {
+        return unauthorized();
+    }
+    Json(lock(&app.hall).commands_json(Instant::now())).into_response()
+}
+
+/// `POST /api/console/command` with `{"tournament":..,"board":..,"type":..,...}`: the
+/// command goes to that board's `cmd` topic with `id` and `by` (the arbiter) added.
+async fn console_command(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Json(body): Json<Map<String, Value>>,
+) -> Response {
+    let Some(by) = arbiter(&app, &headers) else {
+        return unauthorized();
+    };
+    let mut body = body;
+    let t = body.remove("tournament");
+    let b = body.remove("board");
+    let key = t
+        .as_ref()
+        .and_then(Value::as_str)
+        .zip(b.as_ref().and_then(Value::as_str))
+        .and_then(|(t, b)| BoardKey::new(t, b));
+    let Some(key) = key else {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": "give \"tournament\" and \"board\" ids"})),
+        )
+            .into_response();
+    };
+    let prepared = lock(&app.hall).command(&key, &by, body, Instant::now());
+    let (id, out) = match prepared {
+        Ok(x) => x,
+        Err(e) => {
+            return (StatusCode::BAD_REQUEST, Json(json!({"error": e.to_string()}))).into_response()
+        }
+    };
+    tracing::info!("arbiter {by}: command {id} to {}/{}", key.tournament, key.board);
+    if let Err(e) = app.mqtt.publish(out).await {
+        return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"id": id, "error": e.to_string()})))
+            .into_response();
+    }
+    (StatusCode::ACCEPTED, Json(json!({"id": id, "status": "pending"}))).into_response()
+}
+
