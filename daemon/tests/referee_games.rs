@@ -125,3 +125,24 @@ fn injected_violations_raise_exactly_one_alert_of_their_code() {
         assert_eq!(played, 4, "{kind:?}: not enough games allow it");
     }
 }
+
+/// Finds the highest noise level at which every fixture game still records exactly with no
+/// alert (run with `--ignored --nocapture`; the figure is in /work/notes/bench-referee.md).
+#[test]
+#[ignore]
+fn noise_ladder() {
+    let mut games = Vec::new();
+    for size in [9u8, 13, 19] {
+        let all = fixture_games(size);
+        let take = if size == 19 { 4 } else { all.len() };
+        games.extend(all.into_iter().take(take));
+    }
+    for noise in [0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08] {
+        let failed = games
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, r))| check_clean(r, 100 + *i as u64, noise).is_err())
+            .count();
+        println!("noise {noise}: {failed} of {} games failed", games.len());
+    }
+}
