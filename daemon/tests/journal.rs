@@ -287,3 +287,41 @@ proptest! {
         }
     }
 }
+
+/// Figures for BENCHMARKS.md (not a check): `cargo test -p tengen-daemon --release --test
+/// journal -- --ignored --nocapture figures`.
+#[test]
+#[ignore]
+fn figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut j, _) = Journal::open(dir.path(), "hall1-07").unwrap();
+    j.set_game("r3-t07");
+    j.append(game_started(), at(0)).unwrap();
+    let mut lat = Vec::new();
+    for n in 1..=3000 {
+        let t = std::time::Instant::now();
+        j.append(a_move(n), at(u64::from(n))).unwrap();
+        lat.push(t.elapsed());
+    }
+    lat.sort();
+    let size = std::fs::metadata(file(dir.path())).unwrap().len();
+    drop(j);
+    let t = std::time::Instant::now();
+    let (j, rec) = Journal::open(dir.path(), "hall1-07").unwrap();
+    let open = t.elapsed();
+    let t = std::time::Instant::now();
+    let game = j.current_game().unwrap();
+    let read = t.elapsed();
+    println!(
+        "append+fdatasync: median {:?}, p99 {:?}, max {:?}; {} records, {} bytes; \
+         open (recovery scan) {:?}; read current game ({} events) {:?}",
+        lat[lat.len() / 2],
+        lat[lat.len() * 99 / 100],
+        lat[lat.len() - 1],
+        rec.records,
+        size,
+        open,
+        game.len(),
+        read
+    );
+}

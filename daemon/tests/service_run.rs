@@ -11,14 +11,27 @@ use tengen_daemon::journal::Journal;
 
 const SCRIPT: &str = "size 9\nplace B C3\npress B\nplace W G7\npress W\nplace B E5\npress B\n";
 
+/// A port free right now (for the embedded broker, which needs a fixed one).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 fn config(dir: &Path) -> std::path::PathBuf {
     std::fs::write(dir.join("game.txt"), SCRIPT).unwrap();
     let path = dir.join("board.toml");
     std::fs::write(
         &path,
-        "[board]\nid = \"test-01\"\ngame = \"g1\"\nsize = 9\n\
+        format!(
+            "[board]\nid = \"test-01\"\ngame = \"g1\"\nsize = 9\n\
          [hardware]\nbackend = \"sim\"\n[hardware.sim]\nscript = \"game.txt\"\nspeed = 20.0\n\
-         [time]\nsystem = \"none\"\n[storage]\ndir = \"data\"\n",
+         [time]\nsystem = \"none\"\n[storage]\ndir = \"data\"\n\
+         [http]\nlisten = \"127.0.0.1:0\"\n[mqtt]\nlisten = \"127.0.0.1:{}\"\n",
+            free_port()
+        ),
     )
     .unwrap();
     path

@@ -1,9 +1,213 @@
-//! `tengen demo` (SPEC.md, "Command line").
+//! `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]` (SPEC.md, "Command line"): the
+//! main job on embedded defaults. A simulated board plays the bundled Ear-Reddening game
+//! (Shusaku vs Gennan, 1846) with human timing, hands and a little sensor noise through
+//! the full service: journal, embedded MQTT broker, live web view. At move 40 (the first
+//! capture from move 30 on) the mover presses the clock with a captured stone still on the
+//! board and lifts it a moment later, so the arbiter's alert and its restoration show.
+//! Events print as readable lines. The journal lives in a temporary directory, so every
+//! run starts fresh.
+
+use std::time::Duration;
+
+use tengen_sim::{GameOptions, Violation, ViolationKind};
 
 use super::args::DemoArgs;
 use super::CliError;
+use crate::config::{Config, SimSource, TimeSystem};
+use crate::event::{Envelope, Event};
+use crate::service::launch::{serve_until_stopped, start_with};
+use crate::service::links::{start_links, LinkOptions};
+
+/// The bundled game.
+pub const GAME: &str = include_str!("../../assets/ear-reddening.sgf");
+
+/// The move from which the injected violation is looked for.
+pub const VIOLATION_FROM_MOVE: usize = 30;
 
 /// Runs `tengen demo`.
-pub fn run(_args: DemoArgs) -> Result<(), CliError> {
-    Err(CliError::work("tengen demo: not built yet"))
+pub fn run(args: DemoArgs) -> Result<(), CliError> {
+    if !(args.speed > 0.0 && args.speed <= 10_000.0) {
+        return Err(CliError::input(format!(
+            "--speed: {} is not in 0 < speed <= 10000",
+            args.speed
+        )));
+    }
+    let mqtt_listen = args
+        .mqtt
+        .parse()
+        .map_err(|_| CliError::input(format!("--mqtt: {:?} is not an address:port", args.mqtt)))?;
+    super::run::init_logging_quiet();
+    let dir = tempfile::Builder::new()
+        .prefix("tengen-demo-")
+        .tempdir()
+        .map_err(|e| CliError::work(format!("temporary directory: {e}")))?;
+    let game = dir.path().join("ear-reddening.sgf");
+    std::fs::write(&game, GAME).map_err(|e| CliError::work(format!("{}: {e}", game.display())))?;
+    let config = demo_config(dir.path(), &game, args.speed);
+    let play = GameOptions {
+        violations: vec![Violation {
+            at_move: VIOLATION_FROM_MOVE,
+            kind: ViolationKind::LeaveCapture,
+        }],
+        ..GameOptions::default()
+    };
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
+    runtime.block_on(async {
+        let service =
+            start_with(&config, true, &play).map_err(|e| CliError::work(e.to_string()))?;
+        let mut events = service.outputs().subscribe_events();
+        let options = LinkOptions {
+            http: Some(args.http.clone()),
+            mqtt_listen: Some(mqtt_listen),
+        };
+        let links = match start_links(&config, &service, &options).await {
+            Ok(l) => l,
+            Err(e) => {
+                service.request_stop();
+                let _ = tokio::task::spawn_blocking(move || service.join()).await;
+                return Err(CliError::work(e.to_string()));
+            }
+        };
+        println!(
+            "tengen demo: {} vs {} (1846), x{} pace",
+            "Kuwahara Shusaku", "Gennan Inseki", args.speed
+        );
+        println!("  live view  http://{}/", links.http.addr);
+        println!(
+            "  MQTT       {}   (mosquitto_sub -h {} -p {} -t 'tengen/#' -v)",
+            links.broker_url,
+            mqtt_listen.ip(),
+            mqtt_listen.port()
+        );
+        println!("  Ctrl-C to stop.\n");
+        let mut printed = 0;
+        for env in service.journal().read_from(1).unwrap_or_default() {
+            printed = env.seq;
+            println!("{}", describe(&env));
+        }
+        let printer = tokio::spawn(async move {
+            while let Ok(env) = events.recv().await {
+                if env.seq > printed {
+                    println!("{}", describe(&env));
+                }
+            }
+        });
+        let result = serve_until_stopped(service).await;
+        links.shutdown(Duration::from_secs(3)).await;
+        printer.abort();
+        result.map_err(|e| CliError::work(e.to_string()))?;
+        Ok(())
+    })
+}
+
+/// The demo board's configuration: the defaults, the bundled game on the simulator at
+/// `speed`, a little noise, a byo-yomi clock, storage in `dir`.
+pub fn demo_config(dir: &std::path::Path, game: &std::path::Path, speed: f64) -> Config {
+    let mut c = Config::default_for("demo-01");
+    c.board.game = "ear-reddening".into();
+    c.hardware.sim.source = SimSource::Sgf(game.to_path_buf());
+    c.hardware.sim.seed = 1846;
+    c.hardware.sim.noise = 0.0002;
+    c.hardware.sim.speed = speed;
+    c.time.system = TimeSystem::Byoyomi;
+    c.time.main_ms = 20 * 60_000;
+    c.time.periods = 3;
+    c.time.period_ms = 30_000;
+    c.storage.dir = dir.to_path_buf();
+    c
+}
+
+/// One readable line per event: `move 37  W  R14  captures Q14 Q15`,
+/// `ALERT 18.2 uncaptured stones at D4 ...`.
+pub fn describe(env: &Envelope) -> String {
+    let body = match &env.event {
+        Event::GameStarted {
+            size,
+            komi,
+            black,
+            white,
+            time_control,
+            ..
+        } => format!(
+            "game started: {size}x{size}, komi {komi}, {black} (B) vs {white} (W), {time_control}"
+        ),
+        Event::Move {
+            number,
+            color,
+            point,
+            captured,
+            clock,
+        } => {
+            let mut s = format!("move {number:<3} {color}  {point:<4}");
+            if !captured.is_empty() {
+                s.push_str(&format!("  captures {}", captured.join(" ")));
+            }
+            if let Some(c) = clock {
+                s.push_str(&format!(
+                    "  [B {} W {}]",
+                    clock_text(c.black),
+                    clock_text(c.white)
+                ));
+            }
+            s
+        }
+        Event::Pass { number, color } => format!("move {number:<3} {color}  pass"),
+        Event::MoveRetracted { number, reason } => format!("move {number} retracted: {reason}"),
+        Event::Clock { color, running, .. } => format!(
+            "clock: {} pressed, {} to play",
+            color.map_or("arbiter".to_string(), |c| c.to_string()),
+            running.map_or("nobody".to_string(), |c| c.to_string())
+        ),
+        Event::Byoyomi {
+            color,
+            call,
+            periods_left,
+        } => format!("byo-yomi {color}: {call} ({periods_left} periods left)"),
+        Event::Alert {
+            id,
+            code,
+            article,
+            points,
+            message,
+            ..
+        } => format!(
+            "ALERT {article} {} at {} ({id}): {message}",
+            code.as_str().replace('_', " "),
+            points.join(" ")
+        ),
+        Event::AlertCleared { id, how } => format!("alert {id} cleared: {how}"),
+        Event::Warning {
+            color,
+            article,
+            count,
+        } => format!("WARNING {color} ({article}), {count} this game"),
+        Event::Counting { dead } => format!("counting; dead stones: {}", dead.join(" ")),
+        Event::GameOver {
+            result,
+            reason,
+            black_area,
+            white_area,
+            ..
+        } => match (black_area, white_area) {
+            (Some(b), Some(w)) => {
+                format!("game over: {result} by {reason} (Black {b}, White {w})")
+            }
+            _ => format!("game over: {result} by {reason}"),
+        },
+        Event::SensorFault { points, kind } => {
+            format!("sensor fault: {kind} {}", points.join(" "))
+        }
+        Event::Status { state, version } => format!("board {state} (tengen {version})"),
+    };
+    format!(
+        "{:>5}  {}  {body}",
+        env.seq,
+        env.time.get(11..23).unwrap_or("")
+    )
+}
+
+fn clock_text(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}", s / 60, s % 60)
 }

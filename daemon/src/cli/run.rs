@@ -5,7 +5,10 @@
 use super::args::RunArgs;
 use super::CliError;
 use crate::config::Config;
+use std::time::Duration;
+
 use crate::service::launch::{serve_until_stopped, start};
+use crate::service::links::{start_links, LinkOptions};
 
 /// Runs `tengen run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
@@ -15,9 +18,17 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
         let service = start(&config, false).map_err(|e| CliError::work(e.to_string()))?;
-        serve_until_stopped(service)
-            .await
-            .map_err(|e| CliError::work(e.to_string()))?;
+        let links = match start_links(&config, &service, &LinkOptions::default()).await {
+            Ok(links) => links,
+            Err(e) => {
+                service.request_stop();
+                let _ = tokio::task::spawn_blocking(move || service.join()).await;
+                return Err(CliError::work(e.to_string()));
+            }
+        };
+        let result = serve_until_stopped(service).await;
+        links.shutdown(Duration::from_secs(5)).await;
+        result.map_err(|e| CliError::work(e.to_string()))?;
         Ok(())
     })
 }
@@ -26,6 +37,16 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// As [`init_logging`] with `warn` as the default level (the demo prints events itself).
+pub fn init_logging_quiet() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -7,18 +7,28 @@ use super::notify::Notifier;
 use super::outputs::Outputs;
 use super::recorder::Recorder;
 use super::scan_loop::{LoopEnd, Pacer, RealPacer};
-use super::wiring::{build, engine_factory};
+use super::wiring::{build_with, engine_factory};
 use super::{open_game, Parts, Service, ServiceError};
 use crate::config::Config;
 use crate::journal::Journal;
+use tengen_sim::GameOptions;
 
 /// Opens the board as configured and starts its scan loop. With `exit_when_finished` the
 /// loop ends by itself once a simulated game is over (`tengen demo`).
 pub fn start(config: &Config, exit_when_finished: bool) -> Result<Service, ServiceError> {
+    start_with(config, exit_when_finished, &GameOptions::default())
+}
+
+/// As [`start`], with how the simulated players play an SGF game.
+pub fn start_with(
+    config: &Config,
+    exit_when_finished: bool,
+    play: &GameOptions,
+) -> Result<Service, ServiceError> {
     let dir = &config.storage.dir;
     let (mut journal, recovery) = Journal::open(dir, &config.board.id)?;
     tracing::info!("journal {}: {recovery}", journal.path().display());
-    let built = build(config)?;
+    let built = build_with(config, play)?;
     if journal.game().is_empty() {
         journal.set_game(&config.board.game);
     } else if !built.restore {

@@ -9,7 +9,8 @@
 //! - [`scan_loop`]: the loop thread; commands come in as [`scan_loop::Request`]s.
 //! - [`notify`]: systemd readiness and watchdog.
 //! - [`wiring`]: the pipeline as the engine and the `sim`/`serial`/`rpi` backends, from a
-//!   config; [`launch`]: start from a config, stop on SIGTERM.
+//!   config; [`launch`]: start from a config, stop on SIGTERM; [`links`]: the HTTP live
+//!   view and MQTT (embedded broker or external) fed from the recorded events.
 //!
 //! Start-up: the journal is opened (a torn tail is cut off and reported), `status
 //! restoring` is written when it holds events, the current game is rebuilt from them, then
@@ -18,6 +19,7 @@
 pub mod backend;
 pub mod engine;
 pub mod launch;
+pub mod links;
 pub mod notify;
 pub mod outputs;
 pub mod recorder;

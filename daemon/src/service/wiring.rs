@@ -294,6 +294,12 @@ pub struct Built {
 
 /// Builds the backend and the referee settings the config asks for.
 pub fn build(config: &Config) -> Result<Built, ServiceError> {
+    build_with(config, &GameOptions::default())
+}
+
+/// As [`build`], with how the simulated players play an SGF game (`tengen demo` injects
+/// a violation this way).
+pub fn build_with(config: &Config, play: &GameOptions) -> Result<Built, ServiceError> {
     let settings = RefereeSettings::from_config(config);
     match config.hardware.backend {
         BackendKind::Sim => {
@@ -307,7 +313,7 @@ pub fn build(config: &Config) -> Result<Built, ServiceError> {
                     let record = read(path)
                         .and_then(|t| sgf::parse(&t).map_err(|e| e.to_string()))
                         .map_err(|e| ServiceError::Backend(format!("{}: {e}", path.display())))?;
-                    let sim = Simulation::from_sgf(&record, &options, &GameOptions::default())
+                    let sim = Simulation::from_sgf(&record, &options, play)
                         .map_err(|e| ServiceError::Backend(format!("{}: {e}", path.display())))?;
                     (sim, settings_for_record(config, &record))
                 }
