@@ -12,8 +12,12 @@ pub fn run(args: HallArgs) -> Result<(), CliError> {
         Some(path) => HallConfig::load(path).map_err(|e| CliError::input(e.to_string()))?,
         None => HallConfig::default(),
     };
-    crate::mqtt::settings::BrokerUrl::parse(&args.broker)
-        .map_err(|_| CliError::input(format!("--broker: {:?} is not mqtt://host:port", args.broker)))?;
+    crate::mqtt::settings::BrokerUrl::parse(&args.broker).map_err(|_| {
+        CliError::input(format!(
+            "--broker: {:?} is not mqtt://host:port",
+            args.broker
+        ))
+    })?;
     super::run::init_logging();
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
@@ -21,7 +25,10 @@ pub fn run(args: HallArgs) -> Result<(), CliError> {
         let hall = crate::hall::start(&args.broker, &args.http, &config)
             .await
             .map_err(|e| CliError::work(e.to_string()))?;
-        eprintln!("tengen hall: http://{}/ (broker {})", hall.addr, args.broker);
+        eprintln!(
+            "tengen hall: http://{}/ (broker {})",
+            hall.addr, args.broker
+        );
         wait_for_stop().await;
         hall.stop();
         Ok(())

@@ -20,7 +20,11 @@ pub fn verify(arbiters: &[Arbiter], name: &str, secret: &str) -> Option<String> 
     let a = arbiters.iter().find(|a| a.name == name)?;
     let ok = match (&a.password_hash, &a.token) {
         (Some(hash), _) => PasswordHash::new(hash)
-            .map(|h| Argon2::default().verify_password(secret.as_bytes(), &h).is_ok())
+            .map(|h| {
+                Argon2::default()
+                    .verify_password(secret.as_bytes(), &h)
+                    .is_ok()
+            })
             .unwrap_or(false),
         (None, Some(token)) => bool::from(token.as_bytes().ct_eq(secret.as_bytes())),
         (None, None) => false,
@@ -104,9 +108,15 @@ mod tests {
             },
             token_arbiter(),
         ];
-        assert_eq!(verify(&arbiters, "chief", "go-is-fun").as_deref(), Some("chief"));
+        assert_eq!(
+            verify(&arbiters, "chief", "go-is-fun").as_deref(),
+            Some("chief")
+        );
         assert_eq!(verify(&arbiters, "chief", "go-is-fun!"), None);
-        assert_eq!(verify(&arbiters, "deputy", "0123456789abcdef").as_deref(), Some("deputy"));
+        assert_eq!(
+            verify(&arbiters, "deputy", "0123456789abcdef").as_deref(),
+            Some("deputy")
+        );
         assert_eq!(verify(&arbiters, "deputy", "0123456789abcde"), None);
         assert_eq!(verify(&arbiters, "nobody", "0123456789abcdef"), None);
     }
@@ -119,7 +129,10 @@ mod tests {
         let b = s.open("deputy", t0);
         assert_ne!(a, b);
         assert_eq!(a.len(), 32);
-        assert_eq!(s.arbiter(&a, t0 + Duration::from_secs(59)).as_deref(), Some("chief"));
+        assert_eq!(
+            s.arbiter(&a, t0 + Duration::from_secs(59)).as_deref(),
+            Some("chief")
+        );
         assert_eq!(s.arbiter(&a, t0 + Duration::from_secs(60)), None);
         s.close(&b);
         assert_eq!(s.arbiter(&b, t0), None);

@@ -233,9 +233,9 @@ impl BoardView {
     pub fn summary(&self, tournament: &str, board: &str, now: Instant) -> Value {
         let s = self.feed.state();
         let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
-        let age = self
-            .state_at
-            .map_or(0, |t| u64::try_from(now.duration_since(t).as_millis()).unwrap_or(u64::MAX));
+        let age = self.state_at.map_or(0, |t| {
+            u64::try_from(now.duration_since(t).as_millis()).unwrap_or(u64::MAX)
+        });
         json!({
             "tournament": tournament,
             "board": board,
@@ -335,7 +335,11 @@ mod tests {
         assert!(!b.is_live());
         b.on_event(pass(5), t, true);
         assert!(b.is_live());
-        assert_eq!(seqs(&b), vec![2, 3, 4, 5, 6], "from the current game's start");
+        assert_eq!(
+            seqs(&b),
+            vec![2, 3, 4, 5, 6],
+            "from the current game's start"
+        );
         b.on_event(pass(6), t, true);
         b.on_event(pass(7), t, true);
         assert_eq!(seqs(&b), vec![2, 3, 4, 5, 6, 7]);

@@ -5,10 +5,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng;
 use rumqttc::{
     AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS, TlsConfiguration, Transport,
 };
-use rand::SeedableRng;
 use tokio::task::JoinHandle;
 
 use super::state::{HallState, Outgoing};
@@ -101,7 +101,10 @@ async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hal
             Ok(Event::Incoming(Packet::ConnAck(_))) => {
                 backoff.reset();
                 tracing::info!("hall connected; subscribing to {filter}");
-                if client.try_subscribe(filter.clone(), QoS::AtLeastOnce).is_err() {
+                if client
+                    .try_subscribe(filter.clone(), QoS::AtLeastOnce)
+                    .is_err()
+                {
                     tracing::error!("could not queue the subscription");
                 }
             }

@@ -192,7 +192,12 @@ mod tests {
         let now = Instant::now();
         let mut log = CommandLog::new("h1");
         let s = log
-            .prepare(&key(), "chief", body(json!({"type": "confirm", "alert": "a3"})), now)
+            .prepare(
+                &key(),
+                "chief",
+                body(json!({"type": "confirm", "alert": "a3"})),
+                now,
+            )
             .unwrap();
         assert_eq!(s.id, "h1-1");
         assert_eq!(
@@ -202,10 +207,16 @@ mod tests {
         assert_eq!(log.to_json(now)[0]["status"], "pending");
         // A reply for another board or another hall's id changes nothing.
         let other = BoardKey::new("t", "b2").unwrap();
-        assert!(log.on_reply(&other, &json!({"id": "h1-1", "ok": true})).is_none());
-        assert!(log.on_reply(&key(), &json!({"id": "h2-1", "ok": true})).is_none());
+        assert!(log
+            .on_reply(&other, &json!({"id": "h1-1", "ok": true}))
+            .is_none());
+        assert!(log
+            .on_reply(&key(), &json!({"id": "h2-1", "ok": true}))
+            .is_none());
         assert_eq!(log.to_json(now)[0]["status"], "pending");
-        assert!(log.on_reply(&key(), &json!({"id": "h1-1", "ok": true})).is_some());
+        assert!(log
+            .on_reply(&key(), &json!({"id": "h1-1", "ok": true}))
+            .is_some());
         assert_eq!(log.to_json(now)[0]["status"], "acked");
     }
 
@@ -213,10 +224,17 @@ mod tests {
     fn refusals_keep_the_reason() {
         let now = Instant::now();
         let mut log = CommandLog::new("h1");
-        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now).unwrap();
-        log.on_reply(&key(), &json!({"id": "h1-1", "ok": false, "error": "no game"}));
+        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .unwrap();
+        log.on_reply(
+            &key(),
+            &json!({"id": "h1-1", "ok": false, "error": "no game"}),
+        );
         let j = log.to_json(now);
-        assert_eq!((j[0]["status"].as_str(), j[0]["error"].as_str()), (Some("refused"), Some("no game")));
+        assert_eq!(
+            (j[0]["status"].as_str(), j[0]["error"].as_str()),
+            (Some("refused"), Some("no game"))
+        );
     }
 
     #[test]

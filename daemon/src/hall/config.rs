@@ -200,7 +200,10 @@ impl HallConfig {
                     return Err(invalid(key("password_hash"), "give password_hash or token"))
                 }
                 (Some(_), Some(_)) => {
-                    return Err(invalid(key("token"), "give password_hash or token, not both"))
+                    return Err(invalid(
+                        key("token"),
+                        "give password_hash or token, not both",
+                    ))
                 }
                 (Some(h), None) => {
                     if argon2::PasswordHash::new(h).is_err() {
@@ -267,23 +270,40 @@ mod tests {
         assert_eq!(c.hall.identity.as_deref(), Some("hall-desk"));
         let who = crate::hall::auth::verify(&c.arbiter, "chief", "change-me-please");
         assert_eq!(who.as_deref(), Some("chief"));
-        assert_eq!(crate::hall::auth::verify(&c.arbiter, "chief", "change-me"), None);
+        assert_eq!(
+            crate::hall::auth::verify(&c.arbiter, "chief", "change-me"),
+            None
+        );
     }
 
     #[test]
     fn bad_files_name_the_key_or_line() {
-        let e = parse("[mqtt]\nprefix = \"tengen\"\ncolour = 1\n").unwrap_err().to_string();
+        let e = parse("[mqtt]\nprefix = \"tengen\"\ncolour = 1\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("hall.toml: line 3: "), "{e}");
         assert!(!e.contains('\n'));
-        let e = parse("[[arbiter]]\nname = \"a\"\n").unwrap_err().to_string();
-        assert_eq!(e, "hall.toml: arbiter[0].password_hash: give password_hash or token");
+        let e = parse("[[arbiter]]\nname = \"a\"\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "hall.toml: arbiter[0].password_hash: give password_hash or token"
+        );
         let e = parse("[[arbiter]]\nname = \"a\"\npassword_hash = \"plain\"\n")
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("hall.toml: arbiter[0].password_hash: not an Argon2"), "{e}");
-        let e = parse("[[arbiter]]\nname = \"a\"\ntoken = \"short\"\n").unwrap_err().to_string();
+        assert!(
+            e.starts_with("hall.toml: arbiter[0].password_hash: not an Argon2"),
+            "{e}"
+        );
+        let e = parse("[[arbiter]]\nname = \"a\"\ntoken = \"short\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("arbiter[0].token"), "{e}");
-        let e = parse("[mqtt]\nprefix = \"Tengen\"\n").unwrap_err().to_string();
+        let e = parse("[mqtt]\nprefix = \"Tengen\"\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("mqtt.prefix"), "{e}");
     }
 }

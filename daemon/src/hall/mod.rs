@@ -83,7 +83,11 @@ impl RunningHall {
 
 /// Starts the hall on the current tokio runtime: connects to `broker` (in the background,
 /// with back-off) and serves HTTP on `http`.
-pub async fn start(broker: &str, http: &str, config: &HallConfig) -> Result<RunningHall, HallError> {
+pub async fn start(
+    broker: &str,
+    http: &str,
+    config: &HallConfig,
+) -> Result<RunningHall, HallError> {
     let url = BrokerUrl::parse(broker).map_err(|_| HallError::BadBroker(broker.to_string()))?;
     let tag: String = {
         let bytes: [u8; 4] = rand::rng().random();
@@ -96,13 +100,15 @@ pub async fn start(broker: &str, http: &str, config: &HallConfig) -> Result<Runn
         .unwrap_or_else(|| format!("tengen-hall-{tag}"));
     let credentials = match (&config.mqtt.username, &config.mqtt.password_file) {
         (Some(user), Some(file)) => {
-            let text = std::fs::read_to_string(file).map_err(|source| {
-                SettingsError::PasswordFile {
+            let text =
+                std::fs::read_to_string(file).map_err(|source| SettingsError::PasswordFile {
                     path: file.clone(),
                     source,
-                }
-            })?;
-            Some((user.clone(), text.trim_end_matches(['\n', '\r']).to_string()))
+                })?;
+            Some((
+                user.clone(),
+                text.trim_end_matches(['\n', '\r']).to_string(),
+            ))
         }
         (Some(user), None) => Some((user.clone(), String::new())),
         _ => None,

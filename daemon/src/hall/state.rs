@@ -170,7 +170,11 @@ impl HallState {
                 if sgf.trim().is_empty() {
                     return None;
                 }
-                let game = if b.game().is_empty() { "game" } else { b.game() };
+                let game = if b.game().is_empty() {
+                    "game"
+                } else {
+                    b.game()
+                };
                 let name = format!("{}-{}-{}.sgf", k.tournament, k.board, safe(game));
                 Some((name, sgf))
             })
@@ -298,7 +302,11 @@ mod tests {
         let mut h = HallState::new("tengen", None, "h");
         assert_eq!(h.filter(), "tengen/+/+/#");
         h.on_message("tengen/t/b1/status", br#"{"state":"online"}"#, now);
-        h.on_message("tengen/t/b1/state", br#"{"number":4,"round":"2","seq":9}"#, now);
+        h.on_message(
+            "tengen/t/b1/state",
+            br#"{"number":4,"round":"2","seq":9}"#,
+            now,
+        );
         h.on_message("tengen/t/b2/state", b"not json", now);
         h.on_message("tengen/t/b2/events", b"{\"seq\":1}", now);
         h.on_message("elsewhere/t/b3/state", b"{}", now);
@@ -308,7 +316,10 @@ mod tests {
         assert_eq!(boards[0]["number"], 4);
         assert_eq!(h.round_games("2"), vec![], "no SGF yet");
         h.on_message("tengen/t/b1/sgf", b"(;GM[1])", now);
-        assert_eq!(h.round_games("2"), vec![("t-b1-game.sgf".to_string(), "(;GM[1])".to_string())]);
+        assert_eq!(
+            h.round_games("2"),
+            vec![("t-b1-game.sgf".to_string(), "(;GM[1])".to_string())]
+        );
     }
 
     #[test]
@@ -319,7 +330,12 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].topic, "tengen/t/b1/cmd");
         let v: Value = serde_json::from_slice(&out[0].payload).unwrap();
-        assert_eq!(v, json!({"id": "h-1", "by": "hall-main", "type": "republish", "from_seq": 1}));
-        assert!(h.on_message("tengen/t/b1/state", br#"{"seq":10}"#, now).is_empty());
+        assert_eq!(
+            v,
+            json!({"id": "h-1", "by": "hall-main", "type": "republish", "from_seq": 1})
+        );
+        assert!(h
+            .on_message("tengen/t/b1/state", br#"{"seq":10}"#, now)
+            .is_empty());
     }
 }

@@ -65,9 +65,18 @@ mod tests {
     #[test]
     fn reads_board_topics() {
         let (k, l) = parse("tengen", "tengen/open-2026/hall1-07/alerts/active").unwrap();
-        assert_eq!((k.tournament.as_str(), k.board.as_str(), l), ("open-2026", "hall1-07", Leaf::AlertsActive));
-        assert_eq!(parse("club/tengen", "club/tengen/t/b/cmd/reply").unwrap().1, Leaf::CmdReply);
-        assert_eq!(parse("tengen", "tengen/t/b/events").unwrap().1, Leaf::Events);
+        assert_eq!(
+            (k.tournament.as_str(), k.board.as_str(), l),
+            ("open-2026", "hall1-07", Leaf::AlertsActive)
+        );
+        assert_eq!(
+            parse("club/tengen", "club/tengen/t/b/cmd/reply").unwrap().1,
+            Leaf::CmdReply
+        );
+        assert_eq!(
+            parse("tengen", "tengen/t/b/events").unwrap().1,
+            Leaf::Events
+        );
     }
 
     #[test]

@@ -76,7 +76,9 @@ fn not_found(what: &str) -> Response {
 
 async fn board_redirect(Path((t, b)): Path<(String, String)>) -> Response {
     match BoardKey::new(&t, &b) {
-        Some(k) => Redirect::permanent(&format!("/board/{}/{}/", k.tournament, k.board)).into_response(),
+        Some(k) => {
+            Redirect::permanent(&format!("/board/{}/{}/", k.tournament, k.board)).into_response()
+        }
         None => not_found("no such board"),
     }
 }
@@ -150,7 +152,13 @@ pub fn zip_games(games: &[(String, String)]) -> Result<Vec<u8>, zip::result::Zip
 
 fn sanitize(s: &str) -> String {
     s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -209,7 +217,10 @@ async fn login(State(app): State<App>, Form(f): Form<LoginForm>) -> Response {
     tracing::info!("arbiter {who} logged in to the console");
     (
         StatusCode::SEE_OTHER,
-        [(header::SET_COOKIE, cookie), (header::LOCATION, "/console".to_string())],
+        [
+            (header::SET_COOKIE, cookie),
+            (header::LOCATION, "/console".to_string()),
+        ],
     )
         .into_response()
 }
@@ -228,7 +239,10 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
     (
         StatusCode::SEE_OTHER,
         [
-            (header::SET_COOKIE, format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")),
+            (
+                header::SET_COOKIE,
+                format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+            ),
             (header::LOCATION, "/console".to_string()),
         ],
     )
@@ -286,14 +300,28 @@ async fn console_command(
     let (id, out) = match prepared {
         Ok(x) => x,
         Err(e) => {
-            return (StatusCode::BAD_REQUEST, Json(json!({"error": e.to_string()}))).into_response()
+            return (
+                StatusCode::BAD_REQUEST,
+                Json(json!({"error": e.to_string()})),
+            )
+                .into_response()
         }
     };
-    tracing::info!("arbiter {by}: command {id} to {}/{}", key.tournament, key.board);
+    tracing::info!(
+        "arbiter {by}: command {id} to {}/{}",
+        key.tournament,
+        key.board
+    );
     if let Err(e) = app.mqtt.publish(out).await {
-        return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"id": id, "error": e.to_string()})))
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"id": id, "error": e.to_string()})),
+        )
             .into_response();
     }
-    (StatusCode::ACCEPTED, Json(json!({"id": id, "status": "pending"}))).into_response()
+    (
+        StatusCode::ACCEPTED,
+        Json(json!({"id": id, "status": "pending"})),
+    )
+        .into_response()
 }
-
