@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use tengen_hal::calibration::Calibration;
 use tengen_hal::serial::{LinkEvent, SerialConfig as LinkConfig, SerialLink};
-use tengen_hal::{ButtonEvent, ClockButtons, Frame, Millis, SensorMatrix};
+use tengen_hal::{ButtonEvent, Frame, Millis};
+#[cfg(feature = "rpi")]
+use tengen_hal::{ClockButtons, SensorMatrix};
 use tengen_rules::sgf;
 use tengen_sim::{GameOptions, Script, SimOptions, Simulation};
 
@@ -84,6 +86,7 @@ pub struct SimBackend {
     sim: Simulation,
     speed: f64,
     anchor: Option<Millis>,
+    finished: bool,
 }
 
 impl SimBackend {
@@ -93,6 +96,7 @@ impl SimBackend {
             sim,
             speed,
             anchor: None,
+            finished: false,
         }
     }
 }
@@ -100,17 +104,26 @@ impl SimBackend {
 impl Backend for SimBackend {
     fn poll(&mut self, now: Millis) -> Polled {
         let anchor = *self.anchor.get_or_insert(now);
-        let virtual_ms = (now.saturating_sub(anchor) as f64 * self.speed) as Millis;
-        let Ok(mut frame) = self.sim.scan(virtual_ms);
-        let Ok(mut buttons) = ClockButtons::poll(&mut self.sim, virtual_ms);
-        frame.time += anchor;
-        for b in &mut buttons {
-            b.time += anchor;
+        let due = (now.saturating_sub(anchor) as f64 * self.speed) as Millis;
+        // Every scan of the simulator's own period up to the due time, so the stabiliser
+        // sees the same scans at any speed.
+        let mut scans = Vec::new();
+        while !self.finished && self.sim.now() <= due {
+            match self.sim.next_scan() {
+                Some((mut frame, mut buttons)) => {
+                    frame.time += anchor;
+                    for b in &mut buttons {
+                        b.time += anchor;
+                    }
+                    scans.push((frame, buttons));
+                }
+                None => self.finished = true,
+            }
         }
         Polled {
-            scans: vec![(frame, buttons)],
+            scans,
             faults: Vec::new(),
-            finished: virtual_ms >= self.sim.end_time(),
+            finished: self.finished,
         }
     }
 
