@@ -146,3 +146,36 @@ fn noise_ladder() {
         println!("noise {noise}: {failed} of {} games failed", games.len());
     }
 }
+
+/// Wall time of the pipeline alone per scan over a 19x19 game at human pace (run with
+/// `--ignored --nocapture`; the release figure comes from `benches/referee.rs`).
+#[test]
+#[ignore]
+fn time_per_scan_19x19() {
+    use tengen_daemon::pipeline::Pipeline;
+    let (_, record) = fixture_games(19).into_iter().next().expect("19x19 game");
+    let mut options = tengen_sim::SimOptions::seeded(1);
+    options.noise = 0.001;
+    let mut sim =
+        tengen_sim::Simulation::from_sgf(&record, &options, &tengen_sim::GameOptions::default())
+            .expect("sim");
+    let mut scans = Vec::new();
+    while let Some(s) = sim.next_scan() {
+        scans.push(s);
+    }
+    let (mut p, _) =
+        Pipeline::new(referee_util::settings(&record, byoyomi()), None, 0).expect("pipeline");
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    for (frame, buttons) in &scans {
+        n += p.step(frame, buttons).expect("step").len();
+    }
+    let el = start.elapsed();
+    println!(
+        "{} scans, {} events, {:.2} us per scan",
+        scans.len(),
+        n,
+        el.as_secs_f64() * 1e6 / scans.len() as f64
+    );
+    assert!(n > 0);
+}

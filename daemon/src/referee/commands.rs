@@ -181,19 +181,20 @@ impl Referee {
             if let Some(clock) = self.clock.as_mut() {
                 clock.forfeit_turn_after_flag(flagged, now);
             }
-            if self.game.to_move() == flagged && self.moved.is_none() {
-                if self.game.play_as(flagged, Move::Pass).is_ok() {
-                    self.record.push(super::record::MoveNote::new(
-                        flagged,
-                        Move::Pass,
-                        self.clock.as_ref(),
-                        now,
-                    ));
-                    events.push(Event::Pass {
-                        number: self.game.move_number(),
-                        color: flagged,
-                    });
-                }
+            if self.game.to_move() == flagged
+                && self.moved.is_none()
+                && self.game.play_as(flagged, Move::Pass).is_ok()
+            {
+                self.record.push(super::record::MoveNote::new(
+                    flagged,
+                    Move::Pass,
+                    self.clock.as_ref(),
+                    now,
+                ));
+                events.push(Event::Pass {
+                    number: self.game.move_number(),
+                    color: flagged,
+                });
             }
             self.moved = None;
             events.push(self.clock_event(None));

@@ -123,7 +123,7 @@ impl Referee {
         let setup_missing = game.board().stones().into_iter().map(|(p, _)| p).collect();
         let clock = match settings.time {
             TimeControl::None => None,
-            ref tc => Some(Clock::new(tc.clone())),
+            tc => Some(Clock::new(tc)),
         };
         let mut r = Referee {
             settings,
