@@ -93,7 +93,7 @@ pub fn settings_for_script(config: &Config, script: &Script) -> RefereeSettings 
         s.handicap = v;
     }
     if let Some(v) = &setup.time {
-        s.time = v.clone();
+        s.time = *v;
     }
     s
 }
