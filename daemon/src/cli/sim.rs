@@ -127,8 +127,7 @@ pub fn sim_side(side: Side) -> tengen_sim::Side {
 }
 
 fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+    std::fs::read_to_string(path).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
 /// Runs `tengen sim`.
@@ -145,7 +144,9 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
     };
     if let Some(noise) = args.noise {
         if !(0.0..=1.0).contains(&noise) {
-            return Err(CliError::input(format!("--noise: {noise} is not a probability (0..1)")));
+            return Err(CliError::input(format!(
+                "--noise: {noise} is not a probability (0..1)"
+            )));
         }
         config.hardware.sim.noise = noise;
     }
@@ -157,25 +158,29 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
     options.black_side = sim_side(black_side);
     let (mut sim, settings) = if let Some(path) = &args.sgf {
         let text = read(path)?;
-        let record = sgf::parse(&text)
-            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
+        let record =
+            sgf::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
         let sim = Simulation::from_sgf(&record, &options, &GameOptions::default())
             .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
         (sim, settings_for_record(&config, &record))
     } else if let Some(path) = &args.script {
         let text = read(path)?;
         let name = path.display().to_string();
-        let script = Script::parse(&text).map_err(|e| CliError::input(e.with_source(&name).to_string()))?;
+        let script =
+            Script::parse(&text).map_err(|e| CliError::input(e.with_source(&name).to_string()))?;
         let sim = Simulation::from_parsed(&script, &options)
             .map_err(|e| CliError::input(e.with_source(&name).to_string()))?;
         (sim, settings_for_script(&config, &script))
     } else {
-        return Err(CliError::input("tengen sim: give --sgf FILE or --script FILE"));
+        return Err(CliError::input(
+            "tengen sim: give --sgf FILE or --script FILE",
+        ));
     };
     let mut out: Box<dyn Write> = match &args.events {
-        Some(path) => Box::new(std::io::BufWriter::new(std::fs::File::create(path).map_err(
-            |e| CliError::work(format!("{}: {e}", path.display())),
-        )?)),
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| CliError::work(format!("{}: {e}", path.display())))?,
+        )),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     };
     let board = config.board.id.clone();
