@@ -205,7 +205,7 @@ impl HallState {
                 all.push((seen, seq, a));
             }
         }
-        all.sort_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)));
+        all.sort_by_key(|a| std::cmp::Reverse((a.0, a.1)));
         Value::Array(all.into_iter().map(|(_, _, a)| a).collect())
     }
 
