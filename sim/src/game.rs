@@ -142,6 +142,9 @@ pub struct GameOptions {
     /// The size of the square corner region the resignation stones go in (4: a 4x4 square
     /// in the resigning player's lower-right corner, nearest the corner first).
     pub resign_region: u8,
+    /// Stones the players lift as dead after two passes when the game itself does not say
+    /// (SGF has no field for them); used only if [`GameInput::dead`] is empty.
+    pub dead: Vec<Point>,
 }
 
 impl Default for GameOptions {
@@ -151,6 +154,7 @@ impl Default for GameOptions {
             violations: Vec::new(),
             finish: true,
             resign_region: 4,
+            dead: Vec::new(),
         }
     }
 }

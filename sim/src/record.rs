@@ -31,6 +31,10 @@ impl Simulation {
         options: &SimOptions,
         play: &GameOptions,
     ) -> Result<Simulation, GameError> {
-        Simulation::from_game(&GameInput::from_record(record), options, play)
+        let mut input = GameInput::from_record(record);
+        if input.dead.is_empty() {
+            input.dead.clone_from(&play.dead);
+        }
+        Simulation::from_game(&input, options, play)
     }
 }

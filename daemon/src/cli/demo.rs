@@ -24,6 +24,16 @@ pub const GAME: &str = include_str!("../../assets/ear-reddening.sgf");
 /// The move from which the injected violation is looked for.
 pub const VIOLATION_FROM_MOVE: usize = 30;
 
+/// The stones left dead on the board at the end of the bundled game, lifted by the players
+/// at counting. The record (played under the Japanese rules of 1846) leaves them on the
+/// board; this list is GNU Go's `final_status_list dead` for its final position.
+pub const DEAD_STONES: &str = "K16,F15,K14,L14,P12,C6,C5,F6,G6,O6,O5,T6";
+
+fn dead_stones() -> Result<Vec<tengen_rules::Point>, CliError> {
+    tengen_rules::point::parse_gtp_list(DEAD_STONES, 19)
+        .map_err(|e| CliError::work(format!("the demo's dead stones: {e}")))
+}
+
 /// Runs `tengen demo`.
 pub fn run(args: DemoArgs) -> Result<(), CliError> {
     if !(args.speed > 0.0 && args.speed <= 10_000.0) {
@@ -49,6 +59,7 @@ pub fn run(args: DemoArgs) -> Result<(), CliError> {
             at_move: VIOLATION_FROM_MOVE,
             kind: ViolationKind::LeaveCapture,
         }],
+        dead: dead_stones()?,
         ..GameOptions::default()
     };
     let runtime = tokio::runtime::Runtime::new()
@@ -70,8 +81,8 @@ pub fn run(args: DemoArgs) -> Result<(), CliError> {
             }
         };
         println!(
-            "tengen demo: {} vs {} (1846), x{} pace",
-            "Kuwahara Shusaku", "Gennan Inseki", args.speed
+            "tengen demo: Kuwahara Shusaku vs Gennan Inseki (1846), x{} pace",
+            args.speed
         );
         println!("  live view  http://{}/", links.http.addr);
         println!(
