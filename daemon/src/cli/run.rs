@@ -43,10 +43,11 @@ pub fn init_logging() {
         .try_init();
 }
 
-/// As [`init_logging`] with `warn` as the default level (the demo prints events itself).
+/// As [`init_logging`] with `warn` as the default level (the demo prints events itself)
+/// and the embedded broker silent (it logs every client that hangs up as an error).
 pub fn init_logging_quiet() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rumqttd=off"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
