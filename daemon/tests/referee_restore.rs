@@ -78,6 +78,6 @@ fn restore_then_continue_equals_uninterrupted_without_clock() {
 #[test]
 fn restore_then_continue_equals_uninterrupted_with_byoyomi() {
     let tc = TimeControl::parse("byoyomi 1m 3x10s").expect("tc");
-    check_game(ViolationKind::DoubleMove, tc.clone(), 5);
+    check_game(ViolationKind::DoubleMove, tc, 5);
     check_game(ViolationKind::LeaveCapture, tc, 6);
 }

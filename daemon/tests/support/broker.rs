@@ -203,7 +203,10 @@ impl Subscriber {
 
     /// The next event, or `None` after `timeout`.
     pub async fn next_event(&mut self, timeout: Duration) -> Option<SubEvent> {
-        tokio::time::timeout(timeout, self.rx.recv()).await.ok().flatten()
+        tokio::time::timeout(timeout, self.rx.recv())
+            .await
+            .ok()
+            .flatten()
     }
 
     /// The next message on `topic`, or `None` after `timeout`.
@@ -268,7 +271,11 @@ async fn sub_loop(
 pub fn envelope(seq: u64) -> tengen_daemon::event::Envelope {
     use tengen_daemon::event::{AlertCode, Envelope, Event};
     use tengen_rules::Color;
-    let color = if seq % 2 == 1 { Color::Black } else { Color::White };
+    let color = if seq % 2 == 1 {
+        Color::Black
+    } else {
+        Color::White
+    };
     let cols = b"ABCDEFGHJKLMNOPQRST";
     let point = format!(
         "{}{}",
