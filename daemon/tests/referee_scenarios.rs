@@ -191,6 +191,7 @@ fn every_alert_code_has_a_scenario_and_a_look_alike() {
         "wrong_color",
         "suicide",
         "ko",
+        "superko",
         "clock_before_move",
         "board_disturbed",
         "time_expired",
