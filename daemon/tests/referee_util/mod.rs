@@ -25,10 +25,12 @@ pub fn fixture_games(size: u8) -> Vec<(PathBuf, GameRecord)> {
     paths.sort();
     paths
         .into_iter()
-        .filter_map(|p| {
-            let text = std::fs::read_to_string(&p).ok()?;
-            let rec = sgf::parse(&text).ok()?;
-            Some((p, rec))
+        .map(|p| {
+            // A fixture that does not read is a failure, never a game silently left out.
+            let text =
+                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let rec = sgf::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p, rec)
         })
         .collect()
 }
