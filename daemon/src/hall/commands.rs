@@ -78,8 +78,7 @@ impl CommandLog {
         body: Map<String, Value>,
         now: Instant,
     ) -> Result<Sent, CommandError> {
-        self.counter += 1;
-        let id = format!("{}-{}", self.tag, self.counter);
+        let id = self.next_id();
         let mut object = body;
         object.insert("id".into(), Value::String(id.clone()));
         object.insert("by".into(), Value::String(by.to_string()));
@@ -87,30 +86,29 @@ impl CommandLog {
             .map_err(|e| CommandError::Invalid(e.to_string()))?;
         let payload =
             serde_json::to_value(&envelope).map_err(|e| CommandError::Invalid(e.to_string()))?;
-        let sent = Sent {
-            id,
-            key: key.clone(),
-            payload,
-            outcome: Outcome::Pending,
-            at: now,
-        };
-        self.sent.push_back(sent.clone());
-        while self.sent.len() > KEEP {
-            self.sent.pop_front();
-        }
-        Ok(sent)
+        Ok(self.remember(id, key, payload, now))
     }
 
     /// A `republish` from `from_seq`, signed `by` (the hall's identity).
     pub fn republish(&mut self, key: &BoardKey, by: &str, from_seq: u64, now: Instant) -> Sent {
-        self.counter += 1;
-        let id = format!("{}-{}", self.tag, self.counter);
+        let id = self.next_id();
         let envelope = CommandEnvelope {
             id: id.clone(),
             by: Some(by.to_string()),
             command: Command::Republish { from_seq },
         };
         let payload = serde_json::to_value(&envelope).unwrap_or(Value::Null);
+        self.remember(id, key, payload, now)
+    }
+
+    /// The next command id of this hall: `{tag}-{n}`.
+    fn next_id(&mut self) -> String {
+        self.counter += 1;
+        format!("{}-{}", self.tag, self.counter)
+    }
+
+    /// Records a command as pending (keeping the last `KEEP`) and returns it.
+    fn remember(&mut self, id: String, key: &BoardKey, payload: Value, now: Instant) -> Sent {
         let sent = Sent {
             id,
             key: key.clone(),
