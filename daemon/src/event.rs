@@ -41,6 +41,10 @@ pub struct Envelope {
     pub board: String,
     /// The game id (`r3-t07`).
     pub game: String,
+    /// Who caused it, for events that answer an arbiter's command (the command's `by`);
+    /// absent otherwise. The board's record of who confirmed, dismissed or adjusted what.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
     /// The event itself; its `type` tag is flattened into the envelope.
     #[serde(flatten)]
     pub event: Event,
@@ -278,6 +282,7 @@ mod tests {
             time: "2026-11-29T13:45:01.250Z".into(),
             board: "hall1-07".into(),
             game: "r3-t07".into(),
+            by: None,
             event: Event::Move {
                 number: 37,
                 color: Color::White,

@@ -69,6 +69,7 @@ impl Feeder {
             time: format!("2026-11-29T13:00:{:02}.000Z", self.seq % 60),
             board: "hall1-07".into(),
             game: "r3-t07".into(),
+            by: None,
             event,
         });
     }

@@ -160,6 +160,7 @@ fn env(board: &str, seq: u64, event: Event) -> Envelope {
         time: format!("2026-11-29T13:45:{:02}.000Z", seq),
         board: board.into(),
         game: format!("r1-{board}"),
+        by: None,
         event,
     }
 }

@@ -15,6 +15,7 @@ fn pass(seq: u64) -> Envelope {
         time: "2026-11-29T13:45:01.250Z".into(),
         board: "hall1-07".into(),
         game: "r3-t07".into(),
+        by: None,
         event: Event::Pass {
             number: seq as u32,
             color: if seq % 2 == 1 {

@@ -346,7 +346,7 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
             .blocking_send(Request {
                 command: CommandEnvelope {
                     id: "c".into(),
-                    by: None,
+                    by: Some("chief".into()),
                     command,
                 },
                 reply,
@@ -388,6 +388,12 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
     let last_two = &all[all.len() - 2..];
     assert!(matches!(last_two[0].event, Event::GameStarted { .. }));
     assert_eq!(last_two[0].game, "r2-t1");
+    assert_eq!(
+        last_two[0].by.as_deref(),
+        Some("chief"),
+        "the board records who sent the command"
+    );
+    assert_eq!(last_two[1].by, None, "events of its own carry no sender");
     assert!(matches!(&last_two[1].event, Event::Status { state, .. } if state == "offline"));
     assert_eq!(recorder.sgf_path(), dir.path().join("game-r2-t1.sgf"));
 }

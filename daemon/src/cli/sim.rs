@@ -203,6 +203,7 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
             time: utc_millis(base + t),
             board: board.clone(),
             game: game.clone(),
+            by: None,
             event: e.clone(),
         };
         if keep_for_broker {

@@ -273,6 +273,7 @@ mod tests {
             time: "2026-11-29T13:45:01.250Z".into(),
             board: "b1".into(),
             game: "g1".into(),
+            by: None,
             event,
         }
     }

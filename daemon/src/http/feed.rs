@@ -127,6 +127,7 @@ mod tests {
             time: "2026-11-29T00:00:00.000Z".into(),
             board: "b".into(),
             game: "g".into(),
+            by: None,
             event: Event::Pass {
                 number: seq as u32,
                 color: tengen_rules::Color::Black,

@@ -132,6 +132,8 @@ pub struct Journal {
     file: File,
     board: String,
     game: String,
+    /// The `by` written into new envelopes (set while a command's events are appended).
+    by: Option<String>,
     index: Arc<Mutex<Index>>,
     poisoned: bool,
 }
@@ -271,6 +273,7 @@ impl Journal {
                 file,
                 board: board.to_string(),
                 game,
+                by: None,
                 index: Arc::new(Mutex::new(index)),
                 poisoned: false,
             },
@@ -295,6 +298,7 @@ impl Journal {
             time: humantime::format_rfc3339_millis(time).to_string(),
             board: self.board.clone(),
             game: self.game.clone(),
+            by: self.by.clone(),
             event,
         };
         let payload = serde_json::to_vec(&envelope).map_err(|e| JournalError::Corrupt {
@@ -347,6 +351,11 @@ impl Journal {
     /// in a new journal until [`Journal::set_game`]).
     pub fn game(&self) -> &str {
         &self.game
+    }
+
+    /// Sets who causes the events that follow (an arbiter command's `by`; `None` after).
+    pub fn set_by(&mut self, by: Option<String>) {
+        self.by = by;
     }
 
     /// Sets the game id for the events that follow (a new game).

@@ -64,6 +64,12 @@ impl Recorder {
         self.journal.set_game(game);
     }
 
+    /// Stamps the events recorded from now on with `by` (an arbiter command's sender), until
+    /// set back to `None`.
+    pub fn set_by(&mut self, by: Option<String>) {
+        self.journal.set_by(by);
+    }
+
     /// The current game's SGF file.
     pub fn sgf_path(&self) -> PathBuf {
         sgf_file::path_for(&self.dir, self.journal.game())

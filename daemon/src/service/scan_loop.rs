@@ -149,7 +149,9 @@ impl ScanLoop {
                         });
                         self.recorder.set_game(&id);
                     }
+                    self.recorder.set_by(req.command.by.clone());
                     let result = self.recorder.record(events, now, self.engine.as_ref());
+                    self.recorder.set_by(None);
                     let _ = req.reply.send(match &result {
                         Ok(_) => Ok(()),
                         Err(e) => Err(e.to_string()),

@@ -314,6 +314,7 @@ pub fn envelope(seq: u64) -> tengen_daemon::event::Envelope {
         time: format!("2026-11-29T13:45:{:02}.{:03}Z", seq % 60, seq % 1000),
         board: "b1".into(),
         game: "g1".into(),
+        by: None,
         event,
     }
 }
