@@ -86,6 +86,7 @@ pub struct Simulation {
     scan_hz: u32,
     end: Millis,
     frames: FrameKind,
+    lead_in: Millis,
 }
 
 impl Simulation {
@@ -189,6 +190,7 @@ impl Simulation {
             scan_hz: options.scan_hz.clamp(1, 10_000),
             end: last.max(last_change) + options.tail_ms,
             frames: options.frames,
+            lead_in: options.lead_in_ms,
         }
     }
 
@@ -262,6 +264,46 @@ impl Simulation {
     /// The physical model (fields, clean states, stuck sensors) as it is now.
     pub fn world(&mut self) -> &mut World {
         &mut self.world
+    }
+
+    /// The same game taken up at action `first` of [`Simulation::actions`], as a board
+    /// that kept its stones through a restart would be: every change of the earlier actions
+    /// is already on the board at time 0 (stones, stuck sensors, noise; no hand is over
+    /// the board and no button is down), and the remaining actions follow on a timeline
+    /// shifted so that action `first` starts after the usual lead-in. `first` at or past
+    /// the end gives a board that shows the final position and only scans its tail.
+    /// [`Simulation::actions`] then lists the remaining actions at their new times.
+    /// Call it on a simulation that has not been scanned yet.
+    pub fn resumed_from(mut self, first: usize) -> Simulation {
+        let lead_in = self.lead_in;
+        let cut = match self.actions.get(first) {
+            Some(a) => a.start,
+            None => self.end.max(lead_in),
+        };
+        let shift = cut.saturating_sub(lead_in);
+        let done = self.timeline.partition_point(|c| c.time < cut);
+        for c in self.timeline.drain(..done) {
+            match c.change {
+                Change::Stone(p, s) => self.world.set_stone(p, s),
+                Change::Noise(p) => self.world.set_noise(p),
+                Change::Stuck(p, s) => self.world.set_stuck(p, s),
+                Change::Hand(..) | Change::Button(..) => {}
+            }
+        }
+        for c in &mut self.timeline {
+            c.time -= shift;
+        }
+        self.actions.drain(..first.min(self.actions.len()));
+        for a in &mut self.actions {
+            a.start -= shift;
+            a.end -= shift;
+        }
+        self.end -= shift;
+        self.next_change = 0;
+        self.buttons.clear();
+        self.now = 0;
+        self.scans = 0;
+        self
     }
 
     /// The time of scan number `k` (0-based) at the scan rate.
