@@ -73,7 +73,9 @@
 
 pub mod action;
 pub mod choreography;
+pub mod faults;
 pub mod game;
+pub mod live;
 pub mod mcu;
 pub mod physics;
 pub mod record;

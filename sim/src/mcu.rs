@@ -171,6 +171,20 @@ impl<S: ScanSource> FakeMcu<S> {
         }
     }
 
+    /// The source of scans (to change the simulated board while it runs).
+    pub fn source_mut(&mut self) -> &mut S {
+        &mut self.source
+    }
+
+    /// A reset at `now`, as when the board is unplugged and plugged back in (USB powers
+    /// the microcontroller): the next message is a boot hello with sequence 0, and the
+    /// timestamps start again from 0 at `now`.
+    pub fn reset(&mut self, now: Millis) {
+        self.encoder = Encoder::new(self.config.raw_format);
+        self.next_hello = None;
+        self.config.clock_offset = 0u32.wrapping_sub(now as u32);
+    }
+
     /// The sequence number of the next message.
     pub fn next_seq(&self) -> u16 {
         self.encoder.next_seq()

@@ -250,7 +250,8 @@ fn parse_color(v: &str) -> Result<Color, String> {
     }
 }
 
-fn parse_stuck_state(v: &str) -> Result<Option<PointState>, String> {
+/// Parses a stuck sensor's state: `B`, `W`, `E` (empty), `U` (unknown) or `off` (freed).
+pub fn parse_stuck_state(v: &str) -> Result<Option<PointState>, String> {
     match v.to_ascii_lowercase().as_str() {
         "b" => Ok(Some(PointState::Black)),
         "w" => Ok(Some(PointState::White)),
