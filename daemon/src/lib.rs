@@ -14,6 +14,7 @@ pub mod journal;
 pub mod mqtt;
 pub mod pipeline;
 pub mod referee;
+pub mod sender;
 pub mod service;
 pub mod sgf_file;
 pub mod stabiliser;

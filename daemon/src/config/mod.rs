@@ -201,6 +201,8 @@ impl Config {
                 key_file: None,
                 username: None,
                 password_file: None,
+                arbiters: Vec::new(),
+                command_key_file: None,
             },
             http: HttpConfig {
                 listen: localhost(8080),

@@ -316,6 +316,8 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
             "key_file",
             "username",
             "password_file",
+            "arbiters",
+            "command_key_file",
         ],
     );
     let d = Config::default_for(board_id).mqtt;
@@ -369,6 +371,8 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
         key_file: path(r, t, P, "key_file"),
         username: r.string(t, P, "username"),
         password_file: path(r, t, P, "password_file"),
+        arbiters: arbiters(r, t, P),
+        command_key_file: path(r, t, P, "command_key_file"),
     };
     let tls = matches!(mqtt.url, MqttUrl::Broker { tls: true, .. });
     for (key, set) in [
@@ -428,6 +432,31 @@ fn path(r: &mut Reader, t: &Table, prefix: &str, key: &str) -> Option<PathBuf> {
         return None;
     }
     Some(PathBuf::from(text))
+}
+
+/// `mqtt.arbiters`: a list of distinct, non-empty names.
+fn arbiters(r: &mut Reader, t: &Table, prefix: &str) -> Vec<String> {
+    let key = join(prefix, "arbiters");
+    let Some(value) = t.get("arbiters") else {
+        return Vec::new();
+    };
+    let Some(items) = value.as_array() else {
+        r.problem(key, "must be a list of names, e.g. [\"chief\", \"deputy\"]");
+        return Vec::new();
+    };
+    let mut names: Vec<String> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str().map(str::trim) {
+            Some(name) if !name.is_empty() && !names.iter().any(|n| n == name) => {
+                names.push(name.to_string())
+            }
+            Some(name) if !name.is_empty() => {
+                r.problem(format!("{key}[{i}]"), format!("{name:?} is listed twice"))
+            }
+            _ => r.problem(format!("{key}[{i}]"), "must be a non-empty name"),
+        }
+    }
+    names
 }
 
 /// An `address:port` string.

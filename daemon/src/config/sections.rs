@@ -312,6 +312,12 @@ pub struct MqttConfig {
     pub username: Option<String>,
     /// `mqtt.password_file`: a file holding the password (first line), needs `username`.
     pub password_file: Option<PathBuf>,
+    /// `mqtt.arbiters`: the only senders (`by`) whose commands the board takes; empty (the
+    /// default) takes commands from anyone who can write `cmd`.
+    pub arbiters: Vec<String>,
+    /// `mqtt.command_key_file`: the secret shared with the hall; when set, every command
+    /// must be signed with it (see `crate::sender`).
+    pub command_key_file: Option<PathBuf>,
 }
 
 /// Which broker the board talks to.

@@ -56,6 +56,9 @@ pub struct CommandLog {
     tag: String,
     counter: u64,
     sent: VecDeque<Sent>,
+    /// The command key shared with the boards (`hall.command_key_file`): commands are
+    /// signed with it (see [`crate::sender`]).
+    key: Option<Vec<u8>>,
 }
 
 impl CommandLog {
@@ -65,6 +68,30 @@ impl CommandLog {
             tag: tag.to_string(),
             counter: 0,
             sent: VecDeque::new(),
+            key: None,
+        }
+    }
+
+    /// The same log, signing every command with `key` (boards with `mqtt.command_key_file`
+    /// take only signed commands).
+    pub fn with_key(mut self, key: Option<Vec<u8>>) -> CommandLog {
+        self.set_key(key);
+        self
+    }
+
+    /// Signs every command from now on with `key` (`None`: unsigned).
+    pub fn set_key(&mut self, key: Option<Vec<u8>>) {
+        self.key = key;
+    }
+
+    /// Adds `sig` when the hall has a command key.
+    fn seal(&self, payload: Value) -> Value {
+        match (payload, &self.key) {
+            (Value::Object(mut object), Some(key)) => {
+                crate::sender::sign(key, &mut object);
+                Value::Object(object)
+            }
+            (payload, _) => payload,
         }
     }
 
@@ -86,6 +113,7 @@ impl CommandLog {
             .map_err(|e| CommandError::Invalid(e.to_string()))?;
         let payload =
             serde_json::to_value(&envelope).map_err(|e| CommandError::Invalid(e.to_string()))?;
+        let payload = self.seal(payload);
         Ok(self.remember(id, key, payload, now))
     }
 
@@ -97,7 +125,7 @@ impl CommandLog {
             by: Some(by.to_string()),
             command: Command::Republish { from_seq },
         };
-        let payload = serde_json::to_value(&envelope).unwrap_or(Value::Null);
+        let payload = self.seal(serde_json::to_value(&envelope).unwrap_or(Value::Null));
         self.remember(id, key, payload, now)
     }
 
@@ -183,6 +211,29 @@ mod tests {
 
     fn body(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn with_a_key_every_command_is_signed_so_a_strict_board_takes_it() {
+        let secret = b"hall-and-boards-share-this".to_vec();
+        let board = crate::sender::SenderPolicy::new(vec!["chief".into()], Some(&secret));
+        let now = Instant::now();
+        let mut log = CommandLog::new("h1").with_key(Some(secret));
+        let sent = log
+            .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .unwrap();
+        let again = log.republish(&key(), "chief", 5, now);
+        for s in [sent, again] {
+            let wire = serde_json::to_vec(&s.payload).unwrap();
+            let command = crate::mqtt::commands::parse_checked(&wire, &board);
+            assert!(command.is_ok(), "{:?}", command.err());
+        }
+        let mut unsigned = CommandLog::new("h2");
+        let s = unsigned
+            .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .unwrap();
+        let wire = serde_json::to_vec(&s.payload).unwrap();
+        assert!(crate::mqtt::commands::parse_checked(&wire, &board).is_err());
     }
 
     #[test]

@@ -125,6 +125,10 @@ pub struct HallSection {
     /// How long a console login lasts, in hours (default 12).
     #[serde(default)]
     pub session_hours: Option<u64>,
+    /// The command key shared with the boards (their `mqtt.command_key_file`): every
+    /// command the hall sends is signed with it.
+    #[serde(default)]
+    pub command_key_file: Option<std::path::PathBuf>,
 }
 
 /// One `[[arbiter]]`: a name and either an Argon2 password hash or a token.

@@ -31,7 +31,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::commands::{self, CommandRequest};
+use super::commands::{self, CommandRequest, RecentCommands, Seen};
 use super::outbox::{AckFile, AckTracker};
 use super::settings::MqttSettings;
 use super::source::EventSource;
@@ -239,6 +239,8 @@ impl Publisher {
             source: parts.source,
             ack_file: parts.ack_file,
             commands: parts.commands,
+            senders: settings.senders.clone(),
+            recent: RecentCommands::default(),
             version: parts.version,
             window: settings.window.max(1),
             tracker: AckTracker::new(acked_through),
@@ -399,6 +401,10 @@ struct Controller {
     source: Arc<dyn EventSource>,
     ack_file: Option<AckFile>,
     commands: Option<mpsc::Sender<CommandRequest>>,
+    /// Who may send commands.
+    senders: crate::sender::SenderPolicy,
+    /// Command ids taken lately, so a repeated one is not carried out twice.
+    recent: RecentCommands,
     version: String,
     window: usize,
     tracker: AckTracker,
@@ -581,6 +587,9 @@ impl Controller {
                 }
             }
             Input::Reply(id, result) => {
+                if let Some(id) = id.as_str() {
+                    self.recent.answered(id, &result);
+                }
                 if self.connected {
                     let payload = commands::reply_payload(&id, &result);
                     self.publish(self.topics.cmd_reply(), payload, false, Tag::Other);
@@ -590,7 +599,7 @@ impl Controller {
     }
 
     fn on_command(&mut self, payload: &[u8]) {
-        let cmd = match commands::parse(payload) {
+        let cmd = match commands::parse_checked(payload, &self.senders) {
             Ok(c) => c,
             Err(rejected) => {
                 tracing::warn!("refused a command: {}", rejected.error);
@@ -599,6 +608,15 @@ impl Controller {
             }
         };
         let id = Value::String(cmd.id.clone());
+        match self.recent.take(&cmd.id) {
+            Seen::New => {}
+            Seen::Pending => return,
+            Seen::Answered(answer) => {
+                let payload = commands::reply_payload(&id, &answer);
+                self.publish(self.topics.cmd_reply(), payload, false, Tag::Other);
+                return;
+            }
+        }
         if let Command::Republish { from_seq } = cmd.command {
             self.tracker.rewind(from_seq);
             self.reply(id, Ok(()));
@@ -635,6 +653,9 @@ impl Controller {
     }
 
     fn reply(&mut self, id: Value, result: Result<(), String>) {
+        if let Some(id) = id.as_str() {
+            self.recent.answered(id, &result);
+        }
         let payload = commands::reply_payload(&id, &result);
         self.publish(self.topics.cmd_reply(), payload, false, Tag::Other);
     }

@@ -21,6 +21,9 @@ pub enum SettingsError {
         /// The error.
         source: std::io::Error,
     },
+    /// The command key file is unusable.
+    #[error("mqtt.command_key_file: {0}")]
+    CommandKey(#[from] crate::sender::KeyError),
 }
 
 /// A broker address parsed from `mqtt://host:port` or `mqtts://host:port`.
@@ -101,6 +104,8 @@ pub struct MqttSettings {
     pub backoff: Backoff,
     /// Events in flight (sent, not acknowledged) at most.
     pub window: usize,
+    /// Who may send commands (`mqtt.arbiters`, `mqtt.command_key_file`); open by default.
+    pub senders: crate::sender::SenderPolicy,
 }
 
 impl MqttSettings {
@@ -116,6 +121,7 @@ impl MqttSettings {
             max_packet_size: 1 << 20,
             backoff: Backoff::default(),
             window: 64,
+            senders: crate::sender::SenderPolicy::default(),
         }
     }
 

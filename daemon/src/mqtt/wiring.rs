@@ -76,6 +76,7 @@ pub fn settings(config: &Config) -> Result<MqttSettings, SettingsError> {
         cert_file: m.cert_file.clone(),
         key_file: m.key_file.clone(),
     };
+    s.senders = crate::sender::policy(m)?;
     if let (Some(user), Some(file)) = (&m.username, &m.password_file) {
         s = s.with_password_file(user, file)?;
     } else if let Some(user) = &m.username {

@@ -154,6 +154,8 @@ fn mqtt_settings(config: &Config, url: &str) -> Result<MqttSettings, ServiceErro
     settings.client_id = m.client_id.clone();
     settings.keepalive = Duration::from_millis(m.keepalive_ms);
     settings.max_packet_size = MAX_PACKET;
+    settings.senders = crate::sender::policy(m)
+        .map_err(|e| ServiceError::Config(format!("mqtt.command_key_file: {e}")))?;
     settings.tls = TlsFiles {
         ca_file: m.ca_file.clone(),
         cert_file: m.cert_file.clone(),

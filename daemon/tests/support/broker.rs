@@ -181,11 +181,28 @@ impl Subscriber {
     /// Connects to `url` as `client_id` and subscribes to `filters`; returns after the first
     /// SubAck.
     pub async fn connect(url: &str, client_id: &str, filters: &[&str]) -> Subscriber {
+        Subscriber::connect_with(url, client_id, None, filters).await
+    }
+
+    /// Like [`Subscriber::connect`], logged in as `user` with `password`.
+    pub async fn connect_as(url: &str, user: &str, password: &str, filters: &[&str]) -> Subscriber {
+        Subscriber::connect_with(url, user, Some((user, password)), filters).await
+    }
+
+    async fn connect_with(
+        url: &str,
+        client_id: &str,
+        login: Option<(&str, &str)>,
+        filters: &[&str],
+    ) -> Subscriber {
         let rest = url.strip_prefix("mqtt://").expect("mqtt:// url");
         let (host, port) = rest.rsplit_once(':').expect("host:port");
         let mut o = MqttOptions::new(client_id, host, port.parse().expect("port"));
         o.set_max_packet_size(1 << 20, 1 << 20);
         o.set_keep_alive(Duration::from_secs(5));
+        if let Some((user, password)) = login {
+            o.set_credentials(user, password);
+        }
         let (client, eventloop) = AsyncClient::new(o, 100);
         let (tx, rx) = mpsc::unbounded_channel();
         let filters: Vec<String> = filters.iter().map(|s| s.to_string()).collect();
