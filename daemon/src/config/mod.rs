@@ -259,6 +259,7 @@ impl Config {
             &mut m.cert_file,
             &mut m.key_file,
             &mut m.password_file,
+            &mut m.command_key_file,
         ]
         .into_iter()
         .flatten()
@@ -305,6 +306,7 @@ pub fn check_config(path: impl AsRef<Path>) -> Result<Checked, ConfigError> {
         ("mqtt.cert_file", &m.cert_file),
         ("mqtt.key_file", &m.key_file),
         ("mqtt.password_file", &m.password_file),
+        ("mqtt.command_key_file", &m.command_key_file),
     ] {
         if let Some(file) = file {
             need(key, file);
