@@ -1,39 +1,16 @@
 //! `tengen replay` run as a binary: output format, exit codes and error lines, and its
 //! replay of GNU Go self-play games checked move by move against sgfmill's.
 
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::*;
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Command;
 
 use serde_json::Value;
-
-fn tengen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(args)
-        .output()
-        .expect("run tengen")
-}
-
-fn stdout_lines(o: &Output) -> Vec<String> {
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn sgf_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).expect("write sgf");
-    path.to_string_lossy().into_owned()
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures")
-}
 
 #[test]
 fn json_lines_for_moves_captures_passes_and_the_final_position() {

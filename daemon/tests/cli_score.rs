@@ -2,31 +2,14 @@
 //! or the command line, handicap compensation, exit codes, and agreement with GNU Go's
 //! count on played-out self-play games.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::*;
+
+use std::path::PathBuf;
 
 use serde_json::Value;
-
-fn tengen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(args)
-        .output()
-        .expect("run tengen")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn sgf_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).expect("write sgf");
-    path.to_string_lossy().into_owned()
-}
 
 /// 5x5: a black wall on column C, a white wall on column D, a white stone at A1 inside
 /// Black's area.
@@ -204,7 +187,7 @@ fn parse_result(re: &str) -> Option<(char, f64)> {
 }
 
 fn game_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures");
+    let root = fixtures();
     let mut files = Vec::new();
     for dir in [
         "gnugo/games/9",
