@@ -108,6 +108,11 @@ fn scan_small(adc: AdcKind, ch2: [u8; 3], ch5: [u8; 3]) {
     let expected: Vec<u16> = (0..9).map(|i| value(i, adc)).collect();
     assert_eq!(frame.data, FrameData::Raw(expected));
 
+    all_done(m);
+}
+
+/// Releases the driver and checks every mock saw exactly the transactions it expected.
+fn all_done(m: MuxAdcMatrix<SpiMock<u8>, PinMock, CheckedDelay>) {
     let (spis, address, mut delay) = m.release();
     for mut s in spis {
         s.done();
@@ -169,14 +174,7 @@ fn full_board_on_23_muxes() {
     let frame = m.scan(7).unwrap();
     let expected: Vec<u16> = (0..361).map(|i| value(i, adc)).collect();
     assert_eq!(frame.data, FrameData::Raw(expected));
-    let (spis, address, mut delay) = m.release();
-    for mut s in spis {
-        s.done();
-    }
-    for mut p in address {
-        p.done();
-    }
-    delay.done();
+    all_done(m);
 }
 
 #[test]
@@ -224,14 +222,7 @@ fn a_failing_address_line_is_reported() {
     let e = m.scan(0).unwrap_err();
     assert!(matches!(e, DriverError::Pin { line: 1, .. }), "{e:?}");
     assert!(e.to_string().starts_with("mux address line S1: "));
-    let (spis, address, mut delay) = m.release();
-    for mut s in spis {
-        s.done();
-    }
-    for mut p in address {
-        p.done();
-    }
-    delay.done();
+    all_done(m);
 }
 
 /// Everything the fakes below see, in order.
