@@ -19,6 +19,14 @@ fn fixture_game() -> PathBuf {
     v.into_iter().next().expect("a 9x9 fixture game")
 }
 
+/// Exit 2 with one line on stderr that names `culprit` (SPEC.md: bad input).
+fn bad_input(out: &std::process::Output, culprit: &str) {
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(culprit), "{err}");
+}
+
 fn run_sim(input: &[&str], dir: &std::path::Path, tag: &str, seed: &str) -> (Vec<u8>, Vec<u8>) {
     let events = dir.join(format!("{tag}.jsonl"));
     let sgf = dir.join(format!("{tag}.sgf"));
@@ -85,10 +93,7 @@ fn bad_script_exits_2_naming_file_and_line() {
         .arg(&script)
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("bad.txt:3"), "{err}");
+    bad_input(&out, "bad.txt:3");
 }
 
 #[test]
@@ -97,10 +102,7 @@ fn missing_file_is_a_clear_error() {
         .args(["sim", "--sgf", "/nonexistent/game.sgf"])
         .output()
         .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("/nonexistent/game.sgf"), "{err}");
+    bad_input(&out, "/nonexistent/game.sgf");
 }
 
 #[test]
