@@ -10,7 +10,8 @@
 #
 # Environment: DURATION (s, default 150), RAMP (s, default 30), SPEED (virtual ms per wall
 # ms, default 1), WATCH (boards followed over SSE, default 100), VIEWERS (overview pollers,
-# default 2), DRAIN (s, default 15), OUT, CARGO_TARGET_DIR.
+# default 2), DRAIN (s, default 15), OUT, CARGO_TARGET_DIR; TENGEN_BIN and HALL_SCALE_BIN
+# (both) skip the build and use those binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNTS=("$@")
@@ -31,6 +32,11 @@ command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || {
 }
 MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 
+if [ -n "${TENGEN_BIN:-}" ] && [ -n "${HALL_SCALE_BIN:-}" ]; then
+    # Binaries already built (e.g. to rerun a count without rebuilding).
+    HALL_BIN=$TENGEN_BIN
+    GEN=$HALL_SCALE_BIN
+else
 # One build of both (the generator's dev-dependencies change feature unification, so
 # building them separately would build the dependencies twice).
 ARTIFACTS=$(cargo build --release -p tengen-daemon --bin tengen --bench hall_scale \
@@ -41,6 +47,7 @@ for l in sys.stdin:
         print(m["target"]["kind"][0], m["executable"])')
 GEN=$(echo "$ARTIFACTS" | awk '$1 == "bench" {print $2}')
 HALL_BIN=$(echo "$ARTIFACTS" | awk '$1 == "bin" {print $2}')
+fi
 [ -x "$HALL_BIN" ] || { echo "hall-scale: tengen did not build" >&2; exit 1; }
 [ -x "$GEN" ] || { echo "hall-scale: the generator did not build" >&2; exit 1; }
 
