@@ -302,7 +302,7 @@ async fn board(
         let acked = *publisher.acked().borrow();
         counters
             .acked
-            .fetch_add(acked - acked_before, Ordering::Relaxed);
+            .fetch_add(acked.saturating_sub(acked_before), Ordering::Relaxed);
         acked_before = acked;
     }
     // A board whose next move falls after the stop stays connected until then, as in a hall.
@@ -312,7 +312,7 @@ async fn board(
     let acked = *publisher.acked().borrow();
     counters
         .acked
-        .fetch_add(acked - acked_before, Ordering::Relaxed);
+        .fetch_add(acked.saturating_sub(acked_before), Ordering::Relaxed);
     closing.store(true, Ordering::Relaxed);
     let _ = publisher.shutdown(Duration::from_secs(5)).await;
     watch_connected.abort();
