@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use super::delay::{DelayPolicy, DelayQueue};
+use super::public::{is_private, PublicGame};
 use crate::event::{Envelope, Event};
 use crate::http::LiveFeed;
 
@@ -30,6 +32,18 @@ pub struct BoardView {
     round: String,
     game: String,
     history: History,
+    public: Option<PublicSide>,
+}
+
+/// The board as the public sees it under a broadcast delay: the events not yet public, the
+/// game rebuilt from those that are, and the feed the public pages are served from.
+struct PublicSide {
+    /// The last live `seq` taken into `queue`.
+    taken: u64,
+    queue: DelayQueue,
+    game: PublicGame,
+    feed: LiveFeed,
+    state_at: Option<Instant>,
 }
 
 /// The board's events before the feed follows them live.
@@ -67,7 +81,69 @@ impl BoardView {
             round: String::new(),
             game: String::new(),
             history: History::default(),
+            public: None,
         }
+    }
+
+    /// A board whose public pages lag behind under a broadcast delay (see
+    /// [`BoardView::release`]); without one, the public pages show the live feed.
+    pub fn delayed() -> BoardView {
+        BoardView {
+            public: Some(PublicSide {
+                taken: 0,
+                queue: DelayQueue::new(),
+                game: PublicGame::new(),
+                feed: LiveFeed::new(),
+                state_at: None,
+            }),
+            ..BoardView::new()
+        }
+    }
+
+    /// The feed the public pages are served from: the delayed one, or the live one when
+    /// the hall has no broadcast delay.
+    pub fn public_feed(&self) -> &LiveFeed {
+        match &self.public {
+            Some(p) => &p.feed,
+            None => &self.feed,
+        }
+    }
+
+    /// Takes the events the live feed got since the last call into the delay, and releases
+    /// what `policy` lets the public see at `now_ms` (ms since the epoch; `now` is the
+    /// same moment on the monotonic clock). Returns the released public events (alerts and
+    /// sensor faults are never public), oldest first; empty without a broadcast delay.
+    pub fn release(&mut self, policy: &DelayPolicy, now: Instant, now_ms: i64) -> Vec<Envelope> {
+        let Some(p) = self.public.as_mut() else {
+            return Vec::new();
+        };
+        for e in self.feed.events_after(p.taken) {
+            p.taken = e.seq;
+            p.queue.push(e, now_ms);
+        }
+        let released = p.queue.release(now_ms, policy);
+        if released.is_empty() {
+            return released;
+        }
+        for e in &released {
+            p.game.apply(e);
+        }
+        let public: Vec<Envelope> = released
+            .into_iter()
+            .filter(|e| !is_private(&e.event))
+            .collect();
+        for e in &public {
+            p.feed.publish(e.clone());
+        }
+        p.feed.set_state(p.game.state());
+        p.feed.set_sgf(p.game.sgf());
+        p.state_at = Some(now);
+        public
+    }
+
+    /// How many events the broadcast delay holds back now (0 without one).
+    pub fn held_back(&self) -> usize {
+        self.public.as_ref().map_or(0, |p| p.queue.len())
     }
 
     /// The feed the board's pages are served from.
@@ -230,19 +306,37 @@ impl BoardView {
 
     /// The board for the overview (`/api/boards`): ids, status, players, position, clocks,
     /// result. Public: nothing here is for arbiters only.
+    ///
+    /// Under a broadcast delay, the position, clocks and result are the delayed ones and
+    /// `open_alerts` is null (alerts are never public).
     pub fn summary(&self, tournament: &str, board: &str, now: Instant) -> Value {
-        let s = self.feed.state();
+        let s = self.public_feed().state();
         let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
-        let age = self.state_at.map_or(0, |t| {
+        let state_at = match &self.public {
+            Some(p) => p.state_at,
+            None => self.state_at,
+        };
+        let age = state_at.map_or(0, |t| {
             u64::try_from(now.duration_since(t).as_millis()).unwrap_or(u64::MAX)
         });
+        let open_alerts = match self.public {
+            Some(_) => Value::Null,
+            None => Value::from(self.alerts.len()),
+        };
+        let (round, game) = match self.public {
+            Some(_) => (field("round"), field("game_id")),
+            None => (
+                Value::from(self.round.as_str()),
+                Value::from(self.game.as_str()),
+            ),
+        };
         json!({
             "tournament": tournament,
             "board": board,
             "url": format!("/board/{tournament}/{board}/"),
             "status": self.status,
-            "game": self.game,
-            "round": self.round,
+            "game": game,
+            "round": round,
             "table": field("table"),
             "black": field("black"),
             "white": field("white"),
@@ -256,7 +350,7 @@ impl BoardView {
             "state_age_ms": age,
             "warnings": field("warnings"),
             "result": field("result"),
-            "open_alerts": self.alerts.len(),
+            "open_alerts": open_alerts,
             "seq": field("seq"),
         })
     }

@@ -65,8 +65,13 @@ impl MqttLink {
             let config = tls::client_config(&settings.tls)?;
             o.set_transport(Transport::tls_with_config(TlsConfiguration::Rustls(config)));
         }
-        let (client, eventloop) = AsyncClient::new(o, 1024);
-        let filter = lock(&hall).filter();
+        // A hall that publishes the public tree may release a whole game per board at once
+        // (after a restart): room for that without dropping messages.
+        let (filter, capacity) = {
+            let h = lock(&hall);
+            (h.filter(), if h.is_delayed() { 1 << 16 } else { 1024 })
+        };
+        let (client, eventloop) = AsyncClient::new(o, capacity);
         let task = tokio::spawn(poll(eventloop, client.clone(), filter, hall));
         Ok(MqttLink { client, task })
     }
@@ -74,7 +79,7 @@ impl MqttLink {
     /// Publishes a command (QoS 1); queued while the broker is away.
     pub async fn publish(&self, out: Outgoing) -> Result<(), HallError> {
         self.client
-            .publish(out.topic, QoS::AtLeastOnce, false, out.payload)
+            .publish(out.topic, QoS::AtLeastOnce, out.retain, out.payload)
             .await
             .map_err(|e| HallError::Mqtt(e.to_string()))
     }
@@ -93,7 +98,8 @@ async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hal
         let polled = tokio::select! {
             p = eventloop.poll() => p,
             _ = ticker.tick() => {
-                lock(&hall).tick(Instant::now());
+                let out = lock(&hall).tick(Instant::now());
+                send(&client, out);
                 continue;
             }
         };
@@ -110,14 +116,7 @@ async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hal
             }
             Ok(Event::Incoming(Packet::Publish(p))) => {
                 let out = lock(&hall).on_message(&p.topic, &p.payload, Instant::now());
-                for o in out {
-                    if client
-                        .try_publish(o.topic, QoS::AtLeastOnce, false, o.payload)
-                        .is_err()
-                    {
-                        tracing::warn!("MQTT queue full: a republish request was dropped");
-                    }
-                }
+                send(&client, out);
             }
             Ok(_) => {}
             Err(e) => {
@@ -125,6 +124,19 @@ async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hal
                 tracing::warn!("hall MQTT connection: {e}; retrying in {delay:?}");
                 tokio::time::sleep(delay).await;
             }
+        }
+    }
+}
+
+/// Queues what the hall state asks to publish (from the polling task, so without waiting).
+fn send(client: &AsyncClient, out: Vec<Outgoing>) {
+    for o in out {
+        let topic = o.topic.clone();
+        if client
+            .try_publish(o.topic, QoS::AtLeastOnce, o.retain, o.payload)
+            .is_err()
+        {
+            tracing::warn!("MQTT queue full: a message to {topic} was dropped");
         }
     }
 }

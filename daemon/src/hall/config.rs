@@ -55,6 +55,55 @@ pub struct HallConfig {
     /// `[[arbiter]]`: who may log in to the console.
     #[serde(default)]
     pub arbiter: Vec<Arbiter>,
+    /// `[broadcast]`: a delay for the public pages and the public topic tree. Without the
+    /// section the public pages show every board live (alert counts included) and the
+    /// hall publishes nothing of its own.
+    #[serde(default)]
+    pub broadcast: Option<Broadcast>,
+}
+
+/// `[broadcast]`: what the public (the hall's public pages and `{topic_prefix}/...`) sees,
+/// and how late. The console and the arbiters' board view stay live.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Broadcast {
+    /// Hold back the last this many moves of each game (0: none).
+    #[serde(default)]
+    pub delay_moves: u32,
+    /// Hold back what happened in the last this many minutes (0: none; fractions allowed).
+    #[serde(default)]
+    pub delay_minutes: f64,
+    /// When a game ends the whole game becomes public at once (default true).
+    #[serde(default = "yes")]
+    pub release_at_end: bool,
+    /// The public topic tree: `{topic_prefix}/{tournament}/{board}/{events,state,sgf}`
+    /// (default `public`).
+    #[serde(default = "default_public_prefix")]
+    pub topic_prefix: String,
+    /// Whether this hall publishes the public tree (default true). With several halls side
+    /// by side, exactly one should.
+    #[serde(default = "yes")]
+    pub republish: bool,
+}
+
+impl Broadcast {
+    /// The delay as the sans-IO policy.
+    pub fn policy(&self) -> crate::hall::delay::DelayPolicy {
+        crate::hall::delay::DelayPolicy {
+            moves: self.delay_moves,
+            // Checked in `HallConfig::check`: finite, 0..=1440.
+            window_ms: (self.delay_minutes * 60_000.0).round() as u64,
+            release_at_end: self.release_at_end,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_public_prefix() -> String {
+    "public".to_string()
 }
 
 /// `[mqtt]` of the hall.
@@ -188,6 +237,28 @@ impl HallConfig {
                 return Err(invalid("hall.identity".into(), "must not be empty"));
             }
         }
+        if let Some(b) = &self.broadcast {
+            if !(b.delay_minutes.is_finite() && (0.0..=1440.0).contains(&b.delay_minutes)) {
+                return Err(invalid(
+                    "broadcast.delay_minutes".into(),
+                    "give minutes from 0 to 1440",
+                ));
+            }
+            if !b.topic_prefix.split('/').all(is_valid_id) {
+                return Err(invalid(
+                    "broadcast.topic_prefix".into(),
+                    "use lower-case letters, digits and '-' (levels joined by '/')",
+                ));
+            }
+            let p = &self.mqtt.prefix;
+            let (a, c) = (format!("{p}/"), format!("{}/", b.topic_prefix));
+            if a.starts_with(&c) || c.starts_with(&a) {
+                return Err(invalid(
+                    "broadcast.topic_prefix".into(),
+                    "must be a tree of its own, neither inside nor around mqtt.prefix",
+                ));
+            }
+        }
         if self.hall.session_hours == Some(0) {
             return Err(invalid("hall.session_hours".into(), "must be at least 1"));
         }
@@ -278,6 +349,53 @@ mod tests {
             crate::hall::auth::verify(&c.arbiter, "chief", "change-me"),
             None
         );
+    }
+
+    #[test]
+    fn broadcast_section() {
+        let c = parse("").unwrap();
+        assert!(
+            c.broadcast.is_none(),
+            "no section: no delay, no public tree"
+        );
+        let c = parse("[broadcast]\n").unwrap();
+        let b = c.broadcast.unwrap();
+        assert_eq!(
+            (
+                b.delay_moves,
+                b.topic_prefix.as_str(),
+                b.republish,
+                b.release_at_end
+            ),
+            (0, "public", true, true)
+        );
+        let c = parse("[broadcast]\ndelay_moves = 10\ndelay_minutes = 2.5\nrepublish = false\n")
+            .unwrap();
+        let p = c.broadcast.unwrap().policy();
+        assert_eq!((p.moves, p.window_ms), (10, 150_000));
+        for (text, key) in [
+            (
+                "[broadcast]\ndelay_minutes = -1\n",
+                "broadcast.delay_minutes",
+            ),
+            (
+                "[broadcast]\ntopic_prefix = \"tengen\"\n",
+                "broadcast.topic_prefix",
+            ),
+            (
+                "[broadcast]\ntopic_prefix = \"tengen/pub\"\n",
+                "broadcast.topic_prefix",
+            ),
+            (
+                "[broadcast]\ntopic_prefix = \"Pub\"\n",
+                "broadcast.topic_prefix",
+            ),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("hall.toml: {key}: ")), "{e}");
+        }
+        let e = parse("[broadcast]\ndelay = 3\n").unwrap_err().to_string();
+        assert!(e.starts_with("hall.toml: line 2: "), "{e}");
     }
 
     #[test]

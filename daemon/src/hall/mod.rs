@@ -7,6 +7,8 @@
 //! - [`client`]: the MQTT client (rumqttc, its own task).
 //! - [`auth`]: arbiter passwords/tokens and console sessions.
 //! - [`config`]: the hall's TOML file.
+//! - [`delay`]: the broadcast delay: which events the public may see now.
+//! - [`public`]: a board as the public sees it (state and SGF rebuilt from released events).
 //! - [`web`]: the HTTP routes: overview, per-board pages, round zips, the console.
 //!
 //! The hall keeps nothing on disk: it rebuilds everything from the broker's retained topics
@@ -18,6 +20,8 @@ pub mod board;
 pub mod client;
 pub mod commands;
 pub mod config;
+pub mod delay;
+pub mod public;
 pub mod state;
 pub mod topic;
 pub mod web;
@@ -119,11 +123,14 @@ pub async fn start(
         credentials,
         tls: config.mqtt.tls(),
     };
-    let state: Shared = Arc::new(Mutex::new(HallState::new(
-        &config.mqtt.prefix,
-        config.hall.identity.clone(),
-        &client_id,
-    )));
+    let state: Shared = Arc::new(Mutex::new(
+        HallState::new(
+            &config.mqtt.prefix,
+            config.hall.identity.clone(),
+            &client_id,
+        )
+        .with_broadcast(config.broadcast.as_ref()),
+    ));
     let listener = tokio::net::TcpListener::bind(http)
         .await
         .map_err(|source| HallError::Bind {

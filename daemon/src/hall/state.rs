@@ -3,24 +3,36 @@
 //! task and the tests drive it the same way.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use serde_json::{json, Map, Value};
 
 use super::board::{BoardView, Need};
 use super::commands::{CommandError, CommandLog, Sent};
+use super::config::Broadcast;
+use super::delay::{epoch_ms, DelayPolicy};
 use super::topic::{self, BoardKey, Leaf};
 use crate::event::Envelope;
 use crate::http::LiveFeed;
 use crate::mqtt::topics::Topics;
 
-/// A message for the MQTT client to publish (QoS 1, not retained).
+/// A message for the MQTT client to publish (QoS 1).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outgoing {
     /// The topic.
     pub topic: String,
     /// The payload.
     pub payload: Vec<u8>,
+    /// Retained (the public tree's `state` and `sgf`); commands are not.
+    pub retain: bool,
+}
+
+/// The broadcast delay as the hall applies it.
+#[derive(Debug, Clone)]
+struct Delay {
+    policy: DelayPolicy,
+    /// The public tree's prefix, when this hall publishes it.
+    republish_to: Option<String>,
 }
 
 /// Every board under the prefix, and the hall's commands.
@@ -30,6 +42,7 @@ pub struct HallState {
     boards: BTreeMap<BoardKey, BoardView>,
     commands: CommandLog,
     messages: u64,
+    delay: Option<Delay>,
 }
 
 impl HallState {
@@ -43,7 +56,18 @@ impl HallState {
             boards: BTreeMap::new(),
             commands: CommandLog::new(tag),
             messages: 0,
+            delay: None,
         }
+    }
+
+    /// The same hall with a broadcast delay (`[broadcast]`): the public side of every board
+    /// lags behind, and, with `republish`, the hall publishes it under `topic_prefix`.
+    pub fn with_broadcast(mut self, broadcast: Option<&Broadcast>) -> HallState {
+        self.delay = broadcast.map(|b| Delay {
+            policy: b.policy(),
+            republish_to: b.republish.then(|| b.topic_prefix.clone()),
+        });
+        self
     }
 
     /// The subscription: `{prefix}/+/+/#`.
@@ -51,11 +75,40 @@ impl HallState {
         format!("{}/+/+/#", self.prefix)
     }
 
-    /// One message from the broker. Bad payloads are logged and dropped.
+    /// One message from the broker, now. Bad payloads are logged and dropped.
     pub fn on_message(&mut self, topic: &str, payload: &[u8], now: Instant) -> Vec<Outgoing> {
+        self.on_message_at(topic, payload, now, SystemTime::now())
+    }
+
+    /// One message from the broker at `now` (`wall`: the same moment in UTC, for the
+    /// broadcast delay). Returns what to publish: a `republish` request, and the public
+    /// tree's messages for the events the delay released.
+    pub fn on_message_at(
+        &mut self,
+        topic: &str,
+        payload: &[u8],
+        now: Instant,
+        wall: SystemTime,
+    ) -> Vec<Outgoing> {
         let Some((key, leaf)) = topic::parse(&self.prefix, topic) else {
             return Vec::new();
         };
+        let mut out = self.handle(&key, leaf, topic, payload, now);
+        if self.boards.contains_key(&key) {
+            out.extend(self.release(&key, now, wall));
+        }
+        out
+    }
+
+    fn handle(
+        &mut self,
+        key: &BoardKey,
+        leaf: Leaf,
+        topic: &str,
+        payload: &[u8],
+        now: Instant,
+    ) -> Vec<Outgoing> {
+        let key = key.clone();
         self.messages += 1;
         let order = self.messages;
         let can_ask = self.identity.is_some();
@@ -120,15 +173,77 @@ impl HallState {
         }
     }
 
-    /// Time passes: boards stop waiting for history that does not come.
-    pub fn tick(&mut self, now: Instant) {
+    /// Time passes (now): boards stop waiting for history that does not come, and the
+    /// broadcast delay releases what is old enough. Returns the public tree's messages.
+    pub fn tick(&mut self, now: Instant) -> Vec<Outgoing> {
+        self.tick_at(now, SystemTime::now())
+    }
+
+    /// [`HallState::tick`] at `now` (`wall`: the same moment in UTC).
+    pub fn tick_at(&mut self, now: Instant, wall: SystemTime) -> Vec<Outgoing> {
         for b in self.boards.values_mut() {
             b.tick(now);
         }
+        if self.delay.is_none() {
+            return Vec::new();
+        }
+        let keys: Vec<BoardKey> = self.boards.keys().cloned().collect();
+        keys.iter()
+            .flat_map(|k| self.release(k, now, wall))
+            .collect()
+    }
+
+    /// Runs board `key`'s broadcast delay; the public tree's messages for what it released
+    /// (each event, then the board's public `state` and `sgf`, retained).
+    fn release(&mut self, key: &BoardKey, now: Instant, wall: SystemTime) -> Vec<Outgoing> {
+        let Some(delay) = &self.delay else {
+            return Vec::new();
+        };
+        let Some(board) = self.boards.get_mut(key) else {
+            return Vec::new();
+        };
+        let released = board.release(&delay.policy, now, epoch_ms(wall));
+        let Some(prefix) = &delay.republish_to else {
+            return Vec::new();
+        };
+        if released.is_empty() {
+            return Vec::new();
+        }
+        let Ok(topics) = Topics::new(prefix, &key.tournament, &key.board) else {
+            return Vec::new();
+        };
+        let mut out: Vec<Outgoing> = released
+            .iter()
+            .filter_map(|e| serde_json::to_vec(e).ok())
+            .map(|payload| Outgoing {
+                topic: topics.events(),
+                payload,
+                retain: false,
+            })
+            .collect();
+        let feed = board.public_feed();
+        out.push(Outgoing {
+            topic: topics.state(),
+            payload: feed.state().to_string().into_bytes(),
+            retain: true,
+        });
+        out.push(Outgoing {
+            topic: topics.sgf(),
+            payload: feed.sgf().into_bytes(),
+            retain: true,
+        });
+        out
     }
 
     fn board(&mut self, key: &BoardKey) -> &mut BoardView {
-        self.boards.entry(key.clone()).or_default()
+        let delayed = self.delay.is_some();
+        self.boards.entry(key.clone()).or_insert_with(|| {
+            if delayed {
+                BoardView::delayed()
+            } else {
+                BoardView::new()
+            }
+        })
     }
 
     fn outgoing(&self, sent: &Sent) -> Option<Outgoing> {
@@ -136,12 +251,24 @@ impl HallState {
         Some(Outgoing {
             topic: topics.cmd(),
             payload: sent.payload.to_string().into_bytes(),
+            retain: false,
         })
     }
 
-    /// The feed of one board, if the hall has heard of it.
+    /// The live feed of one board, if the hall has heard of it (for arbiters).
     pub fn feed(&self, key: &BoardKey) -> Option<LiveFeed> {
         self.boards.get(key).map(|b| b.feed().clone())
+    }
+
+    /// The feed the public pages of one board are served from: delayed under a broadcast
+    /// delay, else the live one.
+    pub fn public_feed(&self, key: &BoardKey) -> Option<LiveFeed> {
+        self.boards.get(key).map(|b| b.public_feed().clone())
+    }
+
+    /// True when the public pages lag behind (a `[broadcast]` section).
+    pub fn is_delayed(&self) -> bool {
+        self.delay.is_some()
     }
 
     /// The number of boards heard of.
@@ -166,7 +293,7 @@ impl HallState {
             .iter()
             .filter(|(_, b)| b.round() == round)
             .filter_map(|(k, b)| {
-                let sgf = b.feed().sgf();
+                let sgf = b.public_feed().sgf();
                 if sgf.trim().is_empty() {
                     return None;
                 }
@@ -320,6 +447,162 @@ mod tests {
             h.round_games("2"),
             vec![("t-b1-game.sgf".to_string(), "(;GM[1])".to_string())]
         );
+    }
+
+    fn event(seq: u64, time: &str, body: Value) -> Vec<u8> {
+        let mut e = json!({"seq": seq, "time": time, "board": "b1", "game": "g1"});
+        if let (Some(o), Value::Object(b)) = (e.as_object_mut(), body) {
+            o.extend(b);
+        }
+        e.to_string().into_bytes()
+    }
+
+    fn game_started() -> Value {
+        json!({"type": "game_started", "size": 9, "komi": 7.5, "handicap": 0,
+            "rules": "chinese", "superko": "situational", "time_control": "none",
+            "black": "B", "white": "W", "round": "1", "table": "1"})
+    }
+
+    fn moved(number: u32, point: &str) -> Value {
+        let color = if number % 2 == 1 { "B" } else { "W" };
+        json!({"type": "move", "number": number, "color": color, "point": point,
+            "captured": [], "clock": null})
+    }
+
+    fn topics(out: &[Outgoing]) -> Vec<(String, bool)> {
+        out.iter().map(|o| (o.topic.clone(), o.retain)).collect()
+    }
+
+    #[test]
+    fn a_delayed_hall_republishes_what_the_delay_releases() {
+        let b = crate::hall::config::HallConfig::parse(
+            "[broadcast]\ndelay_moves = 1\ndelay_minutes = 1\n",
+            std::path::Path::new("hall.toml"),
+        )
+        .unwrap()
+        .broadcast;
+        let mut h = HallState::new("tengen", None, "h").with_broadcast(b.as_ref());
+        assert!(h.is_delayed());
+        let t0 = "2026-11-29T13:00:00.000Z";
+        let wall0 = humantime::parse_rfc3339(t0).unwrap();
+        let now = Instant::now();
+        let at = |secs: u64| wall0 + std::time::Duration::from_secs(secs);
+        let key = BoardKey::new("t", "b1").unwrap();
+        let ev = "tengen/t/b1/events";
+
+        // Nothing is a minute old yet.
+        let out = h.on_message_at(ev, &event(1, t0, game_started()), now, at(0));
+        assert!(out.is_empty());
+        let out = h.on_message_at(ev, &event(2, t0, moved(1, "E5")), now, at(1));
+        assert!(out.is_empty());
+        assert_eq!(
+            h.feed(&key).unwrap().last_seq(),
+            2,
+            "the live feed has it all"
+        );
+        assert_eq!(h.public_feed(&key).unwrap().last_seq(), 0);
+        assert_eq!(h.boards_json(now)[0]["number"], Value::Null);
+
+        // A minute later the setup is public; move 1 is the last move: still held.
+        let out = h.tick_at(now, at(60));
+        assert_eq!(
+            topics(&out),
+            vec![
+                ("public/t/b1/events".to_string(), false),
+                ("public/t/b1/state".to_string(), true),
+                ("public/t/b1/sgf".to_string(), true),
+            ]
+        );
+        let state: Value = serde_json::from_slice(&out[1].payload).unwrap();
+        assert_eq!(
+            (state["number"].as_u64(), state["seq"].as_u64()),
+            (Some(0), Some(1))
+        );
+
+        // An alert, then move 2: move 1 may go (a minute old, no longer the last move), the
+        // alert never goes out.
+        let alert = json!({"type": "alert", "id": "a1", "code": "stone_moved", "article": "17.5",
+            "color": "B", "points": ["E5"], "expected": {}, "message": "secret"});
+        h.on_message_at(ev, &event(3, t0, alert), now, at(61));
+        let out = h.on_message_at(ev, &event(4, t0, moved(2, "C3")), now, at(62));
+        let sent: Vec<Value> = out
+            .iter()
+            .filter(|o| o.topic.ends_with("/events"))
+            .map(|o| serde_json::from_slice(&o.payload).unwrap())
+            .collect();
+        assert_eq!(sent.len(), 1);
+        assert_eq!(
+            (sent[0]["type"].as_str(), sent[0]["seq"].as_u64()),
+            (Some("move"), Some(2))
+        );
+        assert!(out
+            .iter()
+            .all(|o| !String::from_utf8_lossy(&o.payload).contains("secret")));
+        let public = h.public_feed(&key).unwrap();
+        assert_eq!(public.state()["number"], 1);
+        assert_eq!(
+            public.state()["seq"],
+            3,
+            "the alert moved the public seq on"
+        );
+        assert_eq!(h.boards_json(now)[0]["number"], 1);
+        assert_eq!(h.boards_json(now)[0]["open_alerts"], Value::Null);
+        assert!(public.sgf().contains(";B[ee]") && !public.sgf().contains(";W["));
+
+        // The game ends: everything is public at once.
+        let over = json!({"type": "game_over", "result": "W+R", "reason": "resignation",
+            "black_area": null, "white_area": null, "dame": null, "margin_stones": null,
+            "margin_points": null});
+        let out = h.on_message_at(ev, &event(5, t0, over), now, at(63));
+        assert_eq!(
+            out.iter().filter(|o| o.topic.ends_with("/events")).count(),
+            2
+        );
+        let public = h.public_feed(&key).unwrap();
+        assert_eq!(public.state()["result"], "W+R");
+        assert_eq!(public.last_seq(), 5);
+    }
+
+    #[test]
+    fn a_hall_that_does_not_republish_keeps_the_delay_to_itself() {
+        let b = crate::hall::config::HallConfig::parse(
+            "[broadcast]\ndelay_moves = 1\nrepublish = false\n",
+            std::path::Path::new("hall.toml"),
+        )
+        .unwrap()
+        .broadcast;
+        let mut h = HallState::new("tengen", None, "h").with_broadcast(b.as_ref());
+        let now = Instant::now();
+        let t0 = "2026-11-29T13:00:00.000Z";
+        let ev = "tengen/t/b1/events";
+        for (seq, body) in [
+            (1, game_started()),
+            (2, moved(1, "E5")),
+            (3, moved(2, "C3")),
+        ] {
+            let out = h.on_message_at(ev, &event(seq, t0, body), now, SystemTime::now());
+            assert!(out.is_empty());
+        }
+        let key = BoardKey::new("t", "b1").unwrap();
+        assert_eq!(h.public_feed(&key).unwrap().state()["number"], 1);
+        assert_eq!(h.feed(&key).unwrap().last_seq(), 3);
+    }
+
+    #[test]
+    fn without_a_broadcast_section_the_public_side_is_the_live_one() {
+        let mut h = HallState::new("tengen", None, "h");
+        let now = Instant::now();
+        h.on_message("tengen/t/b1/alerts/active", br#"[{"id":"a1"}]"#, now);
+        let out = h.on_message(
+            "tengen/t/b1/events",
+            &event(1, "2026-11-29T13:00:00.000Z", game_started()),
+            now,
+        );
+        assert!(out.is_empty());
+        assert!(h.tick(now).is_empty());
+        let key = BoardKey::new("t", "b1").unwrap();
+        assert_eq!(h.public_feed(&key).unwrap().last_seq(), 1);
+        assert_eq!(h.boards_json(now)[0]["open_alerts"], 1);
     }
 
     #[test]

@@ -21,6 +21,7 @@ use super::auth::{self, Sessions, COOKIE};
 use super::client::{lock, MqttLink, Shared};
 use super::config::Arbiter;
 use super::topic::BoardKey;
+use crate::http::LiveFeed;
 
 /// The overview page: every board, small and live.
 pub const OVERVIEW: &str = include_str!("overview.html");
@@ -56,6 +57,12 @@ pub fn router(app: App) -> Router {
         .route("/console", get(console))
         .route("/console/login", post(login))
         .route("/console/logout", post(logout))
+        .route("/console/board/{tournament}/{board}", get(live_redirect))
+        .route("/console/board/{tournament}/{board}/", get(live_view))
+        .route(
+            "/console/board/{tournament}/{board}/{*rest}",
+            get(live_view),
+        )
         .route("/api/console/alerts", get(console_alerts))
         .route("/api/console/commands", get(console_commands))
         .route("/api/console/command", post(console_command))
@@ -83,8 +90,8 @@ async fn board_redirect(Path((t, b)): Path<(String, String)>) -> Response {
     }
 }
 
-/// The one-board router of `crate::http`, for the board named in the path, with the path
-/// below `/board/{t}/{b}` as its own.
+/// The public one-board pages: the router of `crate::http` on the board's public feed
+/// (delayed under `[broadcast]`), with the path below `/board/{t}/{b}` as its own.
 async fn board_view(
     State(app): State<App>,
     Path(params): Path<HashMap<String, String>>,
@@ -94,9 +101,49 @@ async fn board_view(
         .get("tournament")
         .zip(params.get("board"))
         .and_then(|(t, b)| BoardKey::new(t, b));
+    let Some(feed) = key.and_then(|k| lock(&app.hall).public_feed(&k)) else {
+        return not_found("no such board in this hall");
+    };
+    one_board(feed, &params, req).await
+}
+
+async fn live_redirect(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path((t, b)): Path<(String, String)>,
+) -> Response {
+    if arbiter(&app, &headers).is_none() {
+        return login_page(StatusCode::UNAUTHORIZED, "");
+    }
+    match BoardKey::new(&t, &b) {
+        Some(k) => Redirect::permanent(&format!("/console/board/{}/{}/", k.tournament, k.board))
+            .into_response(),
+        None => not_found("no such board"),
+    }
+}
+
+/// The arbiters' one-board view: the same pages on the live feed (alerts included, no
+/// delay), behind the console login.
+async fn live_view(
+    State(app): State<App>,
+    Path(params): Path<HashMap<String, String>>,
+    req: Request,
+) -> Response {
+    if arbiter(&app, req.headers()).is_none() {
+        return login_page(StatusCode::UNAUTHORIZED, "");
+    }
+    let key = params
+        .get("tournament")
+        .zip(params.get("board"))
+        .and_then(|(t, b)| BoardKey::new(t, b));
     let Some(feed) = key.and_then(|k| lock(&app.hall).feed(&k)) else {
         return not_found("no such board in this hall");
     };
+    one_board(feed, &params, req).await
+}
+
+/// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own.
+async fn one_board(feed: LiveFeed, params: &HashMap<String, String>, req: Request) -> Response {
     let rest = params.get("rest").map(String::as_str).unwrap_or("");
     let (mut parts, body) = req.into_parts();
     let path_and_query = match parts.uri.query() {

@@ -1,0 +1,434 @@
+//! The hall in a real browser (headless Chromium over the DevTools protocol), against a real
+//! mosquitto and a real board:
+//!
+//! - four boards published by the test and one `tengen run` board (sim backend, a script
+//!   that plays seven moves and then presses the clock with a captured stone still on the
+//!   board, so the board sits in an `uncaptured_stones` alert) all show on the overview;
+//! - the hall runs with a broadcast delay of three moves: the public board page shows the
+//!   game without its last three moves and without the alert, while the arbiters' live
+//!   view (behind the console login) shows every move and the alert; the public MQTT tree
+//!   carries the delayed stream and never the alert;
+//! - an arbiter logs in to the console, sees the alert, clicks confirm: the board's
+//!   `warning` event comes back and the console shows the command acknowledged.
+//!
+//! Screenshots go to `CARGO_TARGET_TMPDIR/screenshots/hall-*.png`. Needs `/usr/bin/chromium`
+//! and `/usr/sbin/mosquitto`; without them the test says so and passes, except in CI
+//! (`TENGEN_REQUIRE_ORACLES=1`), where a missing tool is a failure.
+
+#[path = "support/broker.rs"]
+mod broker;
+#[path = "support/browser.rs"]
+mod browser;
+
+use std::path::Path;
+use std::process::{Child, Command};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use broker::{Mosquitto, Msg, SubEvent, Subscriber};
+use browser::{eval, launch, screenshot, wait_until};
+use rumqttc::QoS;
+use serde_json::{json, Value};
+use tengen_daemon::event::{Envelope, Event};
+use tengen_daemon::hall::{self, config::HallConfig};
+use tengen_rules::Color;
+
+const TOKEN: &str = "browser-token-0123";
+const TMP: &str = env!("CARGO_TARGET_TMPDIR");
+
+/// Seven moves on 9x9; Black's E6 captures White's E5, and Black presses the clock with E5
+/// still on the board (Art. 18.2). The script ends there: the board stays in the alert.
+const SCRIPT: &str = "size 9\n\
+place B D5\npress B\nplace W E5\npress W\nplace B F5\npress B\nplace W A1\npress W\n\
+place B E4\npress B\nplace W A2\npress W\nplace B E6\npress B\nwait 1s\n";
+
+/// The `tengen run` board process; killed when dropped, even on a failed assertion.
+struct Board(Child);
+
+impl Drop for Board {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn run_board(dir: &Path, broker_port: u16) -> Board {
+    std::fs::write(dir.join("game.txt"), SCRIPT).expect("script");
+    let config = dir.join("board.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[board]\nid = \"t07\"\ntournament = \"open\"\ngame = \"r1-t07\"\nsize = 9\n\
+             [hardware]\nbackend = \"sim\"\n\
+             [hardware.sim]\nscript = \"{script}\"\nspeed = 20.0\n\
+             [game]\nblack = \"Kitani Minoru\"\nwhite = \"Go Seigen\"\nround = \"1\"\ntable = \"7\"\n\
+             [time]\nsystem = \"byoyomi\"\nmain = \"10m\"\nperiods = 3\nperiod = \"30s\"\n\
+             [mqtt]\nurl = \"mqtt://127.0.0.1:{broker_port}\"\n\
+             [http]\nlisten = \"127.0.0.1:0\"\n\
+             [storage]\ndir = \"{data}\"\n",
+            script = dir.join("game.txt").display(),
+            data = dir.join("data").display(),
+        ),
+    )
+    .expect("board config");
+    let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["run", "--config"])
+        .arg(&config)
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .expect("spawn tengen run");
+    Board(child)
+}
+
+fn env(board: &str, seq: u64, event: Event) -> Envelope {
+    Envelope {
+        seq,
+        time: format!("2026-11-29T13:45:{:02}.000Z", seq),
+        board: board.into(),
+        game: format!("r1-{board}"),
+        by: None,
+        event,
+    }
+}
+
+/// A board the test publishes as a board would: status, its game's first events, state.
+async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str]) {
+    let root = format!("tengen/open/{board}");
+    let publish = |topic: String, payload: String, retain: bool| async move {
+        client
+            .publish(topic, QoS::AtLeastOnce, retain, payload.into_bytes())
+            .await
+            .expect("publish");
+    };
+    publish(
+        format!("{root}/status"),
+        json!({"state": "online", "version": "test"}).to_string(),
+        true,
+    )
+    .await;
+    let mut events = vec![Event::GameStarted {
+        size: 19,
+        komi: 7.5,
+        handicap: 0,
+        rules: "chinese".into(),
+        superko: "situational".into(),
+        time_control: "none".into(),
+        black: format!("Black of {board}"),
+        white: format!("White of {board}"),
+        round: "1".into(),
+        table: board.into(),
+    }];
+    for (i, p) in points.iter().enumerate() {
+        events.push(Event::Move {
+            number: i as u32 + 1,
+            color: if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            point: (*p).into(),
+            captured: vec![],
+            clock: None,
+        });
+    }
+    for (i, e) in events.into_iter().enumerate() {
+        let e = env(board, i as u64 + 1, e);
+        publish(
+            format!("{root}/events"),
+            serde_json::to_string(&e).expect("event"),
+            false,
+        )
+        .await;
+    }
+}
+
+/// Collects every message of `sub` in the background.
+fn collect(mut sub: Subscriber) -> Arc<Mutex<Vec<Msg>>> {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let out = seen.clone();
+    tokio::spawn(async move {
+        while let Some(e) = sub.next_event(Duration::from_secs(3600)).await {
+            if let SubEvent::Msg(m) = e {
+                out.lock().expect("messages").push(m);
+            }
+        }
+    });
+    seen
+}
+
+fn on(seen: &Arc<Mutex<Vec<Msg>>>, topic: &str) -> Vec<Value> {
+    seen.lock()
+        .expect("messages")
+        .iter()
+        .filter(|m| m.topic == topic)
+        .filter_map(|m| serde_json::from_slice(&m.payload).ok())
+        .collect()
+}
+
+/// JavaScript: how many stones the one-board page draws, and whether it draws `point`.
+fn stones_js() -> &'static str {
+    "document.querySelectorAll('#board .stone').length"
+}
+
+fn has_stone_js(point: &str) -> String {
+    format!("document.querySelector('.stone[data-point=\"{point}\"]') !== null")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hall_overview_console_and_delayed_public_page() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let config = HallConfig::parse(
+        &format!(
+            "[broadcast]\ndelay_moves = 3\ntopic_prefix = \"public\"\nrepublish = true\n\
+             [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"
+        ),
+        Path::new("hall.toml"),
+    )
+    .expect("hall config");
+    let hall = hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let base = format!("http://{}", hall.addr);
+    let watch = Subscriber::connect(
+        &mosq.url(),
+        "test-watch",
+        &["public/#", "tengen/open/t07/events", "tengen/open/t07/cmd"],
+    )
+    .await;
+    let seen = collect(watch);
+
+    // Four boards from the test, one real board.
+    let pubc = Subscriber::connect(&mosq.url(), "fake-boards", &["nothing/here"]).await;
+    let fakes = [
+        ("t01", vec!["Q16", "D4", "Q4", "D16"]),
+        ("t02", vec!["C3", "R17"]),
+        ("t03", vec!["K10"]),
+        ("t04", vec![]),
+    ];
+    for (b, points) in &fakes {
+        fake_board(&pubc.client, b, points).await;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let _board = run_board(dir.path(), mosq.port());
+
+    let started = std::time::Instant::now();
+    let checks = tokio::task::spawn_blocking(move || {
+        let browser = launch(chromium);
+        let tab = browser.new_tab().expect("tab");
+        let long = Duration::from_secs(30);
+        let short = Duration::from_secs(5);
+
+        // The overview lists every board.
+        tab.navigate_to(&format!("{base}/")).expect("overview");
+        tab.wait_until_navigated().expect("loaded");
+        wait_until(
+            &tab,
+            "[...document.querySelectorAll('#grid .card')].map(c => c.dataset.board).join(' ')",
+            "t01 t02 t03 t04 t07".into(),
+            long,
+            "every board on the overview",
+        );
+        wait_until(
+            &tab,
+            "document.querySelector('.card[data-board=\"t07\"] .players')?.textContent ?? ''",
+            "Kitani Minoru – Go Seigen".into(),
+            long,
+            "the real board's players",
+        );
+
+        // The arbiter logs in; the board's alert shows in the console.
+        tab.navigate_to(&format!("{base}/console"))
+            .expect("console");
+        tab.wait_until_navigated().expect("login form");
+        tab.find_element("input[name=name]")
+            .expect("name field")
+            .click()
+            .expect("click");
+        tab.type_str("chief").expect("type name");
+        tab.find_element("input[name=password]")
+            .expect("password field")
+            .click()
+            .expect("click");
+        tab.type_str(TOKEN).expect("type token");
+        tab.find_element("button[type=submit]")
+            .expect("log in button")
+            .click()
+            .expect("log in");
+        tab.wait_until_navigated().expect("console after login");
+        wait_until(
+            &tab,
+            "[...document.querySelectorAll('#alerts .alert h3')].map(h => h.textContent).join('|')",
+            "open / t07 — Art. 18.2 uncaptured stones".into(),
+            long,
+            "the open alert in the console",
+        );
+        let alert_id = eval(
+            &tab,
+            "document.querySelector('#alerts .alert').dataset.alert",
+        );
+        screenshot(&tab, TMP, "hall-console-alert.png");
+
+        // Now every move is in: the public page is three moves behind, the arbiter's live.
+        let live = browser.new_tab().expect("tab");
+        live.navigate_to(&format!("{base}/console/board/open/t07/"))
+            .expect("live view");
+        live.wait_until_navigated().expect("loaded");
+        wait_until(&live, &has_stone_js("E6"), true.into(), short, "E6 live");
+        wait_until(&live, stones_js(), 6.into(), short, "live stones");
+        wait_until(
+            &live,
+            "document.querySelectorAll('#alerts .alert').length",
+            1.into(),
+            short,
+            "the alert on the live view",
+        );
+        screenshot(&live, TMP, "hall-arbiter-live.png");
+
+        let public = browser.new_tab().expect("tab");
+        public
+            .navigate_to(&format!("{base}/board/open/t07/"))
+            .expect("public page");
+        public.wait_until_navigated().expect("loaded");
+        wait_until(
+            &public,
+            "document.getElementById('summary').textContent",
+            "Move 4: W A1".into(),
+            short,
+            "the public page three moves behind",
+        );
+        assert_eq!(eval(&public, stones_js()), json!(4));
+        for late in ["E4", "A2", "E6"] {
+            assert_eq!(eval(&public, &has_stone_js(late)), json!(false), "{late}");
+        }
+        assert_eq!(
+            eval(
+                &public,
+                "document.querySelectorAll('#alerts .alert').length"
+            ),
+            json!(0),
+            "no alert on the public page"
+        );
+        screenshot(&public, TMP, "hall-public-delayed.png");
+        // The overview (public) shows the delayed position too: four stones.
+        tab.navigate_to(&format!("{base}/")).expect("overview");
+        tab.wait_until_navigated().expect("loaded");
+        wait_until(
+            &tab,
+            "document.querySelector('.card[data-board=\"t07\"] .number')?.textContent ?? ''",
+            "round 1 · move 4".into(),
+            long,
+            "the delayed move number on the overview",
+        );
+        assert_eq!(
+            eval(
+                &tab,
+                "document.querySelectorAll('.card[data-board=\"t07\"] circle').length"
+            ),
+            json!(4)
+        );
+        screenshot(&tab, TMP, "hall-overview.png");
+
+        // Confirm: the board answers with a warning; the console shows the command acked.
+        tab.navigate_to(&format!("{base}/console"))
+            .expect("console");
+        tab.wait_until_navigated().expect("console");
+        wait_until(
+            &tab,
+            "document.querySelectorAll('#alerts .alert').length",
+            1.into(),
+            short,
+            "the alert again",
+        );
+        // The console redraws its alerts every second, so a node found now may be replaced
+        // before a DevTools click lands: click it from the page itself, as a user's click.
+        assert_eq!(
+            eval(
+                &tab,
+                "(() => { const b = [...document.querySelectorAll('#alerts .alert button')]\
+                 .find(b => b.textContent.startsWith('Confirm')); b?.click(); return !!b; })()"
+            ),
+            json!(true),
+            "a confirm button to click"
+        );
+        wait_until(
+            &tab,
+            "document.querySelector('#commands tr td:nth-child(4)')?.textContent ?? ''",
+            "acked".into(),
+            short,
+            "the command acknowledged",
+        );
+        wait_until(
+            &tab,
+            "document.querySelector('#alerts').textContent",
+            "No open alert.".into(),
+            short,
+            "the alert closed",
+        );
+        wait_until(
+            &live,
+            "document.getElementById('subB').textContent.includes('1 warning')",
+            true.into(),
+            short,
+            "the warning on the live view",
+        );
+        screenshot(&tab, TMP, "hall-console-acked.png");
+        alert_id
+    });
+    let alert_id = checks.await.expect("browser checks");
+    eprintln!("browser checks done after {:?}", started.elapsed());
+
+    // What went over MQTT: the command, the board's warning, the public tree.
+    let cmd = on(&seen, "tengen/open/t07/cmd");
+    assert_eq!(cmd.len(), 1, "{cmd:?}");
+    assert_eq!(
+        (cmd[0]["type"].as_str(), cmd[0]["by"].as_str()),
+        (Some("confirm"), Some("chief"))
+    );
+    assert_eq!(cmd[0]["alert"], alert_id);
+    let events = on(&seen, "tengen/open/t07/events");
+    let warning = events
+        .iter()
+        .find(|e| e["type"] == "warning")
+        .expect("the board's warning event");
+    assert_eq!(
+        (warning["color"].as_str(), warning["article"].as_str()),
+        (Some("B"), Some("18.2"))
+    );
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "alert_cleared" && e["how"] == "confirmed"));
+
+    let public_events = on(&seen, "public/open/t07/events");
+    let types: Vec<&str> = public_events
+        .iter()
+        .filter_map(|e| e["type"].as_str())
+        .collect();
+    assert_eq!(
+        types.iter().filter(|t| **t == "move").count(),
+        4,
+        "{types:?}"
+    );
+    assert!(!types.iter().any(|t| t.starts_with("alert")), "{types:?}");
+    let seqs: Vec<u64> = public_events
+        .iter()
+        .filter_map(|e| e["seq"].as_u64())
+        .collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "in order: {seqs:?}");
+    let state = on(&seen, "public/open/t07/state");
+    let last = state.last().expect("the public state");
+    assert_eq!(last["number"], 4);
+    assert_eq!(last["alerts"], json!([]));
+    assert_eq!(last["black"], "Kitani Minoru");
+    let fake_state = on(&seen, "public/open/t01/state");
+    assert_eq!(
+        fake_state.last().expect("a fake board's public state")["number"],
+        1,
+        "four moves, three held back"
+    );
+    hall.stop();
+}

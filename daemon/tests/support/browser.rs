@@ -1,0 +1,99 @@
+//! Test helpers for pages in headless Chromium (DevTools protocol via `headless_chrome`):
+//! find the browser (a failure under `TENGEN_REQUIRE_ORACLES=1`, else a skip), launch it,
+//! evaluate JavaScript, poll until the page shows something, and write screenshots under
+//! `CARGO_TARGET_TMPDIR/screenshots`.
+//!
+//! Include with `#[path = "support/browser.rs"] mod browser;`.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+
+/// Where Debian's `chromium` package installs the browser.
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The browser's path; `None` (the test should return, skipped) when it is not installed,
+/// unless `TENGEN_REQUIRE_ORACLES=1`, where that is a failure.
+pub fn chromium() -> Option<PathBuf> {
+    let path = PathBuf::from(CHROMIUM);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        !std::env::var("TENGEN_REQUIRE_ORACLES").is_ok_and(|v| v == "1"),
+        "{CHROMIUM} is missing: apt-get install chromium"
+    );
+    eprintln!("skipping: {CHROMIUM} is missing (apt-get install chromium)");
+    None
+}
+
+/// Starts headless Chromium (no sandbox: tests run as root in CI).
+pub fn launch(path: PathBuf) -> Browser {
+    let args: Vec<&OsStr> = [
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .iter()
+    .map(OsStr::new)
+    .collect();
+    let options = LaunchOptions::default_builder()
+        .path(Some(path))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1280, 900)))
+        .idle_browser_timeout(Duration::from_secs(120))
+        .args(args)
+        .build()
+        .expect("launch options");
+    Browser::new(options).expect("start chromium")
+}
+
+/// The value of `js` evaluated in the page (`null` for undefined).
+pub fn eval(tab: &Tab, js: &str) -> serde_json::Value {
+    tab.evaluate(js, false)
+        .expect("evaluate")
+        .value
+        .unwrap_or(serde_json::Value::Null)
+}
+
+/// Polls `js` until it returns `want`; panics with what the page showed after `limit`.
+pub fn wait_until(tab: &Tab, js: &str, want: serde_json::Value, limit: Duration, what: &str) {
+    let start = Instant::now();
+    loop {
+        let got = eval(tab, js);
+        if got == want {
+            return;
+        }
+        assert!(
+            start.elapsed() < limit,
+            "{what}: after {limit:?} the page shows {got}, want {want}"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// Writes a PNG of the whole page to `CARGO_TARGET_TMPDIR/screenshots/{name}` (the
+/// caller's crate's target dir) and returns its path.
+pub fn screenshot(tab: &Tab, tmpdir: &str, name: &str) -> PathBuf {
+    let dir = Path::new(tmpdir).join("screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    let png = tab
+        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
+        .expect("screenshot");
+    assert!(
+        png.len() > 10_000,
+        "a screenshot of a drawn page is not tiny"
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, png).expect("write screenshot");
+    eprintln!("screenshot: {}", path.display());
+    path
+}
