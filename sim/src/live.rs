@@ -70,14 +70,21 @@ pub struct MoveTracker {
 
 impl MoveTracker {
     /// The moves of a simulated game: every stone set down as a game move (not setup
-    /// stones, not injected violations, not the resignation gesture).
+    /// stones, not injected violations, not the resignation gesture). A script has no
+    /// move numbers: its `place` lines count as moves 1, 2, 3... in order.
     pub fn new(sim: &Simulation) -> MoveTracker {
+        let numbered = sim.actions().iter().any(|a| a.move_number.is_some());
+        let mut count = 0;
         let mut pending: Vec<(usize, Color, Point, Millis)> = sim
             .actions()
             .iter()
             .filter(|a| a.violation.is_none())
             .filter_map(|a| match (&a.action, a.move_number) {
                 (Action::Place { color, point }, Some(n)) => Some((n, *color, *point, a.end)),
+                (Action::Place { color, point }, None) if !numbered && a.line.is_some() => {
+                    count += 1;
+                    Some((count, *color, *point, a.end))
+                }
                 _ => None,
             })
             .collect();
@@ -219,10 +226,15 @@ pub struct LiveOptions {
     /// Scans sent after the game's last action (the final board, for the reader to settle).
     pub tail_ms: Millis,
     /// How long a write may wait for the reader to drain the terminal (a reader that is
-    /// not there loses the frames, as on a UART).
+    /// not there loses the frames, as on a UART; a long wait would slow the board down).
     pub write_timeout: Duration,
     /// Seed for garbage bytes and corrupted frames.
     pub seed: u64,
+    /// The reader's stable time (ms): for each move the log also says when the scan that
+    /// completes it (`stable_ms` after the first scan reading the stone) was sent
+    /// (`accept` lines, `sent_us`), so the reader's own delay can be told apart from this
+    /// simulated microcontroller's scheduling delays.
+    pub stable_ms: Millis,
 }
 
 impl Default for LiveOptions {
@@ -231,8 +243,9 @@ impl Default for LiveOptions {
             mcu: McuConfig::default(),
             link: None,
             tail_ms: 2000,
-            write_timeout: Duration::from_millis(20),
+            write_timeout: Duration::from_millis(1),
             seed: 1,
+            stable_ms: 150,
         }
     }
 }
@@ -276,6 +289,7 @@ pub struct LiveBoard {
     report: LiveReport,
     start_us: u64,
     on_plug: Option<Box<dyn FnMut(&Path) + Send>>,
+    accepting: VecDeque<(usize, Millis)>,
 }
 
 impl std::fmt::Debug for LiveBoard {
@@ -324,6 +338,7 @@ impl LiveBoard {
             report: LiveReport::default(),
             start_us: 0,
             on_plug: None,
+            accepting: VecDeque::new(),
         })
     }
 
@@ -460,9 +475,17 @@ impl LiveBoard {
                     "color": m.color.to_string(), "point": m.point.to_gtp(),
                     "touch_at_ms": m.touch_at, "stable_at_ms": m.stable_at,
                     "touch_us": touch_us, "stable_us": scan_us}))?;
+                self.accepting
+                    .push_back((m.number, m.stable_at + self.options.stable_ms));
             }
             if now >= self.silent_until {
                 self.send(&bytes)?;
+            }
+            while self.accepting.front().is_some_and(|a| a.1 <= now) {
+                if let Some((number, _)) = self.accepting.pop_front() {
+                    self.record(json!({"event": "accept", "number": number, "at_ms": now,
+                        "sent_us": wall_us()}))?;
+                }
             }
             k += 1;
         }
@@ -568,21 +591,9 @@ mod tests {
             .filter(|a| matches!(a.action, Action::Place { .. }))
             .map(|a| a.end)
             .collect();
-        // Scripts carry no move numbers: number the places as a game would.
-        let mut tracker = MoveTracker {
-            size: 9,
-            pending: sim
-                .actions()
-                .iter()
-                .filter_map(|a| match a.action {
-                    Action::Place { color, point } => Some((color, point, a.end)),
-                    _ => None,
-                })
-                .enumerate()
-                .map(|(i, (c, p, t))| (i + 1, c, p, t))
-                .collect(),
-            touch: Vec::new(),
-        };
+        // Scripts carry no move numbers: the places are numbered in order.
+        let mut tracker = MoveTracker::new(&sim);
+        assert_eq!(tracker.touch_time(2), Some(touch[1]));
         let mut sim = sim;
         let mut seen = Vec::new();
         while let Some((frame, _)) = sim.next_scan() {

@@ -69,6 +69,10 @@ struct Args {
     /// Scans sent after the last action.
     #[arg(long, default_value = "2s")]
     tail: String,
+    /// The reader's stable time: the log says when the scan completing each move was
+    /// sent (`accept` lines).
+    #[arg(long, default_value = "150ms")]
+    stable: String,
 }
 
 /// A failure with its exit code (2: bad input, 1: the run failed).
@@ -167,6 +171,7 @@ fn run(args: Args) -> Result<(), Failure> {
         link: args.link.clone(),
         tail_ms: time_arg("tail", &args.tail)?,
         seed: args.seed,
+        stable_ms: time_arg("stable", &args.stable)?,
         ..LiveOptions::default()
     };
     let mut board = LiveBoard::new(sim, options, schedule, log).map_err(|e| bad(e.to_string()))?;
