@@ -7,6 +7,7 @@
 //! - [`client`]: the MQTT client (rumqttc, its own task).
 //! - [`auth`]: arbiter passwords/tokens and console sessions.
 //! - [`config`]: the hall's TOML file.
+//! - [`overview`]: `/api/boards`, built at most once a second for every viewer.
 //! - [`delay`]: the broadcast delay: which events the public may see now.
 //! - [`public`]: a board as the public sees it (state and SGF rebuilt from released events).
 //! - [`web`]: the HTTP routes: overview, per-board pages, round zips, the console.
@@ -20,6 +21,7 @@ pub mod board;
 pub mod client;
 pub mod commands;
 pub mod config;
+pub mod overview;
 pub mod delay;
 pub mod public;
 pub mod state;
@@ -149,6 +151,7 @@ pub async fn start(
         arbiters: Arc::new(config.arbiter.clone()),
         sessions: Arc::new(Mutex::new(auth::Sessions::new(lifetime))),
         session_lifetime: lifetime,
+        overview: Arc::default(),
     };
     let router = web::router(app);
     let http_task = tokio::spawn(async move {

@@ -43,6 +43,8 @@ pub struct App {
     pub sessions: Arc<Mutex<Sessions>>,
     /// How long a session lasts (the cookie's Max-Age).
     pub session_lifetime: Duration,
+    /// The overview shared by every viewer (built at most once a second).
+    pub overview: Arc<super::overview::OverviewCache>,
 }
 
 /// The hall's routes.
@@ -74,7 +76,7 @@ async fn overview() -> Html<&'static str> {
 }
 
 async fn boards(State(app): State<App>) -> Json<Value> {
-    Json(lock(&app.hall).boards_json(Instant::now()))
+    Json(app.overview.boards(&app.hall, Instant::now()).await)
 }
 
 fn not_found(what: &str) -> Response {
