@@ -7,6 +7,7 @@
 //! directory; [`Config::from_toml_str`] leaves them as written.
 
 mod reader;
+pub mod rpi;
 mod schema;
 mod sections;
 

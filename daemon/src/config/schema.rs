@@ -36,6 +36,11 @@ pub(crate) fn read(root: &Table, r: &mut Reader) -> Config {
     let mqtt = read_mqtt(r.table(root, "", "mqtt").unwrap_or(&empty), &board.id, r);
     let http = read_http(r.table(root, "", "http").unwrap_or(&empty), r);
     let storage = read_storage(r.table(root, "", "storage").unwrap_or(&empty), r);
+    if hardware.backend == Backend::Rpi || !hardware.rpi.is_empty() {
+        if let Err(problems) = super::rpi::rpi_layout(&hardware.rpi, board.size) {
+            r.problems.extend(problems);
+        }
+    }
     if game.handicap >= 2 && board.size < 7 {
         r.problem(
             "game.handicap",

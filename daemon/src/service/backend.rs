@@ -20,7 +20,14 @@ pub struct Polled {
 /// A source of scans. `now` is the service's clock in ms since the Unix epoch; frames and
 /// button events come back stamped on that clock.
 pub trait Backend: Send {
-    /// One poll: a scan, faults, or nothing this time.
+    /// The service's clock for a wall-clock reading (ms since the Unix epoch). Hardware
+    /// runs on the wall clock; the simulator runs its own game time (sped up by `speed`,
+    /// and never before the journal's last event), so that every event the service
+    /// records, scans, commands and `status` alike, carries one time base.
+    fn clock(&mut self, wall: Millis) -> Millis {
+        wall
+    }
+    /// One poll: a scan, faults, or nothing this time. `now` is [`Backend::clock`]'s.
     fn poll(&mut self, now: Millis) -> Polled;
     /// A word for logs and the startup line (`sim`, `serial /dev/ttyACM0`...).
     fn describe(&self) -> String;

@@ -5,12 +5,14 @@ use std::time::Duration;
 
 use super::notify::Notifier;
 use super::outputs::Outputs;
+use super::recorder::parse_time;
 use super::recorder::Recorder;
 use super::scan_loop::{LoopEnd, Pacer, RealPacer};
-use super::wiring::{build_with, engine_factory};
+use super::wiring::{build_resumed, engine_factory, Resume};
 use super::{open_game, Parts, Service, ServiceError};
 use crate::config::Config;
 use crate::journal::Journal;
+use crate::mqtt::outbox::AckFile;
 use tengen_sim::GameOptions;
 
 /// Opens the board as configured and starts its scan loop. With `exit_when_finished` the
@@ -28,7 +30,19 @@ pub fn start_with(
     let dir = &config.storage.dir;
     let (mut journal, recovery) = Journal::open(dir, &config.board.id)?;
     tracing::info!("journal {}: {recovery}", journal.path().display());
-    let built = build_with(config, play)?;
+    check_published(dir, &journal)?;
+    let resume = Resume {
+        past: journal.current_game()?,
+        last_time: match journal.last_seq() {
+            0 => 0,
+            last => journal
+                .read_from(last)?
+                .first()
+                .and_then(|e| parse_time(&e.time))
+                .unwrap_or(0),
+        },
+    };
+    let mut built = build_resumed(config, play, &resume)?;
     if journal.game().is_empty() {
         journal.set_game(&config.board.game);
     } else if !built.restore {
@@ -37,7 +51,7 @@ pub fn start_with(
     }
     let mut recorder = Recorder::new(journal, Outputs::new(), dir);
     let mut pacer = RealPacer::new(config.hardware.scan_hz);
-    let now = pacer.now();
+    let now = built.backend.clock(pacer.now());
     let engine = open_game(
         &mut recorder,
         engine_factory(built.settings, built.calibration, built.restore),
@@ -87,4 +101,27 @@ pub async fn serve_until_stopped(service: Service) -> Result<LoopEnd, ServiceErr
         .await
         .map_err(|e| ServiceError::Thread(e.to_string()))??;
     Ok(end)
+}
+
+/// Refuses a journal that ends before the last event the MQTT publisher saw acknowledged
+/// (`{storage.dir}/mqtt-acked`): those events were published, so the journal lost records
+/// it had synced (a restored backup, a disk that lied). Going on would give new events the
+/// seqs consumers already hold; the operator must put the journal right (or archive both
+/// files to start the board afresh).
+pub fn check_published(dir: &std::path::Path, journal: &Journal) -> Result<(), ServiceError> {
+    let acks = AckFile::new(dir.join("mqtt-acked"));
+    let acked = acks
+        .load()
+        .map_err(|e| ServiceError::Config(format!("{}: {e}", acks.path().display())))?;
+    let last = journal.last_seq();
+    if acked > last {
+        return Err(ServiceError::Refused(format!(
+            "journal {} ends at seq {last} but seq {acked} was already published ({}): \
+             events are missing from the journal; refusing to number new events again \
+             (restore the journal, or archive both files to start afresh)",
+            journal.path().display(),
+            acks.path().display()
+        )));
+    }
+    Ok(())
 }

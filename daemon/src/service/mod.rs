@@ -8,13 +8,16 @@
 //!   MQTT publisher and the HTTP view subscribe to.
 //! - [`scan_loop`]: the loop thread; commands come in as [`scan_loop::Request`]s.
 //! - [`notify`]: systemd readiness and watchdog.
+//! - [`resume`]: where a simulated game goes on after a restart.
 //! - [`wiring`]: the pipeline as the engine and the `sim`/`serial`/`rpi` backends, from a
 //!   config; [`launch`]: start from a config, stop on SIGTERM; [`links`]: the HTTP live
 //!   view and MQTT (embedded broker or external) fed from the recorded events.
 //!
 //! Start-up: the journal is opened (a torn tail is cut off and reported), `status
 //! restoring` is written when it holds events, the current game is rebuilt from them, then
-//! `status online`. Stop: the loop finishes its tick, writes `status offline` and returns.
+//! `status online`. The simulator takes the journal's game up where it was, as a real board
+//! keeps its stones (see [`resume`]); a game that is over stays over. Stop: the loop
+//! finishes its tick, writes `status offline` and returns.
 
 pub mod backend;
 pub mod engine;
@@ -23,6 +26,7 @@ pub mod links;
 pub mod notify;
 pub mod outputs;
 pub mod recorder;
+pub mod resume;
 pub mod scan_loop;
 pub mod wiring;
 
@@ -56,6 +60,10 @@ pub enum ServiceError {
     /// The configuration cannot be used.
     #[error("config: {0}")]
     Config(String),
+    /// The board's files contradict each other (a journal that lost published events):
+    /// starting would number new events again, so the service refuses.
+    #[error("{0}")]
+    Refused(String),
     /// The hardware backend could not be set up.
     #[error("backend: {0}")]
     Backend(String),

@@ -103,7 +103,7 @@ impl ScanLoop {
     /// Runs until stopped (or finished), then writes `status offline`.
     pub fn run(mut self) -> Result<(Recorder, LoopEnd), ServiceError> {
         let end = loop {
-            let now = self.pacer.now();
+            let now = self.backend.clock(self.pacer.now());
             self.commands_due(now)?;
             let polled = self.backend.poll(now);
             let mut events: Vec<Event> = polled.faults;
@@ -133,7 +133,7 @@ impl ScanLoop {
         while let Ok(req) = self.commands.try_recv() {
             let _ = req.reply.send(Err("the board is shutting down".into()));
         }
-        let now = self.pacer.now();
+        let now = self.backend.clock(self.pacer.now());
         self.recorder
             .record(vec![super::status("offline")], now, self.engine.as_ref())?;
         Ok((self.recorder, end))

@@ -18,11 +18,12 @@ use tengen_sim::{GameOptions, Script, SimOptions, Simulation};
 
 use super::backend::{Backend, Polled};
 use super::engine::Engine;
+use super::resume::resume_point;
 use super::{EngineFactory, ServiceError};
 use crate::cli::sim::{settings_for_record, settings_for_script, sim_side};
 use crate::command::CommandEnvelope;
 use crate::config::{Backend as BackendKind, Config, SimSource};
-use crate::event::Event;
+use crate::event::{Envelope, Event};
 use crate::pipeline::Pipeline;
 use crate::referee::{Referee, RefereeSettings};
 
@@ -81,11 +82,19 @@ pub fn engine_factory(
 }
 
 /// The simulated board paced in real time at `speed`.
+///
+/// Its clock ([`Backend::clock`]) is game time: it starts at the wall clock of the first
+/// reading, or at the journal's last event when that is later (a sped-up game runs ahead
+/// of the wall clock, and a restarted one must not go back in time), and runs `speed`
+/// times faster than the wall clock. Frames are stamped on it.
 #[derive(Debug)]
 pub struct SimBackend {
     sim: Simulation,
     speed: f64,
-    anchor: Option<Millis>,
+    /// The earliest game time to start at (the journal's last event).
+    floor: Millis,
+    /// (wall clock, game time) when the clock started.
+    anchor: Option<(Millis, Millis)>,
     finished: bool,
 }
 
@@ -95,25 +104,42 @@ impl SimBackend {
         SimBackend {
             sim,
             speed,
+            floor: 0,
             anchor: None,
             finished: false,
         }
     }
+
+    /// Starts the game clock no earlier than `time` (ms since the epoch).
+    pub fn not_before(mut self, time: Millis) -> SimBackend {
+        self.floor = time;
+        self
+    }
+
+    fn anchor(&mut self, wall: Millis) -> (Millis, Millis) {
+        let floor = self.floor;
+        *self.anchor.get_or_insert((wall, wall.max(floor)))
+    }
 }
 
 impl Backend for SimBackend {
+    fn clock(&mut self, wall: Millis) -> Millis {
+        let (wall0, base) = self.anchor(wall);
+        base + (wall.saturating_sub(wall0) as f64 * self.speed) as Millis
+    }
+
     fn poll(&mut self, now: Millis) -> Polled {
-        let anchor = *self.anchor.get_or_insert(now);
-        let due = (now.saturating_sub(anchor) as f64 * self.speed) as Millis;
+        let (_, base) = self.anchor(now);
+        let due = now.saturating_sub(base);
         // Every scan of the simulator's own period up to the due time, so the stabiliser
         // sees the same scans at any speed.
         let mut scans = Vec::new();
         while !self.finished && self.sim.now() <= due {
             match self.sim.next_scan() {
                 Some((mut frame, mut buttons)) => {
-                    frame.time += anchor;
+                    frame.time += base;
                     for b in &mut buttons {
-                        b.time += anchor;
+                        b.time += base;
                     }
                     scans.push((frame, buttons));
                 }
@@ -257,38 +283,18 @@ impl Backend for RpiBackend {
 }
 
 /// The `[hardware.rpi]` table: `pins` (the hal's `PinConfig`) and `wiring` (the hal's
-/// `Wiring`), each defaulting to the hal's standard layout.
+/// `Wiring`), each defaulting to the hal's standard layout (see [`crate::config::rpi`]);
+/// the problems, each with its key path, on one line.
 pub fn rpi_layout(
     config: &Config,
 ) -> Result<(tengen_hal::driver::PinConfig, tengen_hal::driver::Wiring), String> {
-    use tengen_hal::driver::{AdcKind, PinConfig, Wiring};
-    let table = &config.hardware.rpi;
-    let pins = match table.get("pins") {
-        Some(v) => v
-            .clone()
-            .try_into::<PinConfig>()
-            .map_err(|e| format!("hardware.rpi.pins: {}", one_line(&e.to_string())))?,
-        None => PinConfig::default(),
-    };
-    let wiring = match table.get("wiring") {
-        Some(v) => v
-            .clone()
-            .try_into::<Wiring>()
-            .map_err(|e| format!("hardware.rpi.wiring: {}", one_line(&e.to_string())))?,
-        None => Wiring::standard(config.board.size, AdcKind::Mcp3208),
-    };
-    if let Some(key) = table.keys().find(|k| *k != "pins" && *k != "wiring") {
-        return Err(format!("hardware.rpi.{key}: unknown key"));
-    }
-    Ok((pins, wiring))
-}
-
-fn one_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
+    crate::config::rpi::rpi_layout(&config.hardware.rpi, config.board.size).map_err(|problems| {
+        problems
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
 }
 
 /// What [`build`] made from a config.
@@ -300,8 +306,8 @@ pub struct Built {
     pub settings: RefereeSettings,
     /// The calibration for raw frames (`None`: the hal's default).
     pub calibration: Option<Calibration>,
-    /// Rebuild the journal's game (hardware) or always start a new one (the simulator
-    /// replays its game from the start).
+    /// Rebuild the journal's game (hardware, and the simulator when it takes the journal's
+    /// game up) or start a new one (the simulator playing its game again).
     pub restore: bool,
 }
 
@@ -313,6 +319,28 @@ pub fn build(config: &Config) -> Result<Built, ServiceError> {
 /// As [`build`], with how the simulated players play an SGF game (`tengen demo` injects
 /// a violation this way).
 pub fn build_with(config: &Config, play: &GameOptions) -> Result<Built, ServiceError> {
+    build_resumed(config, play, &Resume::default())
+}
+
+/// What the journal holds when the service starts, for the simulator to take its game up
+/// where it was.
+#[derive(Debug, Clone, Default)]
+pub struct Resume {
+    /// The journal's current game (from its last `game_started`); empty for a new journal.
+    pub past: Vec<Envelope>,
+    /// The time of the journal's last event (ms since the epoch; 0 when none).
+    pub last_time: Millis,
+}
+
+/// As [`build_with`], for a journal that already holds a game: the simulator goes on
+/// with that game from where the journal ends (see [`super::resume`]), its clock never
+/// earlier than the journal's last event. When the journal's game is not the simulator's
+/// (the config names another game now), the simulator plays its game again as a new one.
+pub fn build_resumed(
+    config: &Config,
+    play: &GameOptions,
+    resume: &Resume,
+) -> Result<Built, ServiceError> {
     let settings = RefereeSettings::from_config(config);
     match config.hardware.backend {
         BackendKind::Sim => {
@@ -341,11 +369,33 @@ pub fn build_with(config: &Config, play: &GameOptions) -> Result<Built, ServiceE
                     (sim, settings_for_script(config, &script))
                 }
             };
+            let (sim, restore) = if resume.past.is_empty() {
+                (sim, false)
+            } else {
+                match resume_point(sim.actions(), &resume.past) {
+                    Ok(k) => {
+                        tracing::info!(
+                            "sim: taking the journal's game up at action {k} of {}",
+                            sim.actions().len()
+                        );
+                        (sim.resumed_from(k), true)
+                    }
+                    Err(why) => {
+                        tracing::warn!(
+                            "sim: the journal's game is not the simulator's ({why}); \
+                             playing it again as a new game"
+                        );
+                        (sim, false)
+                    }
+                }
+            };
             Ok(Built {
-                backend: Box::new(SimBackend::new(sim, config.hardware.sim.speed)),
+                backend: Box::new(
+                    SimBackend::new(sim, config.hardware.sim.speed).not_before(resume.last_time),
+                ),
                 settings,
                 calibration: None,
-                restore: false,
+                restore,
             })
         }
         BackendKind::Serial => Ok(Built {
