@@ -1,6 +1,6 @@
 //! `tengen run` as systemd runs it: a sim-backed board plays a short script through the
 //! whole pipeline, journals and writes its SGF; SIGTERM ends it with `status offline` and
-//! exit 0; a restart goes on with the next seq.
+//! exit 0; a restart takes the same game up with the next seq.
 
 use std::path::Path;
 use std::process::{Child, Command};
@@ -104,21 +104,48 @@ fn run_plays_journals_and_stops_cleanly_on_sigterm() {
     let last = journal.last_seq();
     drop(journal);
 
-    // Restarted, the simulator replays its game as a new game; seq goes on.
+    // Restarted, the simulated board takes its game up where the journal ends (here:
+    // every action is done, so it only shows the position); seq goes on, same game.
     let child = spawn(&cfg);
-    let next_game = format!("game-g1-{}.sgf", last + 1);
-    wait_for(&data.join(&next_game), "B[ee]");
+    let start = Instant::now();
+    loop {
+        let (journal, _) = Journal::open(&data, "test-01").unwrap();
+        let online = journal
+            .read_from(last + 1)
+            .unwrap()
+            .iter()
+            .any(|e| matches!(&e.event, Event::Status { state, .. } if state == "online"));
+        if online {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no status online"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(500));
     assert_eq!(terminate(child), 0);
     let (journal, _) = Journal::open(&data, "test-01").unwrap();
     let second = journal.read_from(last + 1).unwrap();
     assert_eq!(second[0].seq, last + 1);
     assert!(matches!(&second[0].event, Event::Status { state, .. } if state == "restoring"));
-    assert!(second
+    let kinds: Vec<&str> = second
         .iter()
-        .any(|e| matches!(e.event, Event::GameStarted { .. })));
-    assert!(second[1..]
-        .iter()
-        .all(|e| e.game == format!("g1-{}", last + 1)));
+        .map(|e| match &e.event {
+            Event::Status { state, .. } => state.as_str(),
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["restoring", "online", "offline"],
+        "nothing replayed"
+    );
+    assert!(second.iter().all(|e| e.game == "g1"));
+    assert!(std::fs::read_to_string(data.join("game-g1.sgf"))
+        .unwrap()
+        .contains("B[ee]"));
 }
 
 #[test]
