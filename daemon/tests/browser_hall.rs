@@ -73,7 +73,7 @@ fn run_board(dir: &Path, broker_port: u16) -> Board {
     .expect("board config");
     let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["run", "--config"])
-        .arg(&config)
+        .arg(config)
         .env("RUST_LOG", "warn")
         .spawn()
         .expect("spawn tengen run");
@@ -390,6 +390,15 @@ async fn hall_overview_console_and_delayed_public_page() {
         (Some("confirm"), Some("chief"))
     );
     assert_eq!(cmd[0]["alert"], alert_id);
+    // The hall has seen the warning; the test's own subscriber gets it from the same broker.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while !on(&seen, "tengen/open/t07/events")
+        .iter()
+        .any(|e| e["type"] == "alert_cleared")
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
     let events = on(&seen, "tengen/open/t07/events");
     let warning = events
         .iter()
