@@ -274,6 +274,9 @@ struct Port {
     path: PathBuf,
 }
 
+/// What is called with the device path each time the board is plugged in.
+type PlugHook = Box<dyn FnMut(&Path) + Send>;
+
 /// The live board: runs a simulated game in real time onto a pseudo-terminal.
 pub struct LiveBoard {
     mcu: FakeMcu<LiveSource>,
@@ -288,7 +291,7 @@ pub struct LiveBoard {
     rng: ChaCha8Rng,
     report: LiveReport,
     start_us: u64,
-    on_plug: Option<Box<dyn FnMut(&Path) + Send>>,
+    on_plug: Option<PlugHook>,
     accepting: VecDeque<(usize, Millis)>,
 }
 
