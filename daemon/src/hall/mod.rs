@@ -64,6 +64,9 @@ pub enum HallError {
     /// The MQTT client has stopped.
     #[error("MQTT: {0}")]
     Mqtt(String),
+    /// `hall.command_key_file` is unusable.
+    #[error("hall.command_key_file: {0}")]
+    CommandKey(#[from] crate::sender::KeyError),
 }
 
 /// A running hall: the MQTT client and the HTTP server.
@@ -125,13 +128,20 @@ pub async fn start(
         credentials,
         tls: config.mqtt.tls(),
     };
+    let command_key = match &config.hall.command_key_file {
+        Some(path) => Some(crate::sender::read_key(path)?),
+        None => None,
+    };
+    // Command ids must not repeat across restarts (a board answers a repeated id from memory
+    // instead of carrying it out), so a configured client id gets this run's tag too.
+    let id_tag = match &config.mqtt.client_id {
+        Some(_) => format!("{client_id}-{tag}"),
+        None => client_id.clone(),
+    };
     let state: Shared = Arc::new(Mutex::new(
-        HallState::new(
-            &config.mqtt.prefix,
-            config.hall.identity.clone(),
-            &client_id,
-        )
-        .with_broadcast(config.broadcast.as_ref()),
+        HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), &id_tag)
+            .with_broadcast(config.broadcast.as_ref())
+            .with_command_key(command_key),
     ));
     let listener = tokio::net::TcpListener::bind(http)
         .await

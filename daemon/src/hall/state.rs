@@ -60,6 +60,13 @@ impl HallState {
         }
     }
 
+    /// The same hall signing its commands with the boards' command key
+    /// (`hall.command_key_file`).
+    pub fn with_command_key(mut self, key: Option<Vec<u8>>) -> HallState {
+        self.commands.set_key(key);
+        self
+    }
+
     /// The same hall with a broadcast delay (`[broadcast]`): the public side of every board
     /// lags behind, and, with `republish`, the hall publishes it under `topic_prefix`.
     pub fn with_broadcast(mut self, broadcast: Option<&Broadcast>) -> HallState {
