@@ -200,7 +200,6 @@ fn unix_ms() -> u64 {
 
 /// Board `i`: connect at `start`, replay `game` until `stop`, wait for the acknowledgements,
 /// disconnect cleanly. Returns the last `seq` published.
-#[allow(clippy::too_many_arguments)]
 async fn board(
     i: usize,
     args: Arc<Args>,
@@ -343,18 +342,25 @@ async fn get(
 /// What the SSE viewers measured: (wall time since start in s, delay in µs) per event.
 type Delays = Arc<Mutex<Vec<(f64, u64)>>>;
 
-/// Follows board `i`'s SSE stream on the hall from before it starts until `until`,
-/// timing each event published after the stream was open.
-async fn watch_board(
-    i: usize,
-    args: Arc<Args>,
-    t0: Instant,
-    until: Instant,
+/// What the SSE viewers share: when each event was sent, the delays measured, the counters,
+/// and the last `seq` seen per board.
+#[derive(Clone)]
+struct Probe {
     sent: Sent,
     delays: Delays,
     counters: Arc<Counters>,
     last_seen: Arc<Vec<AtomicU64>>,
-) {
+}
+
+/// Follows board `i`'s SSE stream on the hall from before it starts until `until`,
+/// timing each event published after the stream was open.
+async fn watch_board(i: usize, args: Arc<Args>, t0: Instant, until: Instant, probe: Probe) {
+    let Probe {
+        sent,
+        delays,
+        counters,
+        last_seen,
+    } = probe;
     let path = format!("/board/{}/{}/events", args.tournament, board_id(i));
     while Instant::now() < until {
         let resp = match get(&args.hall, &path).await {
@@ -662,16 +668,13 @@ async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), String> {
         .collect();
     let mut watchers = Vec::new();
     for &i in &watched {
-        watchers.push(tokio::spawn(watch_board(
-            i,
-            args.clone(),
-            t0,
-            end,
-            sent.clone(),
-            delays.clone(),
-            counters.clone(),
-            last_seen.clone(),
-        )));
+        let probe = Probe {
+            sent: sent.clone(),
+            delays: delays.clone(),
+            counters: counters.clone(),
+            last_seen: last_seen.clone(),
+        };
+        watchers.push(tokio::spawn(watch_board(i, args.clone(), t0, end, probe)));
     }
     let mut viewers = Vec::new();
     for _ in 0..args.viewers {
