@@ -117,7 +117,7 @@ async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
     };
     // About 1.5 s of game between faults, plus the fault itself.
     let per_fault = match fault {
-        Fault::Kill => 1.2,
+        Fault::Kill => 2.5,
         Fault::BrokerRestart => 2.5,
         Fault::NetworkCut => 3.0,
     };

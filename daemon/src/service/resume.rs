@@ -73,10 +73,10 @@ fn progress(past: &[Envelope]) -> Progress {
                 // The stone that follows a retracted pass was pressed for already.
                 p.pressed = true;
             }
-            Event::Clock { color: Some(c), .. } => {
-                if p.moves.last().is_some_and(|m| m.color == *c) {
-                    p.pressed = true;
-                }
+            Event::Clock { color: Some(c), .. }
+                if p.moves.last().is_some_and(|m| m.color == *c) =>
+            {
+                p.pressed = true;
             }
             Event::GameOver { .. } => p.over = true,
             _ => {}
