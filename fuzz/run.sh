@@ -28,7 +28,7 @@ if [ "${1:-}" = "--keep" ]; then
         [ -d "$OUT/$t/default/queue" ] || continue
         rm -rf "$OUT/$t/cmin" found/"$t"
         mkdir -p found/"$t"
-        AFL_SKIP_BIN_CHECK=1 cargo afl cmin -i "$OUT/$t/default/queue" -o "$OUT/$t/cmin" \
+        cargo afl cmin -i "$OUT/$t/default/queue" -o "$OUT/$t/cmin" \
             -t 2000 -- "$BIN/$t" >/dev/null 2>&1 || cp -r "$OUT/$t/default/queue" "$OUT/$t/cmin"
         # Small inputs only (the short form must stay fast): at most 4 KiB each.
         find "$OUT/$t/cmin" -maxdepth 1 -type f -size -4k | sort | while read -r f; do
@@ -57,7 +57,6 @@ run_one() {
     rm -rf "${OUT:?}/$t"
     # -V: stop after SECONDS; -t: 2 s per input is a hang; no UI, no CPU binding checks.
     AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
-        AFL_SKIP_BIN_CHECK=0 \
         cargo afl fuzz -V "$SECONDS_EACH" -t 2000 -i "corpus/$t" -o "$OUT/$t" "$BIN/$t" \
         >"$OUT/$t.log" 2>&1 || true
 }

@@ -419,7 +419,7 @@ impl Reader<'_> {
             // Other properties tengen does not use: a bad one does not spoil the game; in
             // the root it is kept as written.
             _ => {
-                if node == 0 {
+                if node == 0 && is_prop_ident(ident) {
                     for v in values {
                         rec.extra_root.push((ident.to_string(), v.clone()));
                     }
@@ -453,6 +453,9 @@ impl Reader<'_> {
             // Written anew by `write`.
             Prop::FF(_) | Prop::GM(_) | Prop::CA(_) | Prop::SZ(_) | Prop::AP(_) | Prop::ST(_) => {}
             Prop::C(t) => rec.extra_root.push(("C".into(), t.text.clone())),
+            // A value list without a proper identifier (`[1]` alone, found by fuzzing) is
+            // dropped: written back, it would join the property before it.
+            Prop::Unknown(ident, _) if !is_prop_ident(ident) => {}
             Prop::Unknown(ident, values) => {
                 for v in values {
                     rec.extra_root.push((ident.clone(), v.clone()));
@@ -496,6 +499,11 @@ fn sgf_letters(x: u8, y: u8) -> String {
         _ => '?',
     };
     format!("{}{}", letter(x), letter(y))
+}
+
+/// An SGF property identifier: one or more upper-case letters.
+fn is_prop_ident(ident: &str) -> bool {
+    !ident.is_empty() && ident.bytes().all(|b| b.is_ascii_uppercase())
 }
 
 /// The value of a text or number property, as text (for `extra_root`).
