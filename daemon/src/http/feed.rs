@@ -138,6 +138,45 @@ mod tests {
         }
     }
 
+    /// A viewer whose SSE stream falls further behind than the broadcast holds still gets
+    /// every event, in order (the stream re-reads what it missed from the feed).
+    #[tokio::test]
+    async fn a_viewer_far_behind_misses_nothing() {
+        use http_body_util::BodyExt;
+        use tower::ServiceExt;
+
+        let f = LiveFeed::new();
+        let req = axum::http::Request::get("/events")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        // The stream subscribes now, then does not read while many events arrive.
+        let resp = crate::http::router(f.clone()).oneshot(req).await.unwrap();
+        let n = (BROADCAST_CAPACITY * 3) as u64;
+        for s in 1..=n {
+            f.publish(env(s));
+        }
+        let mut body = resp.into_body();
+        let mut text = String::new();
+        let mut ids = Vec::new();
+        while ids.last() != Some(&n) {
+            let frame = tokio::time::timeout(std::time::Duration::from_secs(5), body.frame())
+                .await
+                .expect("the stream goes on")
+                .expect("a frame")
+                .unwrap();
+            if let Ok(data) = frame.into_data() {
+                text.push_str(&String::from_utf8_lossy(&data));
+            }
+            while let Some(nl) = text.find('\n') {
+                let line: String = text.drain(..=nl).collect();
+                if let Some(id) = line.strip_prefix("id:") {
+                    ids.push(id.trim().parse::<u64>().unwrap());
+                }
+            }
+        }
+        assert_eq!(ids, (1..=n).collect::<Vec<_>>());
+    }
+
     #[test]
     fn keeps_order_and_drops_duplicates() {
         let f = LiveFeed::new();
