@@ -1,6 +1,8 @@
 //! Where scans come from: the hardware backends behind one small trait, polled by the scan
 //! loop once per tick with the service's time.
 
+use std::time::Duration;
+
 use tengen_hal::{ButtonEvent, Frame, Millis};
 
 use crate::event::Event;
@@ -29,6 +31,12 @@ pub trait Backend: Send {
     }
     /// One poll: a scan, faults, or nothing this time. `now` is [`Backend::clock`]'s.
     fn poll(&mut self, now: Millis) -> Polled;
+    /// Waits up to `budget` for the next tick. A backend whose input arrives on its own
+    /// (a serial line) returns as soon as there is some, so a scan is handled when it
+    /// comes rather than on the next tick; the default just sleeps.
+    fn idle(&mut self, budget: Duration) {
+        std::thread::sleep(budget);
+    }
     /// A word for logs and the startup line (`sim`, `serial /dev/ttyACM0`...).
     fn describe(&self) -> String;
 }

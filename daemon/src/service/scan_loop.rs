@@ -32,6 +32,21 @@ pub trait Pacer: Send {
     fn now(&mut self) -> Millis;
     /// Waits until the next tick is due.
     fn wait(&mut self);
+    /// For a real-time pacer: how long until the next tick is due, scheduling the one
+    /// after when a tick was due now. The loop then idles in the backend, which may wake
+    /// it earlier (input arrived); a loop iteration before the deadline does not move it.
+    /// `None` (virtual time): the loop calls [`Pacer::wait`] instead.
+    fn remaining(&mut self) -> Option<Duration> {
+        None
+    }
+}
+
+/// The wall clock in ms since the Unix epoch (0 before 1970).
+pub fn wall_ms() -> Millis {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as Millis)
+        .unwrap_or(0)
 }
 
 /// Real time: the wall clock, ticks `1/scan_hz` apart (a late tick is not made up twice).
@@ -53,20 +68,26 @@ impl RealPacer {
 
 impl Pacer for RealPacer {
     fn now(&mut self) -> Millis {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as Millis)
-            .unwrap_or(0)
+        wall_ms()
     }
 
     fn wait(&mut self) {
-        self.next += self.period;
-        let now = Instant::now();
-        if self.next > now {
-            std::thread::sleep(self.next - now);
-        } else {
-            self.next = now;
+        if let Some(left) = self.remaining() {
+            std::thread::sleep(left);
         }
+    }
+
+    fn remaining(&mut self) -> Option<Duration> {
+        let now = Instant::now();
+        if now >= self.next {
+            // This iteration was a tick: the next one is a period on (a late tick is not
+            // made up twice: when even that has passed, the loop goes round at once).
+            self.next += self.period;
+            if self.next <= now {
+                self.next = now;
+            }
+        }
+        Some(self.next.saturating_duration_since(now))
     }
 }
 
@@ -126,7 +147,10 @@ impl ScanLoop {
             if polled.finished && self.exit_when_finished {
                 break LoopEnd::Finished;
             }
-            self.pacer.wait();
+            match self.pacer.remaining() {
+                Some(left) => self.backend.idle(left),
+                None => self.pacer.wait(),
+            }
         };
         // Commands that arrived while stopping are answered, not lost silently.
         self.commands.close();

@@ -173,6 +173,15 @@ impl SerialLink {
     /// spin). Decoded scans, button events and link events are queued for
     /// [`Self::next_frame`], [`Self::take_buttons`] and [`Self::take_events`].
     pub fn pump(&mut self, now: Millis, wait: Duration) {
+        self.pump_with_clock(wait, &mut || now);
+    }
+
+    /// [`Self::pump`] for a caller that sleeps in it: waits at most `wait` for the first
+    /// bytes and reads `clock` again once they arrive, so scans are stamped with the time
+    /// they came in, not the time the wait began. A scan loop that idles here wakes as soon
+    /// as the microcontroller sends, instead of on its next tick.
+    pub fn pump_with_clock(&mut self, wait: Duration, clock: &mut dyn FnMut() -> Millis) {
+        let now = clock();
         if self.port.is_none() && self.monitor.should_open(now) {
             self.open(now);
         }
@@ -191,7 +200,7 @@ impl SerialLink {
                 }
             }
         }
-        self.read_available(now, wait);
+        let now = self.read_available(now, wait, clock);
         if self.port.is_some() && self.monitor.tick(now) {
             self.close();
             self.stats.failures += 1;
@@ -254,20 +263,35 @@ impl SerialLink {
         self.monitor.failed(now, reason);
     }
 
-    fn read_available(&mut self, now: Millis, wait: Duration) {
+    /// Reads what has arrived (waiting at most `wait` for the first bytes); returns the time
+    /// of the last read, from `clock` after a wait.
+    fn read_available(
+        &mut self,
+        mut now: Millis,
+        wait: Duration,
+        clock: &mut dyn FnMut() -> Millis,
+    ) -> Millis {
         let mut timeout = wait;
         // Bounded so that a flood cannot keep one poll going for ever.
         for _ in 0..256 {
             let Some(port) = self.port.as_mut() else {
-                return;
+                return now;
             };
             if port.timeout() != timeout {
                 if let Err(e) = port.set_timeout(timeout) {
-                    return self.fail(now, format!("cannot set timeout: {e}"));
+                    self.fail(now, format!("cannot set timeout: {e}"));
+                    return now;
                 }
             }
-            match port.read(&mut self.buf) {
-                Ok(0) => return self.fail(now, "end of file on the serial device".into()),
+            let read = port.read(&mut self.buf);
+            if !timeout.is_zero() {
+                now = clock();
+            }
+            match read {
+                Ok(0) => {
+                    self.fail(now, "end of file on the serial device".into());
+                    return now;
+                }
                 Ok(n) => {
                     let mut received = std::mem::take(&mut self.received);
                     self.decoder.feed(&self.buf[..n], &mut received);
@@ -282,11 +306,15 @@ impl SerialLink {
                     if e.kind() == io::ErrorKind::TimedOut
                         || e.kind() == io::ErrorKind::WouldBlock =>
                 {
-                    return
+                    return now
                 }
-                Err(e) => return self.fail(now, format!("read error: {e}")),
+                Err(e) => {
+                    self.fail(now, format!("read error: {e}"));
+                    return now;
+                }
             }
         }
+        now
     }
 
     fn handle(&mut self, now: Millis, r: Received) {
