@@ -223,7 +223,8 @@ impl Backend for SerialBackend {
     fn idle(&mut self, budget: Duration) {
         // Wake on the first bytes from the microcontroller; they are decoded and stamped
         // with the moment they arrived, and taken by the next poll.
-        self.link.pump_with_clock(budget, &mut super::scan_loop::wall_ms);
+        self.link
+            .pump_with_clock(budget, &mut super::scan_loop::wall_ms);
     }
 
     fn describe(&self) -> String {
