@@ -110,7 +110,23 @@ pub enum CommandError {
 
 /// Decodes one `cmd` payload.
 pub fn decode(payload: &[u8]) -> Result<CommandEnvelope, CommandError> {
-    serde_json::from_slice(payload).map_err(|e| CommandError::Malformed(e.to_string()))
+    serde_json::from_slice(payload).map_err(|e| CommandError::Malformed(one_line(&e.to_string())))
+}
+
+/// serde's messages quote the unknown field or `type` as sent, which may hold a newline
+/// (found by fuzzing): control characters are escaped so the error stays one line.
+fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -136,6 +136,11 @@ fn broken_inputs_get_a_one_line_error() {
             b"[board]\nid = \"Bad Id\"\n[time]\nmain = \"soon\"\n",
         ),
         ("command", br#"{"id":"1","type":"explode"}"#),
+        // Found by AFL: serde quotes the unknown name as sent, here with a newline in it.
+        (
+            "command",
+            b"{\"id\":\"c3\",\"type\":\"c\\nfirm\",\"alert\":\"a1\"}",
+        ),
         (
             "command",
             b"{\"id\":\"1\",\n\"type\":\"pause\",\"extra\":1}",
