@@ -26,12 +26,14 @@ if [ "${1:-}" = "--keep" ]; then
     [ ${#targets[@]} -gt 0 ] || targets=("${ALL[@]}")
     for t in "${targets[@]}"; do
         [ -d "$OUT/$t/default/queue" ] || continue
-        rm -rf "$OUT/$t/cmin" found/"$t"
+        # Crashes kept before stay: they are the regression inputs of fixed bugs.
+        rm -rf "$OUT/$t/cmin"
         mkdir -p found/"$t"
-        cargo afl cmin -i "$OUT/$t/default/queue" -o "$OUT/$t/cmin" \
-            -t 2000 -- "$BIN/$t" >/dev/null 2>&1 || cp -r "$OUT/$t/default/queue" "$OUT/$t/cmin"
+        src="$OUT/$t/cmin"
+        cargo afl cmin -i "$OUT/$t/default/queue" -o "$src" -t 2000 -- "$BIN/$t" \
+            >/dev/null 2>&1 || src="$OUT/$t/default/queue"
         # Small inputs only (the short form must stay fast): the 150 smallest under 4 KiB.
-        find "$OUT/$t/cmin" -maxdepth 1 -type f -size -4k -printf '%s %p\n' | sort -n |
+        find "$src" -maxdepth 1 -type f -size -4k -printf '%s %p\n' | sort -n |
             head -n 150 | cut -d' ' -f2- | while read -r f; do
             cp "$f" "found/$t/q-$(sha1sum "$f" | cut -c1-12)"
         done
