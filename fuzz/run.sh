@@ -4,7 +4,8 @@
 # Builds the targets with `cargo afl build --release` (instrumented; its own workspace, so
 # the main build is untouched), then runs `cargo afl fuzz` on each target for SECONDS
 # (default 600) from its seed corpus (fuzz/corpus/TARGET, built by fuzz/make_seeds.py),
-# one after the other (JOBS=2 runs two at once), and prints each run's figures from AFL's
+# one after the other (JOBS=2 runs two at once; on this VM that made every
+# seed time out, so the default is 1), and prints each run's figures from AFL's
 # fuzzer_stats: execs, execs/s, corpus (paths), edges found / map size, crashes, hangs.
 #
 # Afterwards `fuzz/run.sh --keep` copies each target's queue, minimised with `cargo afl
