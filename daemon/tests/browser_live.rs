@@ -6,55 +6,18 @@
 //! Needs `/usr/bin/chromium` (`apt-get install chromium`). Without it the test says so and
 //! passes, except in CI (`TENGEN_REQUIRE_ORACLES=1`), where a missing browser is a failure.
 
-use std::collections::BTreeMap;
-use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+#[path = "support/browser.rs"]
+mod browser;
 
-use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
-use headless_chrome::{Browser, LaunchOptions, Tab};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use headless_chrome::Tab;
 use tengen_daemon::event::{AlertCode, Envelope, Event, PerColor};
 use tengen_daemon::http::{serve, LiveFeed};
 use tengen_rules::game::{Game, Superko};
 use tengen_rules::{Color, Move, Point};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-
-fn chromium() -> Option<PathBuf> {
-    let path = PathBuf::from(CHROMIUM);
-    if path.exists() {
-        return Some(path);
-    }
-    if std::env::var("TENGEN_REQUIRE_ORACLES").is_ok_and(|v| v == "1") {
-        panic!("{CHROMIUM} is missing: apt-get install chromium");
-    }
-    eprintln!("skipping: {CHROMIUM} is missing (apt-get install chromium)");
-    None
-}
-
-fn launch(path: PathBuf) -> Browser {
-    let args: Vec<&OsStr> = [
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-    ]
-    .iter()
-    .map(OsStr::new)
-    .collect();
-    let options = LaunchOptions::default_builder()
-        .path(Some(path))
-        .headless(true)
-        .sandbox(false)
-        .window_size(Some((1280, 860)))
-        .idle_browser_timeout(Duration::from_secs(120))
-        .args(args)
-        .build()
-        .expect("launch options");
-    Browser::new(options).expect("start chromium")
-}
 
 struct Feeder {
     feed: LiveFeed,
@@ -75,27 +38,9 @@ impl Feeder {
     }
 }
 
-fn eval(tab: &Tab, js: &str) -> serde_json::Value {
-    tab.evaluate(js, false)
-        .expect("evaluate")
-        .value
-        .unwrap_or(serde_json::Value::Null)
-}
-
 /// Polls `js` until it returns `want`; panics with what it saw after one second.
 fn within_a_second(tab: &Tab, js: &str, want: serde_json::Value, what: &str) {
-    let start = Instant::now();
-    loop {
-        let got = eval(tab, js);
-        if got == want {
-            return;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(1),
-            "{what}: after 1 s the page shows {got}, want {want}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    browser::wait_until(tab, js, want, Duration::from_secs(1), what);
 }
 
 /// The page's clock format: `h:mm:ss` from an hour up, else `m:ss`, rounding up.
@@ -110,19 +55,7 @@ fn shown(ms: u64) -> String {
 }
 
 fn screenshot(tab: &Tab, name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
-    std::fs::create_dir_all(&dir).expect("screenshot dir");
-    let png = tab
-        .capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true)
-        .expect("screenshot");
-    assert!(
-        png.len() > 10_000,
-        "a screenshot of a drawn page is not tiny"
-    );
-    let path = dir.join(name);
-    std::fs::write(&path, png).expect("write screenshot");
-    eprintln!("screenshot: {}", path.display());
-    path
+    browser::screenshot(tab, env!("CARGO_TARGET_TMPDIR"), name)
 }
 
 /// The opening of a real game (the Ear-Reddening game), played through the rules core so
@@ -143,7 +76,9 @@ fn opening() -> Vec<(Color, Point, Vec<Point>)> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn live_page_follows_a_game() {
-    let Some(path) = chromium() else { return };
+    let Some(path) = browser::chromium() else {
+        return;
+    };
     let feed = LiveFeed::new();
     let server = serve("127.0.0.1:0", feed.clone()).await.expect("bind");
     let url = format!("http://{}/", server.addr);
@@ -170,7 +105,7 @@ async fn live_page_follows_a_game() {
 
     let moves = opening();
     let checks = tokio::task::spawn_blocking(move || {
-        let browser = launch(path);
+        let browser = browser::launch(path);
         let tab = browser.new_tab().expect("tab");
         tab.navigate_to(&url).expect("navigate");
         tab.wait_until_navigated().expect("loaded");
