@@ -36,8 +36,11 @@ pub enum Verdict {
     Refused(String),
 }
 
+/// A target's input function.
+pub type InputFn = fn(&[u8]) -> Verdict;
+
 /// Every target: its name (the AFL binary, the corpus directory) and its input function.
-pub const TARGETS: &[(&str, fn(&[u8]) -> Verdict)] = &[
+pub const TARGETS: &[(&str, InputFn)] = &[
     ("sgf", sgf),
     ("serial", serial),
     ("script", script),
