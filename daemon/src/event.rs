@@ -271,6 +271,19 @@ impl AlertCode {
     }
 }
 
+/// A test envelope: event `seq` of board `b1`, game `g1`, at a fixed time.
+#[cfg(test)]
+pub(crate) fn test_envelope(seq: u64, event: Event) -> Envelope {
+    Envelope {
+        seq,
+        time: "2026-11-29T13:45:01.250Z".into(),
+        board: "b1".into(),
+        game: "g1".into(),
+        by: None,
+        event,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

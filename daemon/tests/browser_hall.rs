@@ -29,7 +29,7 @@ use broker::{Mosquitto, Msg, SubEvent, Subscriber};
 use browser::{eval, launch, screenshot, wait_until};
 use rumqttc::QoS;
 use serde_json::{json, Value};
-use tengen_daemon::event::{Envelope, Event};
+use tengen_daemon::event::Event;
 use tengen_daemon::hall::{self, config::HallConfig};
 use tengen_rules::Color;
 
@@ -80,16 +80,7 @@ fn run_board(dir: &Path, broker_port: u16) -> Board {
     Board(child)
 }
 
-fn env(board: &str, seq: u64, event: Event) -> Envelope {
-    Envelope {
-        seq,
-        time: format!("2026-11-29T13:45:{:02}.000Z", seq),
-        board: board.into(),
-        game: format!("r1-{board}"),
-        by: None,
-        event,
-    }
-}
+use broker::board_envelope as env;
 
 /// A board the test publishes as a board would: status, its game's first events, state.
 async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str]) {

@@ -154,16 +154,7 @@ fn state(board: &str, number: u32, round: &str, stones: &[(usize, char)]) -> Val
     })
 }
 
-fn env(board: &str, seq: u64, event: Event) -> Envelope {
-    Envelope {
-        seq,
-        time: format!("2026-11-29T13:45:{:02}.000Z", seq),
-        board: board.into(),
-        game: format!("r1-{board}"),
-        by: None,
-        event,
-    }
-}
+use broker::board_envelope as env;
 
 fn game_started(board: &str) -> Envelope {
     env(

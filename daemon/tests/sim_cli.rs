@@ -19,6 +19,16 @@ fn fixture_game() -> PathBuf {
     v.into_iter().next().expect("a 9x9 fixture game")
 }
 
+/// `tengen sim --script SCRIPT`, run to completion.
+fn sim_script(script: &std::path::Path) -> std::process::Output {
+    tengen()
+        .arg("sim")
+        .arg("--script")
+        .arg(script)
+        .output()
+        .expect("runs")
+}
+
 /// Exit 2 with one line on stderr that names `culprit` (SPEC.md: bad input).
 fn bad_input(out: &std::process::Output, culprit: &str) {
     assert_eq!(out.status.code(), Some(2));
@@ -87,12 +97,7 @@ fn bad_script_exits_2_naming_file_and_line() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = dir.path().join("bad.txt");
     std::fs::write(&script, "size 9\nplace B C3\nplaec W D4\n").expect("write");
-    let out = tengen()
-        .arg("sim")
-        .arg("--script")
-        .arg(&script)
-        .output()
-        .expect("runs");
+    let out = sim_script(&script);
     bad_input(&out, "bad.txt:3");
 }
 
@@ -110,12 +115,7 @@ fn script_events_go_to_stdout_without_events_flag() {
     let dir = tempfile::tempdir().expect("tempdir");
     let script = dir.path().join("s.txt");
     std::fs::write(&script, "size 9\ntime none\nplace B C3\nplace W G7\n").expect("write");
-    let out = tengen()
-        .arg("sim")
-        .arg("--script")
-        .arg(&script)
-        .output()
-        .expect("runs");
+    let out = sim_script(&script);
     assert!(
         out.status.success(),
         "{}",

@@ -361,16 +361,7 @@ mod tests {
     use super::*;
     use tengen_rules::Color;
 
-    fn env(seq: u64, event: Event) -> Envelope {
-        Envelope {
-            seq,
-            time: "2026-11-29T13:45:01.250Z".into(),
-            board: "b1".into(),
-            game: "g1".into(),
-            by: None,
-            event,
-        }
-    }
+    use crate::event::test_envelope as env;
 
     fn started(seq: u64) -> Envelope {
         env(

@@ -322,16 +322,7 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
 
-    fn env(seq: u64, event: Event) -> Envelope {
-        Envelope {
-            seq,
-            time: "2026-11-29T13:45:01.250Z".into(),
-            board: "b1".into(),
-            game: "g1".into(),
-            by: None,
-            event,
-        }
-    }
+    use crate::event::test_envelope as env;
 
     fn started(size: u8, handicap: u8) -> Event {
         Event::GameStarted {

@@ -177,16 +177,7 @@ mod tests {
     use super::*;
     use crate::event::AlertCode;
 
-    fn env(seq: u64, event: Event) -> Envelope {
-        Envelope {
-            seq,
-            time: "2026-11-29T13:45:01.250Z".into(),
-            board: "b1".into(),
-            game: "g1".into(),
-            by: None,
-            event,
-        }
-    }
+    use crate::event::test_envelope as env;
 
     fn alert(id: &str) -> Event {
         Event::Alert {

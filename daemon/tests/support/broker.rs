@@ -283,6 +283,22 @@ async fn sub_loop(
     }
 }
 
+/// Event `seq` of board `board` in its game `r1-{board}`, stamped `13:45:{seq}`.
+pub fn board_envelope(
+    board: &str,
+    seq: u64,
+    event: tengen_daemon::event::Event,
+) -> tengen_daemon::event::Envelope {
+    tengen_daemon::event::Envelope {
+        seq,
+        time: format!("2026-11-29T13:45:{:02}.000Z", seq),
+        board: board.into(),
+        game: format!("r1-{board}"),
+        by: None,
+        event,
+    }
+}
+
 /// Event number `seq` of a made-up game: moves, with an alert, its clearing and a warning
 /// every tenth event so the `alerts` topic has traffic.
 pub fn envelope(seq: u64) -> tengen_daemon::event::Envelope {
