@@ -20,7 +20,7 @@ use crate::mqtt::broker::EmbeddedBroker;
 use crate::mqtt::commands::{self, CommandRequest};
 use crate::mqtt::outbox::AckFile;
 use crate::mqtt::publisher::{PublisherHandle, PublisherParts};
-use crate::mqtt::settings::{BrokerUrl, TlsFiles};
+use crate::mqtt::settings::BrokerUrl;
 use crate::mqtt::{EventSource, MqttSettings, Publisher, Retained, Topics};
 
 /// Largest MQTT packet, both ways: a long game's SGF fits.
@@ -147,31 +147,13 @@ pub async fn start_links(
     })
 }
 
+/// The publisher's settings from `[mqtt]` (as [`crate::mqtt::wiring::settings`] reads them),
+/// aimed at `url`: the broker actually in use (the embedded one may listen elsewhere).
 fn mqtt_settings(config: &Config, url: &str) -> Result<MqttSettings, ServiceError> {
-    let m = &config.mqtt;
-    let url = BrokerUrl::parse(url).map_err(|e| ServiceError::Config(format!("mqtt.url: {e}")))?;
-    let mut settings = MqttSettings::new(url, &config.board.id);
-    settings.client_id = m.client_id.clone();
-    settings.keepalive = Duration::from_millis(m.keepalive_ms);
+    let mut settings =
+        crate::mqtt::wiring::settings(config).map_err(|e| ServiceError::Config(e.to_string()))?;
+    settings.url = BrokerUrl::parse(url).map_err(|e| ServiceError::Config(e.to_string()))?;
     settings.max_packet_size = MAX_PACKET;
-    settings.senders = crate::sender::policy(m)
-        .map_err(|e| ServiceError::Config(format!("mqtt.command_key_file: {e}")))?;
-    settings.tls = TlsFiles {
-        ca_file: m.ca_file.clone(),
-        cert_file: m.cert_file.clone(),
-        key_file: m.key_file.clone(),
-    };
-    if let Some(user) = &m.username {
-        settings = match &m.password_file {
-            Some(file) => settings
-                .with_password_file(user, file)
-                .map_err(|e| ServiceError::Config(format!("mqtt.password_file: {e}")))?,
-            None => {
-                settings.credentials = Some((user.clone(), String::new()));
-                settings
-            }
-        };
-    }
     Ok(settings)
 }
 
