@@ -108,17 +108,10 @@ pub async fn start(
         .clone()
         .unwrap_or_else(|| format!("tengen-hall-{tag}"));
     let credentials = match (&config.mqtt.username, &config.mqtt.password_file) {
-        (Some(user), Some(file)) => {
-            let text =
-                std::fs::read_to_string(file).map_err(|source| SettingsError::PasswordFile {
-                    path: file.clone(),
-                    source,
-                })?;
-            Some((
-                user.clone(),
-                text.trim_end_matches(['\n', '\r']).to_string(),
-            ))
-        }
+        (Some(user), Some(file)) => Some((
+            user.clone(),
+            crate::mqtt::settings::read_password_file(file)?,
+        )),
         (Some(user), None) => Some((user.clone(), String::new())),
         _ => None,
     };

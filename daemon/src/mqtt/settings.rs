@@ -132,16 +132,19 @@ impl MqttSettings {
         username: &str,
         password_file: &std::path::Path,
     ) -> Result<MqttSettings, SettingsError> {
-        let text = std::fs::read_to_string(password_file).map_err(|source| {
-            SettingsError::PasswordFile {
-                path: password_file.to_path_buf(),
-                source,
-            }
-        })?;
-        let password = text.trim_end_matches(['\n', '\r']).to_string();
+        let password = read_password_file(password_file)?;
         self.credentials = Some((username.to_string(), password));
         Ok(self)
     }
+}
+
+/// The password in `path`: its first line (a trailing newline is not part of it).
+pub fn read_password_file(path: &std::path::Path) -> Result<String, SettingsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SettingsError::PasswordFile {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(text.trim_end_matches(['\n', '\r']).to_string())
 }
 
 #[cfg(test)]
