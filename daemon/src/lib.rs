@@ -15,6 +15,7 @@ pub mod mqtt;
 pub mod pipeline;
 pub mod referee;
 pub mod sender;
+pub mod sensors;
 pub mod service;
 pub mod sgf_file;
 pub mod stabiliser;

@@ -477,7 +477,23 @@ async fn a_flickering_sensor_invents_nothing_and_a_light_flicker_delays_a_move_o
         };
         o.assert_exact("flicker");
         assert!(o.alerts().is_empty(), "alerts: {:?}", o.alerts());
+        // Both sensors are reported noisy (J1 within about half a second, E5 within about
+        // three), once each, and nothing else is.
+        let noisy: Vec<String> = o
+            .of_type("sensor_fault")
+            .iter()
+            .filter(|e| e["kind"] == "noisy")
+            .flat_map(|e| e["points"].as_array().cloned().unwrap_or_default())
+            .map(|p| p.as_str().unwrap_or("").to_string())
+            .collect();
+        assert!(noisy.contains(&"J1".to_string()), "noisy: {noisy:?}");
+        assert!(
+            noisy.iter().all(|p| p == "J1" || p == "E5") && noisy.len() <= 2,
+            "noisy: {noisy:?}"
+        );
         let beyond = o.beyond_stable();
-        println!("flicker run {seed}: ms beyond the stable time per move: {beyond:?}");
+        println!(
+            "flicker run {seed}: noisy {noisy:?}; ms beyond the stable time per move: {beyond:?}"
+        );
     }
 }
