@@ -1,16 +1,27 @@
 //! The one pipeline that `tengen sim`, `tengen run` and `tengen demo` all use:
-//! frame -> classify -> stabiliser -> referee (with the clock) -> events.
+//! frame -> classify -> stabiliser -> referee (with the clock) -> events, with the
+//! classified readings also watched for noisy and stuck sensors ([`SensorHealth`]).
 //!
 //! Sans-IO: the caller brings each scan (a [`Frame`] stamped with its time) and the
 //! clock-button events since the previous scan, and gets the events to write.
+//!
+//! A clock press waits while the presser's stone (or a capture they are lifting) is still
+//! on its way through the stabiliser: it is handed to the referee once that change is
+//! released or has gone, and at the latest `pass_grace_ms` after the press. Without this,
+//! a press within the stable time of a stone's touch-down (a quick hand, or scans lost on
+//! the serial link just then) would read as a pass.
 
+use std::collections::VecDeque;
 use tengen_hal::calibration::{AdcBits, Calibration};
 use tengen_hal::classify::Classifier;
-use tengen_hal::{ButtonEvent, Frame, FrameData, Millis, PointState};
+
+use tengen_hal::{Button, ButtonAction, ButtonEvent, Frame, FrameData, Millis, PointState};
+use tengen_rules::Color;
 
 use crate::command::CommandEnvelope;
 use crate::event::Event;
 use crate::referee::{Referee, RefereeError, RefereeSettings};
+use crate::sensors::SensorHealth;
 use crate::stabiliser::Stabiliser;
 
 /// Why a scan could not be used.
@@ -36,6 +47,9 @@ pub struct Pipeline {
     calibration: Option<Calibration>,
     stabiliser: Stabiliser,
     referee: Referee,
+    /// Presses waiting for a change in the stabiliser, oldest first, at their scan's time.
+    presses: VecDeque<ButtonEvent>,
+    health: SensorHealth,
 }
 
 impl Pipeline {
@@ -57,6 +71,8 @@ impl Pipeline {
                 calibration,
                 stabiliser,
                 referee,
+                presses: VecDeque::new(),
+                health: SensorHealth::new(size),
             },
             events,
         ))
@@ -65,6 +81,7 @@ impl Pipeline {
     /// A pipeline around a referee restored from the event log; the stabiliser starts from
     /// what the board should show, and the first stable scans correct it.
     pub fn from_referee(referee: Referee, calibration: Option<Calibration>) -> Pipeline {
+        let health = SensorHealth::new(referee.settings().size);
         let stabiliser = Stabiliser::new(
             referee.settings().size,
             referee.settings().stable_ms,
@@ -75,6 +92,8 @@ impl Pipeline {
             calibration,
             stabiliser,
             referee,
+            presses: VecDeque::new(),
+            health,
         }
     }
 
@@ -102,7 +121,7 @@ impl Pipeline {
         buttons: &[ButtonEvent],
     ) -> Result<Vec<Event>, PipelineError> {
         let now = frame.time;
-        let changes = match &frame.data {
+        let (changes, faults) = match &frame.data {
             FrameData::Classified(states) => self.feed(now, states)?,
             FrameData::Raw(_) => {
                 let classifier = self.classifier()?;
@@ -113,34 +132,67 @@ impl Pipeline {
                 self.feed(now, &states)?
             }
         };
-        let mut events = Vec::new();
+        let mut events = faults;
         if !changes.is_empty() {
             events.extend(self.referee.on_changes(&changes, now));
         }
-        if !buttons.is_empty() {
-            // Presses count at the scan that reports them: every input of the referee is on
-            // the scan's time base (10 ms at 100 Hz), so the event log replays exactly.
-            let at_scan: Vec<ButtonEvent> = buttons
+        // Presses count at the scan that reports them (or, held, at the scan that releases
+        // them): every input of the referee is on the scan's time base (10 ms at 100 Hz),
+        // so the event log replays exactly.
+        self.presses.extend(
+            buttons
                 .iter()
-                .map(|b| ButtonEvent { time: now, ..*b })
-                .collect();
-            events.extend(self.referee.on_buttons(&at_scan));
+                .filter(|b| b.action == ButtonAction::Press)
+                .map(|b| ButtonEvent { time: now, ..*b }),
+        );
+        let ready = self.ready_presses(now);
+        if !ready.is_empty() {
+            events.extend(self.referee.on_buttons(&ready));
         }
         events.extend(self.referee.tick(now));
         Ok(events)
+    }
+
+    /// The held presses that may go to the referee at `now`, in order: a press waits while
+    /// its side's change that began by then is settling, at most `pass_grace_ms`.
+    fn ready_presses(&mut self, now: Millis) -> Vec<ButtonEvent> {
+        let grace = self.referee.settings().pass_grace_ms;
+        let mut ready = Vec::new();
+        while let Some(first) = self.presses.front() {
+            let color = match first.button {
+                Button::Black => Color::Black,
+                Button::White => Color::White,
+            };
+            let waiting = self.stabiliser.settling(color, first.time)
+                && now < first.time.saturating_add(grace);
+            if waiting {
+                break;
+            }
+            if let Some(press) = self.presses.pop_front() {
+                ready.push(ButtonEvent { time: now, ..press });
+            }
+        }
+        ready
+    }
+
+    /// Presses held back, waiting for a change to settle (see the module doc).
+    pub fn held_presses(&self) -> usize {
+        self.presses.len()
     }
 
     fn feed(
         &mut self,
         now: Millis,
         states: &[PointState],
-    ) -> Result<Vec<crate::stabiliser::Change>, PipelineError> {
-        self.stabiliser
-            .feed(now, states)
-            .map_err(|found| PipelineError::WrongLength {
-                expected: self.stabiliser.stable().len(),
-                found,
-            })
+    ) -> Result<(Vec<crate::stabiliser::Change>, Vec<Event>), PipelineError> {
+        let changes =
+            self.stabiliser
+                .feed(now, states)
+                .map_err(|found| PipelineError::WrongLength {
+                    expected: self.stabiliser.stable().len(),
+                    found,
+                })?;
+        Ok((changes, self.health.feed(now, states)))
     }
 
     fn classifier(&mut self) -> Result<&mut Classifier, PipelineError> {
@@ -163,6 +215,8 @@ impl Pipeline {
         let size_before = self.referee.settings().size;
         let events = self.referee.on_command(cmd, now)?;
         if self.referee.settings().size != size_before {
+            self.presses.clear();
+            self.health = SensorHealth::new(self.referee.settings().size);
             self.stabiliser = Stabiliser::new(
                 self.referee.settings().size,
                 self.referee.settings().stable_ms,

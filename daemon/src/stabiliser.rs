@@ -146,6 +146,28 @@ impl Stabiliser {
             })
     }
 
+    /// True while a change that began at or before `at` may still reach the referee as
+    /// part of `color`'s move: a change accepted but held in an unreleased batch, a stone of
+    /// `color` on its way onto an empty point, or a point of the opponent's on its way to
+    /// empty (a capture being lifted). A clock press at `at` waits for these (see
+    /// [`Pipeline`](crate::pipeline::Pipeline)): frames lost at a stone's touch-down, or a
+    /// quick hand, must not turn the move into a pass.
+    pub fn settling(&self, color: Color, at: Millis) -> bool {
+        if !self.held.is_empty() {
+            return true;
+        }
+        self.candidate.iter().enumerate().any(|(i, &r)| {
+            if self.since[i] > at {
+                return false;
+            }
+            match (self.stable[i], stone_of(r)) {
+                (None, Some(Some(c))) => c == color,
+                (Some(c), Some(None)) => c != color,
+                _ => false,
+            }
+        })
+    }
+
     /// Points whose reading differs from their stable state right now (a hand, noise, a
     /// change not yet accepted).
     pub fn unsettled(&self) -> usize {

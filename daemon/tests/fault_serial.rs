@@ -353,10 +353,11 @@ async fn garbage_and_corrupted_frames_cost_only_the_damaged_frames() {
         let Some(o) = play(seed + 1, |_| {
             vec![
                 "move 2 garbage 3000".to_string(),
-                // 100 ms of frames rejected by their CRC from move 4's touch-down. (300 ms
-                // can delay the stone past the player's press, which then reads as a pass:
-                // see RELIABILITY.md.)
-                "move 4 corrupt 10".to_string(),
+                // 300 ms of frames rejected by their CRC from move 4's touch-down: the
+                // stone is stable only 150 ms after the first good frame, and the player's
+                // press may come first; the press waits for the stone (before that wait
+                // was added, it once read as a pass: see RELIABILITY.md).
+                "move 4 corrupt 30".to_string(),
                 "move 6 garbage 20000".to_string(),
             ]
         })
@@ -378,7 +379,7 @@ async fn garbage_and_corrupted_frames_cost_only_the_damaged_frames() {
             "garbage run {seed}: sensor faults {faults:?}; ms beyond the stable time per \
              move: {beyond:?}"
         );
-        // Move 4's stone is read once the corrupted frames are over (100 ms).
+        // Move 4's stone is read once the corrupted frames are over (300 ms).
         let late = beyond.get(&4).copied().unwrap_or(f64::MAX);
         assert!(late < 1000.0, "move 4 arrived {late} ms late");
     }
