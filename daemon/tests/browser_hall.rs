@@ -122,6 +122,13 @@ async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str])
             clock: None,
         });
     }
+    if board == "t03" {
+        // A noisy sensor: hardware trouble, listed in the console's Hardware table.
+        events.push(Event::SensorFault {
+            points: vec!["J1".into()],
+            kind: "noisy".into(),
+        });
+    }
     for (i, e) in events.into_iter().enumerate() {
         let e = env(board, i as u64 + 1, e);
         publish(
@@ -257,6 +264,14 @@ async fn hall_overview_console_and_delayed_public_page() {
             "open / t07 — Art. 18.2 uncaptured stones".into(),
             long,
             "the open alert in the console",
+        );
+        wait_until(
+            &tab,
+            "[...document.querySelectorAll('#hardware tr[data-fault]')]\
+             .map(r => [...r.cells].slice(0, 3).map(c => c.textContent).join(' ')).join('|')",
+            "open/t03 noisy sensor J1".into(),
+            long,
+            "the noisy sensor in the console's hardware table",
         );
         let alert_id = eval(
             &tab,

@@ -498,6 +498,35 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     assert!(!public.contains("Captured stones are still"));
     assert!(public.contains("\"open_alerts\":1"));
 
+    // Hardware trouble (a noisy sensor on b1) is listed for arbiters, kept off public pages.
+    assert_eq!(get(addr, "/api/console/hardware", &[]).await.status, 401);
+    let fault = broker::board_envelope(
+        "b1",
+        4,
+        Event::SensorFault {
+            points: vec!["J1".into()],
+            kind: "noisy".into(),
+        },
+    );
+    publish(
+        &boards,
+        "tengen/t/b1/events".into(),
+        serde_json::to_string(&fault).unwrap(),
+        false,
+    )
+    .await;
+    let hw = wait_for("the hardware report", || async {
+        let v = get(addr, "/api/console/hardware", &[auth]).await.json();
+        (v.as_array().is_some_and(|a| !a.is_empty())).then_some(v)
+    })
+    .await;
+    assert_eq!(
+        (hw[0]["board"].as_str(), hw[0]["kind"].as_str()),
+        (Some("b1"), Some("noisy"))
+    );
+    assert_eq!(hw[0]["points"], json!(["J1"]));
+    assert!(!get(addr, "/api/boards", &[]).await.text().contains("noisy"));
+
     // Confirm: the command reaches the board's cmd topic signed by the arbiter...
     let r = request(
         addr,

@@ -1,6 +1,7 @@
 //! One board as the hall sees it: the live feed its page is served from (events in `seq`
-//! order, state, SGF), its online/offline status and its open alerts, all rebuilt from what
-//! the broker delivers. Sans-IO: time comes in as an argument.
+//! order, state, SGF), its online/offline status, its open alerts and its hardware trouble
+//! (`sensor_fault` events), all rebuilt from what the broker delivers. Sans-IO: time comes
+//! in as an argument.
 //!
 //! History. A hall that starts after a board has begun its game has only the retained
 //! topics. With an identity to sign commands, it asks the board to `republish` from
@@ -22,6 +23,9 @@ use crate::http::LiveFeed;
 /// How long the hall holds a board's events back while waiting for the republished history.
 pub const HISTORY_WAIT: Duration = Duration::from_secs(5);
 
+/// How many `sensor_fault` reports the hall keeps per board (the newest).
+pub const HARDWARE_KEPT: usize = 10;
+
 /// What the hall knows of one board.
 pub struct BoardView {
     feed: LiveFeed,
@@ -29,6 +33,7 @@ pub struct BoardView {
     state_at: Option<Instant>,
     alerts: Vec<Value>,
     alert_seen: HashMap<String, u64>,
+    hardware: Hardware,
     round: String,
     game: String,
     history: History,
@@ -44,6 +49,39 @@ struct PublicSide {
     game: PublicGame,
     feed: LiveFeed,
     state_at: Option<Instant>,
+}
+
+/// The board's hardware trouble: `sensor_fault` events still standing, oldest first. A
+/// `link_restored` takes its `link_lost` away (and is not kept itself); `stuck` and `noisy`
+/// reports stay (the board has no event for a sensor mended), the newest
+/// [`HARDWARE_KEPT`] of them.
+#[derive(Default)]
+struct Hardware {
+    /// The highest `seq` taken, so a republished event is not counted twice.
+    seen: u64,
+    standing: Vec<Envelope>,
+}
+
+impl Hardware {
+    fn take(&mut self, envelope: &Envelope) {
+        if envelope.seq <= self.seen {
+            return;
+        }
+        self.seen = envelope.seq;
+        let Event::SensorFault { kind, .. } = &envelope.event else {
+            return;
+        };
+        if kind == "link_restored" {
+            self.standing.retain(
+                |e| !matches!(&e.event, Event::SensorFault { kind, .. } if kind == "link_lost"),
+            );
+            return;
+        }
+        self.standing.push(envelope.clone());
+        if self.standing.len() > HARDWARE_KEPT {
+            self.standing.remove(0);
+        }
+    }
 }
 
 /// The board's events before the feed follows them live.
@@ -78,6 +116,7 @@ impl BoardView {
             state_at: None,
             alerts: Vec::new(),
             alert_seen: HashMap::new(),
+            hardware: Hardware::default(),
             round: String::new(),
             game: String::new(),
             history: History::default(),
@@ -180,6 +219,11 @@ impl BoardView {
         })
     }
 
+    /// The board's standing hardware trouble (`sensor_fault` events), oldest first.
+    pub fn hardware(&self) -> &[Envelope] {
+        &self.hardware.standing
+    }
+
     /// A `.../state` payload. `can_ask`: the hall may send `republish`.
     pub fn on_state(&mut self, state: Value, now: Instant, can_ask: bool) -> Need {
         if let Some(r) = state.get("round").and_then(Value::as_str) {
@@ -230,6 +274,7 @@ impl BoardView {
         if !envelope.game.is_empty() {
             self.game = envelope.game.clone();
         }
+        self.hardware.take(&envelope);
         if self.history.live {
             self.feed.publish(envelope);
             return Need::Nothing;
@@ -456,6 +501,42 @@ mod tests {
         c.on_event(pass(8), t, true);
         c.history_refused();
         assert_eq!(seqs(&c), vec![8]);
+    }
+
+    #[test]
+    fn hardware_trouble_stands_until_mended_and_is_counted_once() {
+        let fault = |seq: u64, kind: &str, points: &[&str]| {
+            env(
+                seq,
+                Event::SensorFault {
+                    points: points.iter().map(|p| p.to_string()).collect(),
+                    kind: kind.to_string(),
+                },
+            )
+        };
+        let now = Instant::now();
+        let mut b = BoardView::new();
+        b.on_event(fault(1, "link_lost", &[]), now, false);
+        b.on_event(fault(2, "noisy", &["J1"]), now, false);
+        // republished: not counted again
+        b.on_event(fault(2, "noisy", &["J1"]), now, false);
+        let kinds = |b: &BoardView| -> Vec<String> {
+            b.hardware()
+                .iter()
+                .map(|e| match &e.event {
+                    Event::SensorFault { kind, points } => format!("{kind} {}", points.join(" ")),
+                    _ => String::new(),
+                })
+                .collect()
+        };
+        assert_eq!(kinds(&b), ["link_lost ", "noisy J1"]);
+        b.on_event(fault(3, "link_restored", &[]), now, false);
+        assert_eq!(kinds(&b), ["noisy J1"]);
+        for seq in 4..20 {
+            b.on_event(fault(seq, "stuck", &["A9"]), now, false);
+        }
+        assert_eq!(b.hardware().len(), HARDWARE_KEPT);
+        assert_eq!(b.hardware()[0].seq, 10);
     }
 
     #[test]

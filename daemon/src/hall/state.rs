@@ -12,7 +12,7 @@ use super::commands::{CommandError, CommandLog, Sent};
 use super::config::Broadcast;
 use super::delay::{epoch_ms, DelayPolicy};
 use super::topic::{self, BoardKey, Leaf};
-use crate::event::Envelope;
+use crate::event::{Envelope, Event};
 use crate::http::LiveFeed;
 use crate::mqtt::topics::Topics;
 
@@ -343,6 +343,33 @@ impl HallState {
         Value::Array(all.into_iter().map(|(_, _, a)| a).collect())
     }
 
+    /// Every board's standing hardware trouble (`sensor_fault`: link lost, stuck or noisy
+    /// sensors), newest first, with its board. For the console only.
+    pub fn hardware_json(&self) -> Value {
+        let mut all: Vec<(&str, u64, Value)> = Vec::new();
+        for (k, b) in &self.boards {
+            for e in b.hardware() {
+                let Event::SensorFault { points, kind } = &e.event else {
+                    continue;
+                };
+                all.push((
+                    e.time.as_str(),
+                    e.seq,
+                    json!({
+                        "tournament": k.tournament,
+                        "board": k.board,
+                        "kind": kind,
+                        "points": points,
+                        "time": e.time,
+                        "seq": e.seq,
+                    }),
+                ));
+            }
+        }
+        all.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        Value::Array(all.into_iter().map(|(_, _, v)| v).collect())
+    }
+
     /// Prepares a console command for board `key`, signed `by`; returns its id and what to
     /// publish. The command is pending until the board replies.
     pub fn command(
@@ -593,6 +620,68 @@ mod tests {
         let key = BoardKey::new("t", "b1").unwrap();
         assert_eq!(h.public_feed(&key).unwrap().state()["number"], 1);
         assert_eq!(h.feed(&key).unwrap().last_seq(), 3);
+    }
+
+    #[test]
+    fn the_console_lists_standing_hardware_trouble_newest_first() {
+        let mut h = HallState::new("tengen", None, "h");
+        let now = Instant::now();
+        let fault = |kind: &str, points: Value| json!({"type": "sensor_fault", "kind": kind, "points": points});
+        for (board, seq, time, body) in [
+            ("b1", 1, "2026-11-29T13:00:00.000Z", game_started()),
+            (
+                "b1",
+                2,
+                "2026-11-29T13:00:01.000Z",
+                fault("noisy", json!(["J1"])),
+            ),
+            (
+                "b2",
+                1,
+                "2026-11-29T13:00:02.000Z",
+                fault("link_lost", json!([])),
+            ),
+            (
+                "b1",
+                3,
+                "2026-11-29T13:00:03.000Z",
+                fault("stuck", json!(["A9", "B9"])),
+            ),
+            (
+                "b2",
+                2,
+                "2026-11-29T13:00:04.000Z",
+                fault("link_restored", json!([])),
+            ),
+        ] {
+            let mut e: Value = serde_json::from_slice(&event(seq, time, body)).unwrap();
+            e["board"] = json!(board);
+            h.on_message(
+                &format!("tengen/t/{board}/events"),
+                e.to_string().as_bytes(),
+                now,
+            );
+        }
+        let list = h.hardware_json();
+        let rows: Vec<(String, String, Value)> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["board"].as_str().unwrap().to_string(),
+                    r["kind"].as_str().unwrap().to_string(),
+                    r["points"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("b1".to_string(), "stuck".to_string(), json!(["A9", "B9"])),
+                ("b1".to_string(), "noisy".to_string(), json!(["J1"])),
+            ]
+        );
     }
 
     #[test]

@@ -66,6 +66,7 @@ pub fn router(app: App) -> Router {
             get(live_view),
         )
         .route("/api/console/alerts", get(console_alerts))
+        .route("/api/console/hardware", get(console_hardware))
         .route("/api/console/commands", get(console_commands))
         .route("/api/console/command", post(console_command))
         .with_state(app)
@@ -311,6 +312,13 @@ async fn console_alerts(State(app): State<App>, headers: HeaderMap) -> Response 
         return unauthorized();
     }
     Json(lock(&app.hall).alerts_json()).into_response()
+}
+
+async fn console_hardware(State(app): State<App>, headers: HeaderMap) -> Response {
+    if arbiter(&app, &headers).is_none() {
+        return unauthorized();
+    }
+    Json(lock(&app.hall).hardware_json()).into_response()
 }
 
 async fn console_commands(State(app): State<App>, headers: HeaderMap) -> Response {
