@@ -76,7 +76,7 @@ pub struct Broadcast {
     /// When a game ends the whole game becomes public at once (default true).
     #[serde(default = "yes")]
     pub release_at_end: bool,
-    /// The public topic tree: `{topic_prefix}/{tournament}/{board}/{events,state,sgf}`
+    /// The public topic tree: `{topic_prefix}/{tournament}/{board}/{events,state,sgf,status}`
     /// (default `public`).
     #[serde(default = "default_public_prefix")]
     pub topic_prefix: String,

@@ -157,7 +157,12 @@ impl HallState {
             Leaf::Status => {
                 let v: Value = serde_json::from_slice(payload).unwrap_or(Value::Null);
                 match v.get("state").and_then(Value::as_str) {
-                    Some(s) => self.board(&key).on_status(s),
+                    Some(s) => {
+                        self.board(&key).on_status(s);
+                        // Whether a board is online is not news of the game: the public
+                        // tree gets it at once, retained.
+                        return self.public_status(&key, payload).into_iter().collect();
+                    }
                     None => tracing::warn!("{topic}: no \"state\" in the status"),
                 }
                 Need::Nothing
@@ -178,6 +183,17 @@ impl HallState {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// The public tree's copy of a board's `status` (retained), when the hall republishes.
+    fn public_status(&self, key: &BoardKey, payload: &[u8]) -> Option<Outgoing> {
+        let prefix = self.delay.as_ref()?.republish_to.as_ref()?;
+        let topics = Topics::new(prefix, &key.tournament, &key.board).ok()?;
+        Some(Outgoing {
+            topic: topics.status(),
+            payload: payload.to_vec(),
+            retain: true,
+        })
     }
 
     /// Time passes (now): boards stop waiting for history that does not come, and the
@@ -523,6 +539,12 @@ mod tests {
         let at = |secs: u64| wall0 + std::time::Duration::from_secs(secs);
         let key = BoardKey::new("t", "b1").unwrap();
         let ev = "tengen/t/b1/events";
+
+        // Whether the board is online goes to the public tree at once.
+        let status = br#"{"state":"online","version":"0.1.0"}"#;
+        let out = h.on_message_at("tengen/t/b1/status", status, now, at(0));
+        assert_eq!(topics(&out), vec![("public/t/b1/status".to_string(), true)]);
+        assert_eq!(out[0].payload, status.to_vec());
 
         // Nothing is a minute old yet.
         let out = h.on_message_at(ev, &event(1, t0, game_started()), now, at(0));
