@@ -220,25 +220,19 @@ mod tests {
         let a = Point::new(0, 0);
         let b = Point::new(8, 8);
         let both = |s: PointState| frame(&[(a, s), (b, s)]);
-        let mut out = Vec::new();
-        for t in (0..40_000).step_by(10) {
-            out.extend(
-                h.feed(t, &both(PointState::Unknown))
-                    .into_iter()
-                    .map(|e| (t, e)),
-            );
-        }
+        let unknown_from = |h: &mut SensorHealth, from: Millis, to: Millis| {
+            let mut out = Vec::new();
+            for t in (from..to).step_by(10) {
+                let events = h.feed(t, &both(PointState::Unknown));
+                out.extend(events.into_iter().map(|e| (t, e)));
+            }
+            out
+        };
+        let out = unknown_from(&mut h, 0, 40_000);
         assert_eq!(out, vec![(30_000, fault(&["A1", "J9"], "stuck"))]);
         // Reading again re-arms; stuck again for 30 s is reported again.
         assert!(h.feed(40_000, &both(PointState::Empty)).is_empty());
-        let mut out = Vec::new();
-        for t in (40_010..80_000).step_by(10) {
-            out.extend(
-                h.feed(t, &both(PointState::Unknown))
-                    .into_iter()
-                    .map(|e| (t, e)),
-            );
-        }
+        let out = unknown_from(&mut h, 40_010, 80_000);
         assert_eq!(out, vec![(70_010, fault(&["A1", "J9"], "stuck"))]);
     }
 
