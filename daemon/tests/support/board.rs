@@ -356,13 +356,60 @@ impl Consumer {
     }
 }
 
+/// The network between the board and the broker, as the [`Proxy`] plays it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Net {
+    /// Bytes flow.
+    Up,
+    /// Nothing flows, nothing is closed (a Wi-Fi that went quiet, a cable pulled between
+    /// switches): both ends find out only by their own timeouts. Bytes sent meanwhile are
+    /// delivered once the network is back (TCP retransmits), if the ends still listen.
+    Silent,
+    /// Every connection dropped, new ones refused (a router restarting).
+    Cut,
+}
+
 /// A TCP proxy in front of the broker: forwards connections until [`Proxy::cut`] drops them
-/// all and refuses new ones, until [`Proxy::restore`].
+/// all and refuses new ones, or [`Proxy::silence`] stops every byte without closing
+/// anything, until [`Proxy::restore`].
 pub struct Proxy {
     /// Where clients connect.
     pub addr: SocketAddr,
-    up: watch::Sender<bool>,
+    net: watch::Sender<Net>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// Copies `from` to `to` while the network lets it: holds (reads nothing, closes nothing)
+/// while it is silent, stops when it is cut or either end closes.
+async fn pump(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    mut net: watch::Receiver<Net>,
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        // Wait out a silence; give up on a cut.
+        match net.wait_for(|n| *n != Net::Silent).await.map(|n| *n) {
+            Ok(Net::Up) => {}
+            _ => return,
+        }
+        let n = tokio::select! {
+            r = from.read(&mut buf) => match r {
+                Ok(n) => n,
+                Err(_) => 0,
+            },
+            _ = net.changed() => continue,
+        };
+        // What was read (or a close) goes through once the network is up again.
+        match net.wait_for(|n| *n != Net::Silent).await.map(|n| *n) {
+            Ok(Net::Up) => {}
+            _ => return,
+        }
+        if n == 0 || to.write_all(&buf[..n]).await.is_err() {
+            return;
+        }
+    }
 }
 
 impl Proxy {
@@ -372,40 +419,52 @@ impl Proxy {
             .await
             .expect("bind the proxy");
         let addr = listener.local_addr().expect("proxy address");
-        let (up, up_rx) = watch::channel(true);
+        let (net, net_rx) = watch::channel(Net::Up);
         let task = tokio::spawn(async move {
             loop {
                 let Ok((inbound, _)) = listener.accept().await else {
                     continue;
                 };
-                if !*up_rx.borrow() {
+                if *net_rx.borrow() == Net::Cut {
                     drop(inbound);
                     continue;
                 }
-                let mut up_rx = up_rx.clone();
+                let mut net = net_rx.clone();
                 tokio::spawn(async move {
+                    // A connection opened during a silence reaches the broker only once the
+                    // network is back.
+                    match net.wait_for(|n| *n != Net::Silent).await.map(|n| *n) {
+                        Ok(Net::Up) => {}
+                        _ => return,
+                    }
                     let Ok(outbound) = TcpStream::connect(target).await else {
                         return;
                     };
-                    let (mut a, mut b) = (inbound, outbound);
-                    tokio::select! {
-                        _ = tokio::io::copy_bidirectional(&mut a, &mut b) => {}
-                        _ = up_rx.wait_for(|up| !*up) => {}
-                    }
+                    let (a_read, a_write) = inbound.into_split();
+                    let (b_read, b_write) = outbound.into_split();
+                    tokio::join!(
+                        pump(a_read, b_write, net.clone()),
+                        pump(b_read, a_write, net.clone()),
+                    );
                 });
             }
         });
-        Proxy { addr, up, task }
+        Proxy { addr, net, task }
     }
 
     /// Drops every connection and refuses new ones.
     pub fn cut(&self) {
-        self.up.send_replace(false);
+        self.net.send_replace(Net::Cut);
     }
 
-    /// Accepts and forwards again.
+    /// Stops every byte in both directions without closing anything.
+    pub fn silence(&self) {
+        self.net.send_replace(Net::Silent);
+    }
+
+    /// Forwards again (what was held back during a silence goes through).
     pub fn restore(&self) {
-        self.up.send_replace(true);
+        self.net.send_replace(Net::Up);
     }
 }
 
