@@ -1,7 +1,8 @@
 //! Fault campaign, the service's half (issue #7): the real `tengen run` on the sim backend,
 //! a real mosquitto, and a consumer de-duplicating by seq, under
 //!
-//! - broker restarts (mosquitto SIGKILLed and started again: no session survives);
+//! - broker restarts (mosquitto SIGKILLed and started again: no session survives), and
+//!   restarts of a broker that keeps its sessions (`persistence true`, stopped cleanly);
 //! - network cuts between the board and the broker (a TCP proxy drops every connection and
 //!   refuses new ones for a second);
 //! - silent network cuts (the proxy stops every byte for 10 s and closes nothing: the
@@ -101,6 +102,7 @@ impl Figures {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Fault {
     BrokerRestart,
+    PersistentBrokerRestart,
     NetworkCut,
     SilentCut,
     Kill,
@@ -114,8 +116,15 @@ const SILENCE: Duration = Duration::from_secs(10);
 /// consumer against the journal (filling gaps with `republish` as a hall would).
 async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let mut mosquitto = broker::Mosquitto::start().expect("mosquitto (see broker.rs)");
     let dir = tempfile::tempdir().unwrap();
+    let mut mosquitto = match fault {
+        Fault::PersistentBrokerRestart => broker::Mosquitto::start_with(&format!(
+            "persistence true\npersistence_location {}/\n",
+            dir.path().display()
+        )),
+        _ => broker::Mosquitto::start(),
+    }
+    .expect("mosquitto (see broker.rs)");
     let broker_addr = SocketAddr::from(([127, 0, 0, 1], mosquitto.port()));
     let proxy = board::Proxy::start(broker_addr).await;
     let url = match fault {
@@ -125,7 +134,7 @@ async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
     // About 1.5 s of game between faults, plus the fault itself.
     let per_fault = match fault {
         Fault::Kill => 2.5,
-        Fault::BrokerRestart => 2.5,
+        Fault::BrokerRestart | Fault::PersistentBrokerRestart => 2.5,
         Fault::NetworkCut => 3.0,
         Fault::SilentCut => 12.0,
     };
@@ -149,6 +158,11 @@ async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
                 Instant::now()
             }
             Fault::BrokerRestart => {
+                mosquitto.restart();
+                Instant::now()
+            }
+            Fault::PersistentBrokerRestart => {
+                mosquitto.stop();
                 mosquitto.restart();
                 Instant::now()
             }
@@ -199,6 +213,14 @@ async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
         figures
             .recover_ms
             .push(at.duration_since(back).as_secs_f64() * 1000.0);
+    }
+    if fault == Fault::PersistentBrokerRestart {
+        // The broker did keep its sessions: it saved them on each clean stop.
+        assert!(
+            dir.path().join("mosquitto.db").exists(),
+            "no mosquitto.db in {}",
+            dir.path().display()
+        );
     }
     let over = consumer
         .wait_until(Duration::from_secs(180), |s| s.game_over())
@@ -262,6 +284,16 @@ async fn broker_restarts_lose_nothing() {
     }
     let f = campaign(Fault::BrokerRestart, runs(2, 20), 11).await;
     f.print("broker_restart");
+    f.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restarts_of_a_broker_that_keeps_sessions_lose_nothing() {
+    if broker::Mosquitto::start().is_none() {
+        return;
+    }
+    let f = campaign(Fault::PersistentBrokerRestart, runs(2, 20), 16).await;
+    f.print("persistent_broker_restart");
     f.assert_clean();
 }
 

@@ -107,6 +107,17 @@ impl Mosquitto {
         }
     }
 
+    /// Stops it with SIGTERM (a clean shutdown: with `persistence true` it saves its
+    /// sessions, queued messages and retained topics) and waits for it to exit.
+    pub fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = Command::new("kill")
+                .args(["-TERM", &c.id().to_string()])
+                .status();
+            let _ = c.wait();
+        }
+    }
+
     /// (Re)starts it on the same port and waits until it accepts connections.
     pub fn restart(&mut self) {
         self.kill();
