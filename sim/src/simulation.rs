@@ -270,14 +270,20 @@ impl Simulation {
     /// that kept its stones through a restart would be: every change of the earlier actions
     /// is already on the board at time 0 (stones, stuck sensors, noise; no hand is over
     /// the board and no button is down), and the remaining actions follow on a timeline
-    /// shifted so that action `first` starts after the usual lead-in. `first` at or past
+    /// shifted so that action `first` starts after the usual lead-in plus the pause that
+    /// came before it (the players kept thinking through the restart). `first` at or past
     /// the end gives a board that shows the final position and only scans its tail.
     /// [`Simulation::actions`] then lists the remaining actions at their new times.
     /// Call it on a simulation that has not been scanned yet.
     pub fn resumed_from(mut self, first: usize) -> Simulation {
         let lead_in = self.lead_in;
         let cut = match self.actions.get(first) {
-            Some(a) => a.start,
+            // From the end of the action before it: the pause before action `first` (a
+            // player's thinking, which went on through the restart) is kept.
+            Some(a) => first
+                .checked_sub(1)
+                .and_then(|i| self.actions.get(i))
+                .map_or(a.start, |before| before.end.min(a.start)),
             None => self.end.max(lead_in),
         };
         let shift = cut.saturating_sub(lead_in);

@@ -30,10 +30,16 @@ fn a_resumed_game_starts_from_the_position_and_plays_the_rest() {
     let whole = Simulation::from_script(SCRIPT, &options).unwrap();
     let final_board = whole.final_board().to_vec();
     // Take it up at the third place (action 4): C3 and G7 are down, two presses done.
+    let pause = whole.actions()[4].start - whole.actions()[3].end;
+    assert!(
+        pause > 0,
+        "the script's actions have human pauses between them"
+    );
     let mut resumed = whole.clone().resumed_from(4);
     assert!(matches!(resumed.actions()[0].action, Action::Place { .. }));
     assert_eq!(resumed.actions().len(), 3);
-    assert_eq!(resumed.actions()[0].start, options.lead_in_ms);
+    // The lead-in, then the thinking that came before this move in the whole game.
+    assert_eq!(resumed.actions()[0].start, options.lead_in_ms + pause);
     let (n, first) = presses(&mut resumed);
     assert_eq!(n, 1, "only the last press is left");
     let stones = first
