@@ -395,10 +395,8 @@ async fn pump(
             _ => return,
         }
         let n = tokio::select! {
-            r = from.read(&mut buf) => match r {
-                Ok(n) => n,
-                Err(_) => 0,
-            },
+            // An error ends the connection like a close.
+            r = from.read(&mut buf) => r.unwrap_or_default(),
             _ = net.changed() => continue,
         };
         // What was read (or a close) goes through once the network is up again.
