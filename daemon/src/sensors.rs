@@ -14,8 +14,8 @@
 //!   A sensor stuck at a plausible state (empty, or a stone's colour) cannot be told from
 //!   a real stone by its readings: the referee's alerts show it instead.
 //!
-//! Each point is reported once per episode: a noisy point again only after
-//! [`REARM_MS`] without being noisy, a stuck one after it has read a state again. Points
+//! Each point is reported once per episode: a noisy point again only once it has not been
+//! noisy for [`REARM_MS`], a stuck one after it has read a state again. Points
 //! found at the same scan are reported together, sorted. Sans-IO: time comes with every
 //! frame.
 
@@ -36,25 +36,36 @@ pub const STUCK_UNKNOWN_MS: Millis = 30_000;
 /// How long a noisy point must stay below the threshold before it can be reported again.
 pub const REARM_MS: Millis = 60_000;
 
-/// One point's history.
+/// One point's history (read only when its reading changes or is `Unknown`).
 #[derive(Debug, Clone, Default)]
 struct PointHealth {
-    /// The last reading.
-    last: Option<PointState>,
     /// The times of its latest changes (at most [`NOISY_CHANGES`]).
     changes: VecDeque<Millis>,
     /// Since when it has read `Unknown` without a break.
     unknown_since: Option<Millis>,
-    /// When it was last seen noisy, while reported.
+    /// The last time it was seen noisy, once reported.
     noisy_at: Option<Millis>,
     /// Whether its current stretch of `Unknown` has been reported.
     stuck_reported: bool,
+}
+
+impl PointHealth {
+    /// True when its last [`NOISY_CHANGES`] changes all fall within [`NOISY_WINDOW_MS`].
+    fn is_noisy(&self, now: Millis) -> bool {
+        self.changes.len() == NOISY_CHANGES
+            && self
+                .changes
+                .front()
+                .is_some_and(|&first| now.saturating_sub(first) <= NOISY_WINDOW_MS)
+    }
 }
 
 /// Watches every point's readings for noisy and stuck sensors.
 #[derive(Debug, Clone)]
 pub struct SensorHealth {
     size: u8,
+    /// Every point's last reading (empty before the first frame).
+    last: Vec<PointState>,
     points: Vec<PointHealth>,
 }
 
@@ -63,6 +74,7 @@ impl SensorHealth {
     pub fn new(size: u8) -> SensorHealth {
         SensorHealth {
             size,
+            last: Vec::new(),
             points: vec![PointHealth::default(); size as usize * size as usize],
         }
     }
@@ -70,32 +82,40 @@ impl SensorHealth {
     /// One classified scan at `now` (row-major, as the stabiliser takes it); returns the
     /// `sensor_fault` events it gives rise to (none, nearly always). A frame of the wrong
     /// length is ignored (the stabiliser reports it).
+    ///
+    /// A point whose reading is unchanged and readable costs one comparison: that is
+    /// nearly every point of nearly every scan.
     pub fn feed(&mut self, now: Millis, readings: &[PointState]) -> Vec<Event> {
         if readings.len() != self.points.len() {
             return Vec::new();
         }
+        if self.last.is_empty() {
+            self.last = readings.to_vec();
+        }
         let mut noisy = Vec::new();
         let mut stuck = Vec::new();
-        for (i, (&r, h)) in readings.iter().zip(self.points.iter_mut()).enumerate() {
-            if h.last.is_some_and(|last| last != r) {
+        for (i, (&r, last)) in readings.iter().zip(self.last.iter_mut()).enumerate() {
+            let changed = r != *last;
+            if !changed && r != PointState::Unknown {
+                continue;
+            }
+            *last = r;
+            let h = &mut self.points[i];
+            if changed {
                 if h.changes.len() == NOISY_CHANGES {
                     h.changes.pop_front();
                 }
                 h.changes.push_back(now);
-            }
-            h.last = Some(r);
-            let is_noisy = h.changes.len() == NOISY_CHANGES
-                && h.changes
-                    .front()
-                    .is_some_and(|&first| now.saturating_sub(first) <= NOISY_WINDOW_MS);
-            match (is_noisy, h.noisy_at) {
-                (true, None) => {
+                if h.is_noisy(now) {
+                    // A new episode: never reported, or not noisy for REARM_MS.
+                    let fresh = h
+                        .noisy_at
+                        .is_none_or(|at| now.saturating_sub(at) >= REARM_MS);
                     h.noisy_at = Some(now);
-                    noisy.push(Point::from_index(i, self.size));
+                    if fresh {
+                        noisy.push(Point::from_index(i, self.size));
+                    }
                 }
-                (true, Some(_)) => h.noisy_at = Some(now),
-                (false, Some(at)) if now.saturating_sub(at) >= REARM_MS => h.noisy_at = None,
-                _ => {}
             }
             if r == PointState::Unknown {
                 let since = *h.unknown_since.get_or_insert(now);
