@@ -284,6 +284,37 @@ pub(crate) fn test_envelope(seq: u64, event: Event) -> Envelope {
     }
 }
 
+/// A test `game_started`: a `size` x `size` even game, komi 7.5, no clock, no names.
+#[cfg(test)]
+pub(crate) fn test_game_started(size: u8) -> Event {
+    Event::GameStarted {
+        size,
+        komi: 7.5,
+        handicap: 0,
+        rules: "chinese".into(),
+        superko: "situational".into(),
+        time_control: "none".into(),
+        black: String::new(),
+        white: String::new(),
+        round: String::new(),
+        table: String::new(),
+    }
+}
+
+/// A test `game_over` by resignation with `result` (`"B+R"`, `"W+R"`).
+#[cfg(test)]
+pub(crate) fn test_resignation(result: &str) -> Event {
+    Event::GameOver {
+        result: result.into(),
+        reason: "resignation".into(),
+        black_area: None,
+        white_area: None,
+        dame: None,
+        margin_stones: None,
+        margin_points: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -472,18 +472,7 @@ mod tests {
         );
         assert_eq!(s["warnings"], json!({"B": 0, "W": 1}));
         assert!(!s.to_string().contains("secret"));
-        g.apply(&env(
-            9,
-            Event::GameOver {
-                result: "B+R".into(),
-                reason: "resignation".into(),
-                black_area: None,
-                white_area: None,
-                dame: None,
-                margin_stones: None,
-                margin_points: None,
-            },
-        ));
+        g.apply(&env(9, crate::event::test_resignation("B+R")));
         let s = g.state();
         assert_eq!(
             (s["phase"].as_str(), s["result"].as_str()),

@@ -212,18 +212,7 @@ mod tests {
             .collect();
         assert_eq!(ids, ["a2"]);
         assert_eq!(v[0]["seq"], 2);
-        let started = Event::GameStarted {
-            size: 19,
-            komi: 7.5,
-            handicap: 0,
-            rules: "chinese".into(),
-            superko: "situational".into(),
-            time_control: "none".into(),
-            black: "B".into(),
-            white: "W".into(),
-            round: "1".into(),
-            table: "1".into(),
-        };
+        let started = crate::event::test_game_started(19);
         assert!(a.apply(&env(5, started)));
         assert_eq!(a.to_json(), "[]");
     }

@@ -165,32 +165,12 @@ mod tests {
     use super::*;
     use tengen_sim::{SimOptions, Simulation};
 
+    use crate::event::test_envelope as env;
+
     const SCRIPT: &str = "size 9\nplace B C3\npress B\nplace W G7\npress W\nplace B E5\npress B\n";
 
-    fn env(seq: u64, event: Event) -> Envelope {
-        Envelope {
-            seq,
-            time: "2026-11-29T13:45:01.250Z".into(),
-            board: "b".into(),
-            game: "g".into(),
-            by: None,
-            event,
-        }
-    }
-
     fn started() -> Event {
-        Event::GameStarted {
-            size: 9,
-            komi: 7.5,
-            handicap: 0,
-            rules: "chinese".into(),
-            superko: "situational".into(),
-            time_control: "none".into(),
-            black: String::new(),
-            white: String::new(),
-            round: String::new(),
-            table: String::new(),
-        }
+        crate::event::test_game_started(9)
     }
 
     fn mv(number: u32, color: Color, point: &str) -> Event {
@@ -239,15 +219,7 @@ mod tests {
     #[test]
     fn a_finished_game_stays_finished_and_a_foreign_one_is_refused() {
         let a = actions();
-        let over = Event::GameOver {
-            result: "W+R".into(),
-            reason: "resignation".into(),
-            black_area: None,
-            white_area: None,
-            dame: None,
-            margin_stones: None,
-            margin_points: None,
-        };
+        let over = crate::event::test_resignation("W+R");
         let past = vec![env(1, started()), env(2, over)];
         assert_eq!(resume_point(&a, &past), Ok(a.len()));
         let past = vec![env(1, started()), env(2, mv(1, Color::Black, "D4"))];
