@@ -175,11 +175,6 @@ impl Pipeline {
         ready
     }
 
-    /// Presses held back, waiting for a change to settle (see the module doc).
-    pub fn held_presses(&self) -> usize {
-        self.presses.len()
-    }
-
     fn feed(
         &mut self,
         now: Millis,
