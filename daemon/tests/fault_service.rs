@@ -112,9 +112,19 @@ enum Fault {
 /// (1.5 x its 5 s), so the broker drops the board's session and sends its will.
 const SILENCE: Duration = Duration::from_secs(10);
 
+/// Runs [`campaign`], prints its `FAULT` line as `name` and checks that nothing was lost
+/// or numbered again (nothing to do without mosquitto).
+async fn lose_nothing(fault: Fault, runs: usize, seed: u64, name: &str) {
+    if let Some(f) = campaign(fault, runs, seed).await {
+        f.print(name);
+        f.assert_clean();
+    }
+}
+
 /// Plays the game with `runs` faults of one kind at random moments, then checks the
-/// consumer against the journal (filling gaps with `republish` as a hall would).
-async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
+/// consumer against the journal (filling gaps with `republish` as a hall would). `None`
+/// without mosquitto.
+async fn campaign(fault: Fault, runs: usize, seed: u64) -> Option<Figures> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let dir = tempfile::tempdir().unwrap();
     let mut mosquitto = match fault {
@@ -123,8 +133,7 @@ async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
             dir.path().display()
         )),
         _ => broker::Mosquitto::start(),
-    }
-    .expect("mosquitto (see broker.rs)");
+    }?;
     let broker_addr = SocketAddr::from(([127, 0, 0, 1], mosquitto.port()));
     let proxy = board::Proxy::start(broker_addr).await;
     let url = match fault {
@@ -274,57 +283,38 @@ async fn campaign(fault: Fault, runs: usize, seed: u64) -> Figures {
         "{fault:?}: one game throughout"
     );
     consumer.stop();
-    figures
+    Some(figures)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn broker_restarts_lose_nothing() {
-    if broker::Mosquitto::start().is_none() {
-        return;
-    }
-    let f = campaign(Fault::BrokerRestart, runs(2, 20), 11).await;
-    f.print("broker_restart");
-    f.assert_clean();
+    lose_nothing(Fault::BrokerRestart, runs(2, 20), 11, "broker_restart").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn restarts_of_a_broker_that_keeps_sessions_lose_nothing() {
-    if broker::Mosquitto::start().is_none() {
-        return;
-    }
-    let f = campaign(Fault::PersistentBrokerRestart, runs(2, 20), 16).await;
-    f.print("persistent_broker_restart");
-    f.assert_clean();
+    lose_nothing(
+        Fault::PersistentBrokerRestart,
+        runs(2, 20),
+        16,
+        "persistent_broker_restart",
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn network_cuts_lose_nothing() {
-    if broker::Mosquitto::start().is_none() {
-        return;
-    }
-    let f = campaign(Fault::NetworkCut, runs(2, 20), 12).await;
-    f.print("network_cut");
-    f.assert_clean();
+    lose_nothing(Fault::NetworkCut, runs(2, 20), 12, "network_cut").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn silent_network_cuts_lose_nothing() {
-    if broker::Mosquitto::start().is_none() {
-        return;
-    }
-    let f = campaign(Fault::SilentCut, runs(1, 10), 15).await;
-    f.print("silent_cut");
-    f.assert_clean();
+    lose_nothing(Fault::SilentCut, runs(1, 10), 15, "silent_cut").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkills_at_random_moments_lose_nothing() {
-    if broker::Mosquitto::start().is_none() {
-        return;
-    }
-    let f = campaign(Fault::Kill, runs(3, 1000), 13).await;
-    f.print("sigkill");
-    f.assert_clean();
+    lose_nothing(Fault::Kill, runs(3, 1000), 13, "sigkill").await;
 }
 
 /// Plays the whole game once (fast) and stops cleanly: a journal every event of which was
