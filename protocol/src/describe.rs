@@ -1,0 +1,94 @@
+//! Events as readable lines, for people watching a terminal (`tengen demo`):
+//! `   17  13:45:01.250  move 37  W  R14   captures Q14 Q15  [B 59:58 W 59:12]`.
+
+use crate::event::{Envelope, Event};
+use crate::gtp;
+use crate::time::clock_text;
+
+/// One readable line for an event: seq, time of day, what happened.
+pub fn describe(envelope: &Envelope) -> String {
+    let stamp = envelope.time.to_string();
+    format!(
+        "{:>5}  {}  {}",
+        envelope.seq,
+        stamp.get(11..23).unwrap_or(""),
+        sentence(&envelope.event)
+    )
+}
+
+/// What an event says, in a few words.
+pub fn sentence(event: &Event) -> String {
+    match event {
+        Event::GameStarted(s) => format!(
+            "game started: {size}x{size}, komi {}, {} (B) vs {} (W), {}",
+            s.komi,
+            s.black,
+            s.white,
+            s.time_control,
+            size = s.size
+        ),
+        Event::Move {
+            number,
+            color,
+            point,
+            captured,
+            clock,
+        } => {
+            let mut s = format!("move {number:<3} {color}  {:<4}", point.to_gtp());
+            if !captured.is_empty() {
+                s.push_str(&format!("  captures {}", gtp::join(captured, " ")));
+            }
+            if let Some(c) = clock {
+                s.push_str(&format!(
+                    "  [B {} W {}]",
+                    clock_text(c.black),
+                    clock_text(c.white)
+                ));
+            }
+            s
+        }
+        Event::Pass { number, color } => format!("move {number:<3} {color}  pass"),
+        Event::MoveRetracted { number, reason } => format!("move {number} retracted: {reason}"),
+        Event::Clock(r) => {
+            let who = r.color.map_or("arbiter".to_string(), |c| c.to_string());
+            let next = r.running.map_or("nobody".to_string(), |c| c.to_string());
+            if r.paused == Some(true) {
+                format!("clock: paused ({who}), {next} to play")
+            } else {
+                format!("clock: {who} pressed, {next} to play")
+            }
+        }
+        Event::Byoyomi {
+            color,
+            call,
+            periods_left,
+        } => format!("byo-yomi {color}: {call} ({periods_left} periods left)"),
+        Event::Alert(a) => format!(
+            "ALERT {} {} at {} ({}): {}",
+            a.article,
+            a.code.as_str().replace('_', " "),
+            gtp::join(&a.points, " "),
+            a.id,
+            a.message
+        ),
+        Event::AlertCleared { id, how } => format!("alert {id} cleared: {how}"),
+        Event::Warning {
+            color,
+            article,
+            count,
+        } => format!("WARNING {color} ({article}), {count} this game"),
+        Event::Counting { dead } => format!("counting; dead stones: {}", gtp::join(dead, " ")),
+        Event::PlayResumed { color } => format!("play resumes, {color} to move"),
+        Event::GameOver(end) => match (end.black_area, end.white_area) {
+            (Some(b), Some(w)) => format!(
+                "game over: {} by {} (Black {b}, White {w})",
+                end.result, end.reason
+            ),
+            _ => format!("game over: {} by {}", end.result, end.reason),
+        },
+        Event::SensorFault { points, kind } => {
+            format!("sensor fault: {kind} {}", gtp::join(points, " "))
+        }
+        Event::Status { state, version, .. } => format!("board {state} (tengen {version})"),
+    }
+}

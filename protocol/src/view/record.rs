@@ -1,0 +1,98 @@
+//! The game record as SGF: one note per move and pass (with the time left when a clock
+//! runs, and the alerts raised after it as comments), the setup and the result.
+
+use tengen_rules::clock::Clock;
+use tengen_rules::sgf::{self, GameRecord, RecordedMove};
+use tengen_rules::{Color, Move};
+
+use super::GameView;
+use crate::time::Timestamp;
+
+/// One move or pass of the record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveNote {
+    /// Who played it.
+    pub color: Color,
+    /// The stone's point, or a pass.
+    pub mv: Move,
+    /// The mover's time left (ms in the current period) when it was played.
+    pub time_left_ms: Option<u64>,
+    /// The mover's byo-yomi periods (or Canadian stones) left then.
+    pub periods_left: Option<u32>,
+    /// The alerts raised after it, as sentences.
+    pub comments: Vec<String>,
+}
+
+impl MoveNote {
+    /// The note of `mv` by `color`, played at `now` with `clock`.
+    pub fn new(color: Color, mv: Move, clock: Option<&Clock>, now: Timestamp) -> MoveNote {
+        MoveNote {
+            color,
+            mv,
+            time_left_ms: clock.map(|c| c.remaining(color, now.millis())),
+            periods_left: clock.map(|c| c.periods_left(color)),
+            comments: Vec::new(),
+        }
+    }
+}
+
+impl GameView {
+    /// The game record so far: the moves (retracted ones never appear) with the time left
+    /// when a clock runs, the alerts as comments when `comments` (never for the public),
+    /// the result at the end. `None` before any `game_started`.
+    pub fn sgf_record(&self, comments: bool) -> Option<GameRecord> {
+        let setup = self.setup()?;
+        let black_setup = if setup.handicap >= 2 {
+            tengen_rules::handicap_points(setup.size, setup.handicap).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let moves = self
+            .record()
+            .iter()
+            .map(|n| RecordedMove {
+                color: n.color,
+                mv: n.mv,
+                time_left_ms: n.time_left_ms,
+                periods_left: n.periods_left,
+                comment: (comments && !n.comments.is_empty()).then(|| n.comments.join("\n")),
+            })
+            .collect();
+        let name = |n: &str| (!n.is_empty()).then(|| n.to_string());
+        let mut extra_root = Vec::new();
+        if let Some(event) = &setup.event {
+            extra_root.push(("EV".to_string(), event.clone()));
+        }
+        if !setup.round.is_empty() {
+            extra_root.push(("RO".to_string(), setup.round.clone()));
+        }
+        if let Some(rank) = &setup.black_rank {
+            extra_root.push(("BR".to_string(), rank.clone()));
+        }
+        if let Some(rank) = &setup.white_rank {
+            extra_root.push(("WR".to_string(), rank.clone()));
+        }
+        Some(GameRecord {
+            size: setup.size,
+            komi: Some(setup.komi),
+            handicap: setup.handicap,
+            black_setup,
+            white_setup: Vec::new(),
+            moves,
+            black_name: name(&setup.black),
+            white_name: name(&setup.white),
+            rules: Some("Chinese".to_string()),
+            result: self.result().map(str::to_string),
+            date: None,
+            game_comment: None,
+            extra_root,
+        })
+    }
+
+    /// [`GameView::sgf_record`] as SGF text; empty before any `game_started`.
+    pub fn sgf(&self, comments: bool) -> String {
+        self.sgf_record(comments)
+            .map(|r| sgf::write(&r))
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,181 @@
+//! SPEC.md's `state` snapshot: the game info, the position, whose turn, the clocks now,
+//! warnings, open alerts, the result and the last `seq`, in one JSON object.
+
+use serde::{Deserialize, Serialize};
+use tengen_rules::clock::{Clock, TimeControl};
+use tengen_rules::{Color, Superko};
+
+use super::{GameView, Phase};
+use crate::event::{Event, PerColor, Rules};
+use crate::time::Timestamp;
+
+/// The clocks as they read at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClocksNow {
+    /// Black's ms left in the current period (main time while still in it).
+    #[serde(rename = "B")]
+    pub black: u64,
+    /// White's ms left.
+    #[serde(rename = "W")]
+    pub white: u64,
+    /// Byo-yomi periods (or Canadian stones) left.
+    pub periods: PerColor<u32>,
+    /// Whose clock runs (null before the start, after a flag, and at the end).
+    pub running: Option<Color>,
+    /// True while paused (an arbiter's pause, or a restart until the arbiter resumes).
+    pub paused: bool,
+}
+
+impl ClocksNow {
+    /// `clock` read at `now`.
+    pub fn read(clock: &Clock, now: Timestamp) -> ClocksNow {
+        let now = now.millis();
+        ClocksNow {
+            black: clock.remaining(Color::Black, now),
+            white: clock.remaining(Color::White, now),
+            periods: PerColor::new(
+                clock.periods_left(Color::Black),
+                clock.periods_left(Color::White),
+            ),
+            running: clock.running(),
+            paused: clock.is_paused(),
+        }
+    }
+
+    /// The ms left for `color`.
+    pub fn left(&self, color: Color) -> u64 {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+}
+
+fn phase_word<S: serde::Serializer>(p: &Phase, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.as_str())
+}
+
+fn phase_from<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Phase, D::Error> {
+    let text = String::deserialize(d)?;
+    match text.as_str() {
+        "playing" => Ok(Phase::Playing),
+        "counting" => Ok(Phase::Counting),
+        "over" => Ok(Phase::Over),
+        _ => Err(serde::de::Error::custom(format!("{text:?} is not a phase"))),
+    }
+}
+
+/// The `state` snapshot (SPEC.md, MQTT `.../state`, HTTP `/api/state`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StateSnapshot {
+    /// Board size.
+    pub size: u8,
+    /// Komi in points.
+    pub komi: f64,
+    /// Handicap stones.
+    pub handicap: u8,
+    /// `"chinese"`.
+    pub rules: Rules,
+    /// `"situational"` or `"positional"`.
+    #[serde(with = "crate::event::superko")]
+    pub superko: Superko,
+    /// The time control, in the script form.
+    #[serde(with = "crate::event::time_control")]
+    pub time_control: TimeControl,
+    /// Black's name.
+    pub black: String,
+    /// White's name.
+    pub white: String,
+    /// Round.
+    pub round: String,
+    /// Table.
+    pub table: String,
+    /// Black's rank, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_rank: Option<String>,
+    /// White's rank, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_rank: Option<String>,
+    /// The event's name, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// `"playing"`, `"counting"` or `"over"`.
+    #[serde(serialize_with = "phase_word", deserialize_with = "phase_from")]
+    pub phase: Phase,
+    /// size*size characters, `.` empty, `X` black, `O` white, rows from the top down.
+    pub board: String,
+    /// Whose move it is in the record.
+    pub to_move: Color,
+    /// Moves and passes played.
+    pub number: u32,
+    /// Stones each side has captured.
+    pub captured: PerColor<u32>,
+    /// The clocks now, or null without a clock.
+    pub clocks: Option<ClocksNow>,
+    /// Warnings given in this game.
+    pub warnings: PerColor<u32>,
+    /// The open alerts (each an `alert` event without its envelope); always empty in the
+    /// public (delayed) view.
+    pub alerts: Vec<Event>,
+    /// The result once the game is over.
+    pub result: Option<String>,
+    /// The last `seq` applied.
+    pub seq: u64,
+    /// The board's id.
+    pub board_id: String,
+    /// The game's id.
+    pub game_id: String,
+}
+
+impl GameView {
+    /// The `state` snapshot as of `now` (the running clock counted down to `now`), with
+    /// the open alerts; `None` before any `game_started`.
+    pub fn snapshot(&self, now: Timestamp) -> Option<StateSnapshot> {
+        let setup = self.setup()?;
+        let game = self.game()?;
+        Some(StateSnapshot {
+            size: setup.size,
+            komi: setup.komi,
+            handicap: setup.handicap,
+            rules: setup.rules,
+            superko: setup.superko,
+            time_control: setup.time_control,
+            black: setup.black.clone(),
+            white: setup.white.clone(),
+            round: setup.round.clone(),
+            table: setup.table.clone(),
+            black_rank: setup.black_rank.clone(),
+            white_rank: setup.white_rank.clone(),
+            event: setup.event.clone(),
+            phase: self.phase(),
+            board: game.board().to_rows(),
+            to_move: game.to_move(),
+            number: game.move_number(),
+            captured: PerColor::new(
+                game.prisoners(Color::Black),
+                game.prisoners(Color::White),
+            ),
+            clocks: self.clocks_at(now),
+            warnings: self.warnings(),
+            alerts: self.open_alerts().cloned().map(Event::Alert).collect(),
+            result: self.result().map(str::to_string),
+            seq: self.seq(),
+            board_id: self.board_id().to_string(),
+            game_id: self.game_id().to_string(),
+        })
+    }
+
+    /// The snapshot the public sees: [`GameView::snapshot`] without alerts.
+    pub fn public_snapshot(&self, now: Timestamp) -> Option<StateSnapshot> {
+        let mut s = self.snapshot(now)?;
+        s.alerts.clear();
+        Some(s)
+    }
+}
+
+impl StateSnapshot {
+    /// As JSON.
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}

@@ -1,0 +1,491 @@
+//! The fold, event by event.
+
+use serde_json::{json, Value};
+use tengen_rules::clock::TimeControl;
+use tengen_rules::{Color, Point};
+
+use super::*;
+use crate::event::{ClockReading, EndReason, Expected, GameEnd, RetractReason};
+
+const T0: u64 = 1_767_225_600_000;
+
+fn at(ms: u64) -> Timestamp {
+    Timestamp::from_millis(T0 + ms)
+}
+
+fn p(gtp: &str) -> Point {
+    crate::gtp::parse(gtp).unwrap()
+}
+
+fn setup(size: u8, handicap: u8, tc: &str) -> Event {
+    Event::GameStarted(GameSetup {
+        size,
+        handicap,
+        time_control: TimeControl::parse(tc).unwrap(),
+        black: "Shusaku".into(),
+        white: "Gennan".into(),
+        round: "3".into(),
+        table: "7".into(),
+        ..GameSetup::default()
+    })
+}
+
+fn mv(number: u32, color: Color, point: &str) -> Event {
+    Event::Move {
+        number,
+        color,
+        point: p(point),
+        captured: vec![],
+        clock: None,
+    }
+}
+
+fn reading(color: Option<Color>, b: u64, w: u64, running: Option<Color>, paused: bool) -> Event {
+    Event::Clock(ClockReading {
+        color,
+        black: b,
+        white: w,
+        periods: PerColor::new(0, 0),
+        running,
+        paused: Some(paused),
+    })
+}
+
+fn envelope(seq: u64, ms: u64, event: Event) -> Envelope {
+    Envelope {
+        seq,
+        time: at(ms),
+        board: "b1".into(),
+        game: "g1".into(),
+        by: None,
+        event,
+    }
+}
+
+fn fold(events: &[(u64, Event)]) -> GameView {
+    let mut v = GameView::new();
+    for (i, (ms, e)) in events.iter().enumerate() {
+        v.apply_envelope(&envelope(i as u64 + 1, *ms, e.clone()))
+            .unwrap_or_else(|err| panic!("event {}: {err}", i + 1));
+    }
+    v
+}
+
+/// The 9x9 board string with stones at (GTP point, 'X'/'O').
+fn rows(stones: &[(&str, char)]) -> String {
+    let mut cells = vec!['.'; 81];
+    for (q, c) in stones {
+        cells[p(q).index(9)] = *c;
+    }
+    cells.into_iter().collect()
+}
+
+#[test]
+fn nothing_before_the_setup() {
+    let mut v = GameView::new();
+    let e = v.apply(&mv(1, Color::Black, "C3"), at(0)).unwrap_err();
+    assert_eq!(e.to_string(), "move before any game_started");
+    assert!(v.snapshot(at(0)).is_none());
+    assert_eq!(v.sgf(true), "");
+}
+
+#[test]
+fn rebuilds_position_captures_and_the_snapshot() {
+    let mut events = vec![(0, setup(9, 0, "none"))];
+    // White's E5 is captured by Black's four stones around it.
+    for (i, (q, c)) in [
+        ("D5", Color::Black),
+        ("E5", Color::White),
+        ("F5", Color::Black),
+        ("A1", Color::White),
+        ("E4", Color::Black),
+        ("A2", Color::White),
+    ]
+    .iter()
+    .enumerate()
+    {
+        events.push((1000 * i as u64, mv(i as u32 + 1, *c, q)));
+    }
+    events.push((
+        7000,
+        Event::Move {
+            number: 7,
+            color: Color::Black,
+            point: p("E6"),
+            captured: vec![p("E5")],
+            clock: None,
+        },
+    ));
+    let v = fold(&events);
+    assert_eq!(v.captures_to_lift(), &[p("E5")]);
+    assert_eq!(v.awaiting_press(), Some(Color::Black));
+    let s = v.snapshot(at(8000)).unwrap().to_value();
+    assert_eq!(
+        s["board"],
+        rows(&[
+            ("D5", 'X'),
+            ("F5", 'X'),
+            ("E4", 'X'),
+            ("E6", 'X'),
+            ("A1", 'O'),
+            ("A2", 'O')
+        ])
+    );
+    assert_eq!(s["captured"], json!({"B": 1, "W": 0}));
+    assert_eq!(s["number"], 7);
+    assert_eq!(s["to_move"], "W");
+    assert_eq!(s["clocks"], Value::Null);
+    assert_eq!(s["seq"], 8);
+    assert_eq!(s["board_id"], "b1");
+    assert_eq!(s["game_id"], "g1");
+    assert_eq!(s["alerts"], json!([]));
+    assert_eq!(s["black"], "Shusaku");
+    assert_eq!(s["phase"], "playing");
+    assert_eq!(s["time_control"], "none");
+}
+
+#[test]
+fn a_retraction_takes_out_the_numbered_move_only() {
+    let v = fold(&[
+        (0, setup(9, 0, "none")),
+        (1, mv(1, Color::Black, "E5")),
+        (
+            2,
+            Event::Pass {
+                number: 2,
+                color: Color::White,
+            },
+        ),
+        (
+            3,
+            Event::MoveRetracted {
+                number: 2,
+                reason: RetractReason::ClockBeforeMove,
+            },
+        ),
+        (4, mv(2, Color::White, "C3")),
+    ]);
+    assert_eq!(v.game().unwrap().move_number(), 2);
+    assert_eq!(
+        v.awaiting_press(),
+        None,
+        "the withdrawn pass's press counts for the stone"
+    );
+    // An earlier move retracted: the later ones are replayed.
+    let mut v = fold(&[
+        (0, setup(9, 0, "none")),
+        (1, mv(1, Color::Black, "E5")),
+        (2, mv(2, Color::White, "C3")),
+        (3, mv(3, Color::Black, "G7")),
+    ]);
+    v.apply(
+        &Event::MoveRetracted {
+            number: 2,
+            reason: RetractReason::Other("arbiter".into()),
+        },
+        at(4),
+    )
+    .unwrap();
+    let s = v.snapshot(at(5)).unwrap();
+    assert_eq!(s.number, 2);
+    assert_eq!(s.board, rows(&[("E5", 'X'), ("G7", 'X')]).replace(['X'], "X"));
+    // ...which Black then cannot follow with another black stone: reported, not applied.
+    let e = v
+        .apply(
+            &Event::MoveRetracted {
+                number: 7,
+                reason: RetractReason::ClockBeforeMove,
+            },
+            at(6),
+        )
+        .unwrap_err();
+    assert_eq!(e, FoldError::NoSuchMove(7));
+}
+
+#[test]
+fn a_move_that_does_not_replay_is_reported_and_skipped() {
+    let mut v = fold(&[(0, setup(9, 0, "none")), (1, mv(1, Color::Black, "E5"))]);
+    let e = v.apply(&mv(2, Color::White, "E5"), at(2)).unwrap_err();
+    assert!(e.to_string().contains("does not replay: occupied"), "{e}");
+    let e = v.apply(&mv(2, Color::White, "T19"), at(2)).unwrap_err();
+    assert!(matches!(e, FoldError::OffBoard { .. }), "{e}");
+    assert_eq!(v.game().unwrap().move_number(), 1);
+}
+
+/// A byo-yomi game where Black is to move: `main` ms each, then 3 x 10 s.
+fn clocked() -> Vec<(u64, Event)> {
+    vec![
+        (0, setup(9, 0, "byoyomi 60s 3x10s")),
+        (0, reading(None, 60_000, 60_000, Some(Color::Black), false)),
+    ]
+}
+
+fn left(v: &GameView, ms: u64) -> (u64, u64, Option<Color>, bool) {
+    let c = v.clocks_at(at(ms)).unwrap();
+    (c.black, c.white, c.running, c.paused)
+}
+
+#[test]
+fn clocks_run_between_events_and_follow_presses() {
+    let mut events = clocked();
+    events.push((5_000, mv(1, Color::Black, "E5")));
+    events.push((
+        6_000,
+        Event::Clock(ClockReading {
+            periods: PerColor::new(3, 3),
+            ..match reading(Some(Color::Black), 54_000, 60_000, Some(Color::White), false) {
+                Event::Clock(r) => r,
+                _ => unreachable!(),
+            }
+        }),
+    ));
+    let v = fold(&events);
+    assert_eq!(left(&v, 6_000), (54_000, 60_000, Some(Color::White), false));
+    assert_eq!(left(&v, 16_000), (54_000, 50_000, Some(Color::White), false));
+    assert_eq!(v.awaiting_press(), None);
+    let note = &v.record()[0];
+    assert_eq!(note.time_left_ms, Some(55_000));
+}
+
+#[test]
+fn pause_resume_and_adjust_are_told_apart() {
+    let mut events = clocked();
+    events.push((10_000, reading(None, 50_000, 60_000, Some(Color::Black), true)));
+    let v = fold(&events);
+    assert_eq!(left(&v, 100_000), (50_000, 60_000, Some(Color::Black), true));
+    events.push((
+        200_000,
+        reading(None, 50_000, 60_000, Some(Color::Black), false),
+    ));
+    let v = fold(&events);
+    assert_eq!(left(&v, 205_000), (45_000, 60_000, Some(Color::Black), false));
+    // An adjustment of White while Black's clock runs.
+    events.push((
+        206_000,
+        reading(None, 44_000, 30_000, Some(Color::Black), false),
+    ));
+    let v = fold(&events);
+    assert_eq!(left(&v, 207_000), (43_000, 30_000, Some(Color::Black), false));
+}
+
+#[test]
+fn a_restart_freezes_the_clocks_where_the_board_stopped() {
+    let mut events = clocked();
+    events.push((20_000, mv(1, Color::Black, "E5")));
+    // Black's clock ran 20 s; the board goes off at 25 s (its last sign of life) and is
+    // back 10 minutes later: nobody is charged for the downtime.
+    events.push((
+        625_000,
+        Event::Status {
+            state: BoardState::Restoring,
+            version: "0".into(),
+            off_since: Some(at(25_000)),
+        },
+    ));
+    let v = fold(&events);
+    assert_eq!(left(&v, 625_000), (35_000, 60_000, Some(Color::Black), true));
+    assert_eq!(left(&v, 900_000), (35_000, 60_000, Some(Color::Black), true));
+    // The arbiter resumes: Black's clock runs again from there.
+    events.push((
+        700_000,
+        reading(None, 35_000, 60_000, Some(Color::Black), false),
+    ));
+    let v = fold(&events);
+    assert_eq!(left(&v, 710_000), (25_000, 60_000, Some(Color::Black), false));
+    // ...and the flag falls when it should: 35 s of main time, then 3 periods of 10 s.
+    let mut v = v;
+    let due = v.advance(at(700_000 + 35_000 + 30_000));
+    assert!(
+        due.iter()
+            .any(|e| matches!(e, tengen_rules::clock::ClockEvent::Flag { color: Color::Black })),
+        "{due:?}"
+    );
+}
+
+#[test]
+fn a_paused_clock_stays_paused_across_a_restart() {
+    let mut events = clocked();
+    events.push((10_000, reading(None, 50_000, 60_000, Some(Color::Black), true)));
+    events.push((
+        90_000,
+        Event::Status {
+            state: BoardState::Restoring,
+            version: "0".into(),
+            off_since: None,
+        },
+    ));
+    let v = fold(&events);
+    assert_eq!(left(&v, 95_000), (50_000, 60_000, Some(Color::Black), true));
+}
+
+#[test]
+fn a_flag_before_the_restart_stays_fallen_and_a_forfeit_is_read() {
+    let mut events = clocked();
+    // Black's 60 s + 3 x 10 s run out at 90 s.
+    events.push((100_000, mv(1, Color::Black, "E5")));
+    let mut v = fold(&events);
+    assert_eq!(v.clock().unwrap().flagged(), Some(Color::Black));
+    v.apply(
+        &Event::Status {
+            state: BoardState::Restoring,
+            version: "0".into(),
+            off_since: None,
+        },
+        at(200_000),
+    )
+    .unwrap();
+    assert_eq!(v.clock().unwrap().flagged(), Some(Color::Black));
+    // Art. 22.5: the arbiter rules a forfeited turn: White's clock runs.
+    v.apply(
+        &Event::Clock(ClockReading {
+            color: None,
+            black: 10_000,
+            white: 60_000,
+            periods: PerColor::new(1, 3),
+            running: Some(Color::White),
+            paused: Some(false),
+        }),
+        at(210_000),
+    )
+    .unwrap();
+    let c = v.clocks_at(at(215_000)).unwrap();
+    assert_eq!((c.black, c.white, c.running), (10_000, 55_000, Some(Color::White)));
+}
+
+#[test]
+fn journals_without_paused_ran_on_after_a_restart() {
+    // Before `paused` existed a restarted board kept its clock running: the press that
+    // follows the restart resumes the fold's clock, and the press's reading wins.
+    let mut events = clocked();
+    events.push((5_000, mv(1, Color::Black, "E5")));
+    events.push((
+        30_000,
+        Event::Status {
+            state: BoardState::Restoring,
+            version: "0".into(),
+            off_since: None,
+        },
+    ));
+    events.push((
+        31_000,
+        Event::Clock(ClockReading {
+            color: Some(Color::Black),
+            black: 29_000,
+            white: 60_000,
+            periods: PerColor::new(3, 3),
+            running: Some(Color::White),
+            paused: None,
+        }),
+    ));
+    let v = fold(&events);
+    assert_eq!(left(&v, 41_000), (29_000, 50_000, Some(Color::White), false));
+}
+
+fn alert(id: &str, code: AlertCode, points: &[&str], expected: &[(&str, Option<Color>)]) -> Event {
+    Event::Alert(Alert {
+        id: id.into(),
+        code,
+        article: code.article().into(),
+        color: Some(Color::White),
+        points: points.iter().map(|q| p(q)).collect(),
+        expected: Expected::new(expected.iter().map(|(q, c)| (p(q), *c)).collect()),
+        message: format!("{id} happened."),
+    })
+}
+
+#[test]
+fn alerts_open_hide_and_close() {
+    let mut events = vec![(0, setup(9, 0, "none")), (1, mv(1, Color::Black, "E5"))];
+    events.push((2, alert("a1", AlertCode::StoneMoved, &["E5"], &[("E5", Some(Color::Black))])));
+    events.push((3, alert("a2", AlertCode::Ko, &["C3"], &[])));
+    events.push((
+        4,
+        Event::AlertCleared {
+            id: "a1".into(),
+            how: ClearedHow::Confirmed,
+        },
+    ));
+    let v = fold(&events);
+    let open: Vec<&str> = v.open_alerts().map(|a| a.id.as_str()).collect();
+    assert_eq!(open, ["a2"]);
+    assert_eq!(v.alerts().len(), 2, "a1 still covers E5, hidden");
+    assert_eq!(v.next_alert_number(), 3);
+    let active: Value = serde_json::from_str(&v.active_alerts_json()).unwrap();
+    assert_eq!(active[0]["id"], "a2");
+    assert_eq!(active[0]["seq"], 4, "with its envelope");
+    let s = v.snapshot(at(5)).unwrap().to_value();
+    assert_eq!(s["alerts"][0]["type"], "alert");
+    assert!(s["alerts"][0].get("seq").is_none(), "bare events in the state");
+    assert!(v.sgf(true).contains("C[a1 happened.\na2 happened.]"));
+    assert!(!v.sgf(false).contains("C["));
+    let mut v = v;
+    v.apply(
+        &Event::AlertCleared {
+            id: "a1".into(),
+            how: ClearedHow::Restored,
+        },
+        at(6),
+    )
+    .unwrap();
+    assert_eq!(v.alerts().len(), 1);
+    // A new game: alerts go, the numbering carries on.
+    v.apply(&setup(9, 2, "none"), at(7)).unwrap();
+    assert!(v.alerts().is_empty());
+    assert_eq!(v.next_alert_number(), 3);
+    let s = v.snapshot(at(8)).unwrap();
+    assert_eq!(s.board.matches('X').count(), 2, "handicap stones");
+    assert_eq!(s.to_move, Color::White);
+}
+
+#[test]
+fn counting_resuming_and_the_end() {
+    let mut events = clocked();
+    events.push((1_000, Event::Pass { number: 1, color: Color::Black }));
+    events.push((2_000, Event::Pass { number: 2, color: Color::White }));
+    events.push((2_000, Event::Counting { dead: vec![] }));
+    let v = fold(&events);
+    assert_eq!(v.phase(), Phase::Counting);
+    events.push((3_000, Event::PlayResumed { color: Color::Black }));
+    let v = fold(&events);
+    assert_eq!(v.phase(), Phase::Playing);
+    events.push((
+        4_000,
+        Event::GameOver(GameEnd::uncounted("W+R", EndReason::Resignation)),
+    ));
+    let v = fold(&events);
+    assert_eq!(v.phase(), Phase::Over);
+    assert_eq!(v.result(), Some("W+R"));
+    let frozen = left(&v, 4_000);
+    assert_eq!(left(&v, 90_000), frozen, "the clocks stop at the end");
+    let sgf = tengen_rules::sgf::parse(&v.sgf(true)).unwrap();
+    assert_eq!(sgf.result.as_deref(), Some("W+R"));
+    assert_eq!(sgf.moves.len(), 2);
+}
+
+#[test]
+fn hardware_faults_stand_until_mended_and_count_once() {
+    let fault = |kind: FaultKind, points: &[&str]| Event::SensorFault {
+        points: points.iter().map(|q| p(q)).collect(),
+        kind,
+    };
+    let mut v = GameView::new();
+    v.apply_envelope(&envelope(1, 0, fault(FaultKind::LinkLost, &[])))
+        .unwrap();
+    v.apply_envelope(&envelope(2, 0, fault(FaultKind::Noisy, &["J1"])))
+        .unwrap();
+    v.apply_envelope(&envelope(2, 0, fault(FaultKind::Noisy, &["J1"])))
+        .unwrap();
+    let kinds = |v: &GameView| -> Vec<FaultKind> { v.faults().iter().map(|f| f.kind).collect() };
+    assert_eq!(kinds(&v), [FaultKind::LinkLost, FaultKind::Noisy]);
+    v.apply_envelope(&envelope(3, 0, fault(FaultKind::LinkRestored, &[])))
+        .unwrap();
+    assert_eq!(kinds(&v), [FaultKind::Noisy]);
+    for seq in 4..20 {
+        v.apply_envelope(&envelope(seq, 0, fault(FaultKind::Stuck, &["A9"])))
+            .unwrap();
+    }
+    assert_eq!(v.faults().len(), FAULTS_KEPT);
+    assert_eq!(v.faults()[0].seq, 10);
+    v.apply_envelope(&envelope(20, 0, setup(9, 0, "none"))).unwrap();
+    assert_eq!(v.faults().len(), FAULTS_KEPT, "faults are the board's, not the game's");
+}
