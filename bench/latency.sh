@@ -33,7 +33,7 @@ WORK=${WORK:-$(mktemp -d /tmp/tengen-latency.XXXXXX)}
 mkdir -p "$WORK"
 
 if [ -z "${SKIP_BUILD:-}" ]; then
-    cargo build --release -q -p tengen-daemon --bin tengen -p tengen-sim --bin tengen-mcu
+    cargo build --release -q -p tengen-daemon --bin tengen -p tengen-mcu --bin tengen-mcu
 fi
 BIN=$CARGO_TARGET_DIR/release
 

@@ -1,5 +1,5 @@
 //! Serial and sensor faults, end to end (issue 7, item 4, the serial half): a simulated
-//! board on a pseudo-terminal (`tengen_sim::live`, the engine of `tengen-mcu`) plays a
+//! board on a pseudo-terminal (`tengen_mcu::live`, the engine of `tengen-mcu`) plays a
 //! short 9x9 game into `tengen run` (`hardware.backend = "serial"`), which publishes to a
 //! real mosquitto; a de-duplicating subscriber in this process takes every event.
 //!
@@ -24,9 +24,9 @@ use broker::{Mosquitto, SubEvent, Subscriber};
 use serde_json::Value;
 use tengen_daemon::journal::Journal;
 use tengen_hal::Millis;
+use tengen_mcu::faults::FaultCommand;
+use tengen_mcu::live::{wall_us, LiveBoard, LiveOptions};
 use tengen_sim::action::Action;
-use tengen_sim::faults::FaultCommand;
-use tengen_sim::live::{wall_us, LiveBoard, LiveOptions};
 use tengen_sim::{SimOptions, Simulation};
 
 /// Eight moves on 9x9, each stone set down and the clock pressed, with a quiet moment

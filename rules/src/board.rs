@@ -10,6 +10,7 @@
 //! squares == sum²).
 
 use crate::point::{check_size, MAX_SIZE};
+use crate::setup_error::SetupError;
 use crate::{Color, CoordError, Point};
 
 /// Points on the largest padded board (25 + 2 border lines squared).
@@ -183,8 +184,7 @@ impl Board {
 
     /// Reads a diagram in the form [`Board::to_rows`] writes (`.` empty, `X` black, `O`
     /// white, top row first); whitespace is ignored. Every chain must have a liberty.
-    pub fn from_rows(size: u8, text: &str) -> Result<Board, crate::game::SetupError> {
-        use crate::game::SetupError;
+    pub fn from_rows(size: u8, text: &str) -> Result<Board, SetupError> {
         let mut board = Board::new(size).map_err(|_| SetupError::BadSize(size))?;
         let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
         let n = size as usize * size as usize;

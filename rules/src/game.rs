@@ -23,6 +23,8 @@ use crate::board::{Board, MoveInfo, EMPTY};
 use crate::handicap::handicap_points;
 use crate::{Color, Move, Point};
 
+pub use crate::setup_error::SetupError;
+
 /// Which whole-board repetitions are forbidden (Art. 6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Superko {
@@ -95,43 +97,6 @@ pub struct Played {
     pub mv: Move,
     /// The stones it removed, sorted in point order (column, then row).
     pub captured: Vec<Point>,
-}
-
-/// Why a game could not be set up.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum SetupError {
-    /// The board size is outside 2..=25.
-    #[error("board size {0} is not supported (2..=25)")]
-    BadSize(u8),
-    /// The handicap is not 0 or 2..=max for this board size.
-    #[error("handicap {handicap} is not available on a {size}x{size} board (0 or 2..={max})")]
-    BadHandicap {
-        /// The handicap asked for.
-        handicap: u8,
-        /// The board size.
-        size: u8,
-        /// The largest fixed handicap this size supports (0 if none).
-        max: u8,
-    },
-    /// A setup stone lies off the board.
-    #[error("setup stone at column {col}, row {row} (1-based) is off the {size}x{size} board")]
-    OffBoard {
-        /// 1-based column.
-        col: u16,
-        /// 1-based row from the bottom.
-        row: u16,
-        /// The board size.
-        size: u8,
-    },
-    /// The same point is given both a black and a white setup stone.
-    #[error("point {0} has both a black and a white setup stone")]
-    Overlap(Point),
-    /// The setup leaves a chain with no liberty.
-    #[error("the setup chain at {0} has no liberty")]
-    NoLiberties(Point),
-    /// A board diagram could not be read.
-    #[error("bad board diagram: {0}")]
-    BadDiagram(String),
 }
 
 /// Hasher for keys that are already uniformly random (Zobrist hashes).

@@ -6,8 +6,8 @@
 //! 7x7 up to 4 (corners only). Boards smaller than 7x7 have no fixed handicap. Sizes above
 //! 19 follow the same pattern (GNU Go does not go beyond 19x19).
 
-use crate::game::SetupError;
 use crate::point::check_size;
+use crate::setup_error::SetupError;
 use crate::Point;
 
 /// The largest fixed handicap on a `size` x `size` board (0 when there is none).

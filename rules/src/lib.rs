@@ -12,6 +12,7 @@ pub mod handicap;
 pub mod moves;
 pub mod point;
 pub mod scoring;
+mod setup_error;
 pub mod sgf;
 
 pub use board::Board;

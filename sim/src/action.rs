@@ -4,6 +4,8 @@
 use tengen_hal::{Millis, PointState};
 use tengen_rules::{Color, Point};
 
+use crate::violation::ViolationKind;
+
 /// One physical action on the board or the clock.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -134,5 +136,5 @@ pub struct TimedAction {
     /// The game move this action belongs to, for actions made from an SGF game (1-based).
     pub move_number: Option<usize>,
     /// Set when the action was injected as a rule violation.
-    pub violation: Option<crate::game::ViolationKind>,
+    pub violation: Option<ViolationKind>,
 }

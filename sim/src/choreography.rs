@@ -26,6 +26,7 @@ use crate::action::{Action, Step, TimedAction};
 use crate::physics::stone_field;
 use crate::script::ScriptError;
 use crate::side::Side;
+use crate::violation::ViolationKind;
 
 /// One change of the physical board at one instant.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,20 +55,20 @@ pub struct Timed {
 /// Context for an action that is part of a game.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Origin {
-    pub move_number: Option<usize>,
-    pub violation: Option<crate::game::ViolationKind>,
+    pub(crate) move_number: Option<usize>,
+    pub(crate) violation: Option<ViolationKind>,
 }
 
 /// Builds the timeline from actions while keeping the board as it will be.
 pub(crate) struct Choreographer {
-    pub size: u8,
+    pub(crate) size: u8,
     black_side: Side,
     rng: ChaCha8Rng,
-    pub board: Vec<Option<Color>>,
-    pub t: Millis,
+    pub(crate) board: Vec<Option<Color>>,
+    pub(crate) t: Millis,
     changes: Vec<Timed>,
-    pub actions: Vec<TimedAction>,
-    pub to_move: Color,
+    pub(crate) actions: Vec<TimedAction>,
+    pub(crate) to_move: Color,
 }
 
 fn sign(color: Color) -> f32 {
@@ -75,7 +76,8 @@ fn sign(color: Color) -> f32 {
 }
 
 impl Choreographer {
-    pub fn new(size: u8, black_side: Side, rng: ChaCha8Rng, start: Millis) -> Choreographer {
+    /// An empty board of `size` lines at virtual time `start`; `rng` draws human timing.
+    pub(crate) fn new(size: u8, black_side: Side, rng: ChaCha8Rng, start: Millis) -> Choreographer {
         Choreographer {
             size,
             black_side,
@@ -89,16 +91,18 @@ impl Choreographer {
     }
 
     /// The timeline, ordered by time (changes at one instant keep their order).
-    pub fn finish(mut self) -> (Vec<Timed>, Vec<TimedAction>, Vec<Option<Color>>, Millis) {
+    pub(crate) fn finish(mut self) -> (Vec<Timed>, Vec<TimedAction>, Vec<Option<Color>>, Millis) {
         self.changes.sort_by_key(|c| c.time);
         (self.changes, self.actions, self.board, self.t)
     }
 
-    pub fn rng(&mut self) -> &mut ChaCha8Rng {
+    /// The timing RNG (a game's thinking and pauses draw from it too).
+    pub(crate) fn rng(&mut self) -> &mut ChaCha8Rng {
         &mut self.rng
     }
 
-    pub fn stone(&self, p: Point) -> Option<Color> {
+    /// The stone on a point once the actions so far are done.
+    pub(crate) fn stone(&self, p: Point) -> Option<Color> {
         self.board[p.index(self.size)]
     }
 
@@ -168,11 +172,12 @@ impl Choreographer {
     }
 
     /// Carries out one step and records it.
-    pub fn step(&mut self, step: &Step) -> Result<(), ScriptError> {
+    pub(crate) fn step(&mut self, step: &Step) -> Result<(), ScriptError> {
         self.step_as(step, Origin::default())
     }
 
-    pub fn step_as(&mut self, step: &Step, origin: Origin) -> Result<(), ScriptError> {
+    /// Carries out one step of a game and records it with its move and violation.
+    pub(crate) fn step_as(&mut self, step: &Step, origin: Origin) -> Result<(), ScriptError> {
         let line = step.line;
         let err = |m: String| ScriptError::new(line.unwrap_or(0), m);
         let start = self.t;

@@ -12,9 +12,12 @@ use tengen_rules::{handicap_points, Color, Game, Move, Point, Superko};
 
 use crate::action::{Action, Step};
 use crate::choreography::{Choreographer, Origin};
-use crate::script::Setup;
+use crate::options::SimOptions;
+use crate::script::{ScriptError, Setup};
+use crate::seeds::timing_rng;
 use crate::side::{lower_right_region, Side};
-use crate::simulation::{timing_rng, SimOptions, Simulation};
+
+pub use crate::violation::{Violation, ViolationKind};
 
 /// A game to be played on the simulated board: what an SGF record gives.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -92,43 +95,6 @@ impl Default for ThinkTime {
     }
 }
 
-/// A rule violation the players commit, for the referee's tests. Each one is undone by
-/// the players afterwards so the game goes on (the referee clears its alert as
-/// `restored`), and each should raise exactly one alert.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ViolationKind {
-    /// The mover presses the clock with one captured stone still on the board
-    /// (`uncaptured_stones`), then lifts it 1.5-3 s later. Needs a capturing move: it
-    /// happens at the first capturing move at or after the given one.
-    LeaveCapture,
-    /// After the press, the mover pushes one of their older stones onto an empty
-    /// neighbouring point (`stone_moved`), then 2-4 s later pushes it back.
-    MoveStone,
-    /// After the press, the mover sets a second stone down on an empty point where it
-    /// captures nothing (`double_move`), then lifts it again 2-4 s later.
-    DoubleMove,
-}
-
-impl ViolationKind {
-    /// The referee's alert code this violation should raise.
-    pub fn alert_code(self) -> &'static str {
-        match self {
-            ViolationKind::LeaveCapture => "uncaptured_stones",
-            ViolationKind::MoveStone => "stone_moved",
-            ViolationKind::DoubleMove => "double_move",
-        }
-    }
-}
-
-/// A violation injected at a move (1-based move number of the record's main line).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Violation {
-    /// The move at (or, where it needs one, after) which it happens.
-    pub at_move: usize,
-    /// What is done.
-    pub kind: ViolationKind,
-}
-
 /// How a game is played on the simulated board.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameOptions {
@@ -189,7 +155,7 @@ pub enum GameError {
     },
     /// The physical actions could not be carried out (a bug, reported rather than a panic).
     #[error("{0}")]
-    Action(#[from] crate::script::ScriptError),
+    Action(#[from] ScriptError),
 }
 
 struct Player<'a> {
@@ -220,147 +186,139 @@ impl Player<'_> {
     }
 }
 
-impl Simulation {
-    /// A simulation of a recorded game played by two simulated players (see
-    /// [`GameOptions`]); `options.size` is ignored (the game has its own).
-    pub fn from_game(
-        game: &GameInput,
-        options: &SimOptions,
-        play: &GameOptions,
-    ) -> Result<Simulation, GameError> {
-        let size = game.size;
-        tengen_rules::point::check_size(size).map_err(|e| GameError::Setup(e.to_string()))?;
-        let black_setup = if game.black_setup.is_empty() {
-            handicap_points(size, game.handicap).map_err(|e| GameError::Setup(e.to_string()))?
-        } else {
-            game.black_setup.clone()
-        };
-        let first = match game.moves.first() {
-            Some((c, _)) => *c,
-            None if black_setup.is_empty() => Color::Black,
-            None => Color::White,
-        };
-        let mut rules = Game::with_setup(
-            size,
-            &black_setup,
-            &game.white_setup,
-            first,
-            Superko::Situational,
-        )
-        .map_err(|e| GameError::Setup(e.to_string()))?;
+/// A recorded game as what two simulated players physically do (see [`GameOptions`]):
+/// the setup it gives and the choreography, ready for the simulation to assemble.
+/// `options.size` is ignored (the game has its own).
+pub(crate) fn choreograph(
+    game: &GameInput,
+    options: &SimOptions,
+    play: &GameOptions,
+) -> Result<(Setup, Choreographer), GameError> {
+    let size = game.size;
+    tengen_rules::point::check_size(size).map_err(|e| GameError::Setup(e.to_string()))?;
+    let black_setup = if game.black_setup.is_empty() {
+        handicap_points(size, game.handicap).map_err(|e| GameError::Setup(e.to_string()))?
+    } else {
+        game.black_setup.clone()
+    };
+    let first = match game.moves.first() {
+        Some((c, _)) => *c,
+        None if black_setup.is_empty() => Color::Black,
+        None => Color::White,
+    };
+    let mut rules = Game::with_setup(
+        size,
+        &black_setup,
+        &game.white_setup,
+        first,
+        Superko::Situational,
+    )
+    .map_err(|e| GameError::Setup(e.to_string()))?;
 
-        let mut p = Player {
-            ch: Choreographer::new(
-                size,
-                options.black_side,
-                timing_rng(options.seed),
-                options.lead_in_ms,
-            ),
-            options: play,
-        };
-        let setup_origin = Origin::default();
-        for (list, color) in [
-            (&black_setup, Color::Black),
-            (&game.white_setup, Color::White),
-        ] {
-            for point in list.iter() {
-                p.act(
-                    Action::Place {
-                        color,
-                        point: *point,
-                    },
-                    setup_origin,
-                )?;
-            }
-        }
-        p.ch.to_move = first;
-
-        let mut pending: Vec<Violation> = play.violations.clone();
-        pending.sort_by_key(|v| v.at_move);
-        for (i, (color, mv)) in game.moves.iter().enumerate() {
-            let number = i + 1;
-            let origin = Origin {
-                move_number: Some(number),
-                violation: None,
-            };
-            p.think()?;
-            let captured = match rules.play_as(*color, *mv) {
-                Ok(played) => played.captured,
-                Err(e) => {
-                    return Err(GameError::IllegalMove {
-                        number,
-                        color: *color,
-                        point: mv.to_gtp(),
-                        reason: e.as_str().to_string(),
-                    })
-                }
-            };
-            let mut left_on_board: Option<Point> = None;
-            if let Move::Play(point) = mv {
-                p.act(
-                    Action::Place {
-                        color: *color,
-                        point: *point,
-                    },
-                    origin,
-                )?;
-                let mut order = captured.clone();
-                order.shuffle(p.ch.rng());
-                if !order.is_empty() {
-                    if let Some(k) = pending
-                        .iter()
-                        .position(|v| v.kind == ViolationKind::LeaveCapture && v.at_move <= number)
-                    {
-                        pending.remove(k);
-                        left_on_board = order.pop();
-                    }
-                }
-                for q in order {
-                    p.pause(100, 500)?;
-                    p.act(Action::Lift { point: q }, origin)?;
-                }
-            }
-            p.pause(100, 400)?;
-            p.act(Action::Press { color: *color }, origin)?;
-            if let Some(q) = left_on_board {
-                p.pause(1500, 3000)?;
-                p.act(
-                    Action::Lift { point: q },
-                    Origin {
-                        violation: Some(ViolationKind::LeaveCapture),
-                        ..origin
-                    },
-                )?;
-            }
-            inject_after_press(&mut p, &rules, &mut pending, number, *color, *mv)?;
-        }
-        if let Some(v) = pending.first() {
-            return Err(GameError::Violation {
-                kind: v.kind,
-                at_move: v.at_move,
-                why: "no move in the game allows it".into(),
-            });
-        }
-        if play.finish {
-            finish(&mut p, &rules, game, options.black_side)?;
-        }
-        let setup = Setup {
-            size: Some(size),
-            komi: game.komi,
-            handicap: Some(game.handicap),
-            time: None,
-            seed: Some(options.seed),
-            noise: None,
-        };
-        Ok(Simulation::assemble(
-            setup,
+    let mut p = Player {
+        ch: Choreographer::new(
             size,
-            options.seed,
-            options.noise,
-            p.ch,
-            options,
-        ))
+            options.black_side,
+            timing_rng(options.seed),
+            options.lead_in_ms,
+        ),
+        options: play,
+    };
+    let setup_origin = Origin::default();
+    for (list, color) in [
+        (&black_setup, Color::Black),
+        (&game.white_setup, Color::White),
+    ] {
+        for point in list.iter() {
+            p.act(
+                Action::Place {
+                    color,
+                    point: *point,
+                },
+                setup_origin,
+            )?;
+        }
     }
+    p.ch.to_move = first;
+
+    let mut pending: Vec<Violation> = play.violations.clone();
+    pending.sort_by_key(|v| v.at_move);
+    for (i, (color, mv)) in game.moves.iter().enumerate() {
+        let number = i + 1;
+        let origin = Origin {
+            move_number: Some(number),
+            violation: None,
+        };
+        p.think()?;
+        let captured = match rules.play_as(*color, *mv) {
+            Ok(played) => played.captured,
+            Err(e) => {
+                return Err(GameError::IllegalMove {
+                    number,
+                    color: *color,
+                    point: mv.to_gtp(),
+                    reason: e.as_str().to_string(),
+                })
+            }
+        };
+        let mut left_on_board: Option<Point> = None;
+        if let Move::Play(point) = mv {
+            p.act(
+                Action::Place {
+                    color: *color,
+                    point: *point,
+                },
+                origin,
+            )?;
+            let mut order = captured.clone();
+            order.shuffle(p.ch.rng());
+            if !order.is_empty() {
+                if let Some(k) = pending
+                    .iter()
+                    .position(|v| v.kind == ViolationKind::LeaveCapture && v.at_move <= number)
+                {
+                    pending.remove(k);
+                    left_on_board = order.pop();
+                }
+            }
+            for q in order {
+                p.pause(100, 500)?;
+                p.act(Action::Lift { point: q }, origin)?;
+            }
+        }
+        p.pause(100, 400)?;
+        p.act(Action::Press { color: *color }, origin)?;
+        if let Some(q) = left_on_board {
+            p.pause(1500, 3000)?;
+            p.act(
+                Action::Lift { point: q },
+                Origin {
+                    violation: Some(ViolationKind::LeaveCapture),
+                    ..origin
+                },
+            )?;
+        }
+        inject_after_press(&mut p, &rules, &mut pending, number, *color, *mv)?;
+    }
+    if let Some(v) = pending.first() {
+        return Err(GameError::Violation {
+            kind: v.kind,
+            at_move: v.at_move,
+            why: "no move in the game allows it".into(),
+        });
+    }
+    if play.finish {
+        finish(&mut p, &rules, game, options.black_side)?;
+    }
+    let setup = Setup {
+        size: Some(size),
+        komi: game.komi,
+        handicap: Some(game.handicap),
+        time: None,
+        seed: Some(options.seed),
+        noise: None,
+    };
+    Ok((setup, p.ch))
 }
 
 /// The violations that happen after a move's press.

@@ -46,8 +46,9 @@
 //! neighbour, raw readings on `tengen_hal`'s default calibration (12-bit: baseline 2048,
 //! black +614, white -614, ±8 counts of jitter). With noise `P` each point reads wrong in
 //! each scan with probability `P` (as one of the three other states, uniformly); stuck
-//! sensors read their state whatever is there. Hands and stones in motion: see
-//! [`choreography`] (the human time of each action is in the table there).
+//! sensors read their state whatever is there; [`Flickers`] make single sensors read wrong
+//! in some scans. Hands and stones in motion: see [`choreography`] (the human time of each
+//! action is in the table there).
 //!
 //! ## Script language
 //!
@@ -73,20 +74,23 @@
 
 pub mod action;
 pub mod choreography;
-pub mod faults;
+mod flicker;
 pub mod game;
-pub mod live;
-pub mod mcu;
+mod options;
 pub mod physics;
 pub mod record;
-
 pub mod script;
+mod seeds;
 pub mod side;
 pub mod simulation;
+mod violation;
 
 pub use action::{Action, Step, TimedAction};
-pub use game::{GameError, GameInput, GameOptions, ThinkTime, Violation, ViolationKind};
+pub use flicker::Flickers;
+pub use game::{GameError, GameInput, GameOptions, ThinkTime};
+pub use options::SimOptions;
 pub use physics::{FrameKind, RawModel, World};
 pub use script::{Script, ScriptError, Setup};
 pub use side::Side;
-pub use simulation::{SimOptions, Simulation};
+pub use simulation::Simulation;
+pub use violation::{Violation, ViolationKind};

@@ -290,7 +290,7 @@ impl World {
     }
 
     /// A state other than `truth`, chosen by `draw`: what a wrong reading shows.
-    fn wrong_state(truth: PointState, draw: u32) -> PointState {
+    pub(crate) fn wrong_state(truth: PointState, draw: u32) -> PointState {
         const ALL: [PointState; 4] = [
             PointState::Empty,
             PointState::Black,
@@ -306,7 +306,7 @@ impl World {
 
     /// The field (stone units) that reads as `state`, in the middle of its band;
     /// `draw` picks the polarity of an `Unknown`.
-    fn field_for(state: PointState, draw: u32) -> f32 {
+    pub(crate) fn field_for(state: PointState, draw: u32) -> f32 {
         match state {
             PointState::Empty => 0.0,
             PointState::Black => 1.0,

@@ -2,8 +2,7 @@
 
 use tengen_rules::sgf::GameRecord;
 
-use crate::game::{GameError, GameInput, GameOptions};
-use crate::simulation::{SimOptions, Simulation};
+use crate::game::GameInput;
 
 impl GameInput {
     /// The game an SGF record holds: size, komi, handicap, setup stones, the main line's
@@ -21,20 +20,5 @@ impl GameInput {
             result: record.result.clone(),
             dead: Vec::new(),
         }
-    }
-}
-
-impl Simulation {
-    /// A simulation of an SGF game played by two simulated players (see [`GameOptions`]).
-    pub fn from_sgf(
-        record: &GameRecord,
-        options: &SimOptions,
-        play: &GameOptions,
-    ) -> Result<Simulation, GameError> {
-        let mut input = GameInput::from_record(record);
-        if input.dead.is_empty() {
-            input.dead.clone_from(&play.dead);
-        }
-        Simulation::from_game(&input, options, play)
     }
 }

@@ -1,73 +1,23 @@
 //! The simulated board on virtual time: a compiled timeline of physical changes, the
-//! [`World`] it acts on, and the scan loop (or the hal traits) that reads it.
+//! [`World`] it acts on, and the scan loop (or the hal traits) that reads it. Its
+//! constructors compile a script ([`Simulation::from_script`]), steps built in code or a
+//! game played by simulated players ([`Simulation::from_game`], [`Simulation::from_sgf`])
+//! into that timeline.
 
 use std::convert::Infallible;
 
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use tengen_hal::{ButtonEvent, ClockButtons, Frame, Millis, SensorMatrix};
+use tengen_rules::sgf::GameRecord;
 use tengen_rules::{handicap_points, Color, Point};
 
 use crate::action::{Action, Step, TimedAction};
 use crate::choreography::{Change, Choreographer, Timed};
-use crate::physics::{FrameKind, RawModel, World};
+use crate::game::{self, GameError, GameInput, GameOptions};
+use crate::physics::{FrameKind, World};
 use crate::script::{Script, ScriptError, Setup};
-use crate::side::Side;
+use crate::seeds::{noise_rng, timing_rng};
 
-/// The RNG stream that draws human timing (placement paths, delays, thinking).
-const TIMING_STREAM: u64 = 1;
-/// The RNG stream that draws sensor noise and raw jitter.
-const NOISE_STREAM: u64 = 2;
-
-/// How a simulation runs, whatever it plays.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SimOptions {
-    /// The seed for human timing and noise, unless the script has a `seed` line.
-    pub seed: u64,
-    /// The board size, unless the script has a `size` line (SGF games carry their own).
-    pub size: u8,
-    /// The sensor noise at the start, unless the script has a `noise` setup line.
-    pub noise: f64,
-    /// Scans per second of virtual time (`hardware.scan_hz`, default 100).
-    pub scan_hz: u32,
-    /// Classified frames (fast) or raw readings.
-    pub frames: FrameKind,
-    /// How raw readings are made.
-    pub raw: RawModel,
-    /// Where Black sits (`board.black_side`): hands come from the players' sides and the
-    /// resignation corner follows it.
-    pub black_side: Side,
-    /// Virtual time before the first action (the empty board settles).
-    pub lead_in_ms: Millis,
-    /// Virtual time scanned after the last action (the last change settles).
-    pub tail_ms: Millis,
-}
-
-impl Default for SimOptions {
-    fn default() -> SimOptions {
-        SimOptions {
-            seed: 1,
-            size: 19,
-            noise: 0.0,
-            scan_hz: 100,
-            frames: FrameKind::Classified,
-            raw: RawModel::adc12(),
-            black_side: Side::South,
-            lead_in_ms: 500,
-            tail_ms: 1000,
-        }
-    }
-}
-
-impl SimOptions {
-    /// The defaults with this seed.
-    pub fn seeded(seed: u64) -> SimOptions {
-        SimOptions {
-            seed,
-            ..SimOptions::default()
-        }
-    }
-}
+pub use crate::options::SimOptions;
 
 /// The simulated board: ground truth, timeline and scanner, on virtual time.
 #[derive(Debug, Clone)]
@@ -162,8 +112,39 @@ impl Simulation {
         )
     }
 
+    /// A simulation of a recorded game played by two simulated players (see
+    /// [`GameOptions`]); `options.size` is ignored (the game has its own).
+    pub fn from_game(
+        game: &GameInput,
+        options: &SimOptions,
+        play: &GameOptions,
+    ) -> Result<Simulation, GameError> {
+        let (setup, ch) = game::choreograph(game, options, play)?;
+        Ok(Simulation::assemble(
+            setup,
+            game.size,
+            options.seed,
+            options.noise,
+            ch,
+            options,
+        ))
+    }
+
+    /// A simulation of an SGF game played by two simulated players (see [`GameOptions`]).
+    pub fn from_sgf(
+        record: &GameRecord,
+        options: &SimOptions,
+        play: &GameOptions,
+    ) -> Result<Simulation, GameError> {
+        let mut input = GameInput::from_record(record);
+        if input.dead.is_empty() {
+            input.dead.clone_from(&play.dead);
+        }
+        Simulation::from_game(&input, options, play)
+    }
+
     /// Wraps up a finished choreography.
-    pub(crate) fn assemble(
+    fn assemble(
         setup: Setup,
         size: u8,
         seed: u64,
@@ -357,19 +338,6 @@ impl Simulation {
         };
         Some((frame, std::mem::take(&mut self.buttons)))
     }
-}
-
-/// The timing RNG for a seed.
-pub(crate) fn timing_rng(seed: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(TIMING_STREAM);
-    rng
-}
-
-fn noise_rng(seed: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(NOISE_STREAM);
-    rng
 }
 
 /// The simulated sensor matrix, scanned at any virtual time the caller gives (the service

@@ -48,7 +48,7 @@ enum Tok {
 
 /// The first syntax fault of the text, as byte offset and a short description, following
 /// the grammar `sgf-parse` accepts. `None` when this reading finds no fault.
-pub fn syntax_fault(text: &str) -> Option<(usize, String)> {
+pub(crate) fn syntax_fault(text: &str) -> Option<(usize, String)> {
     let tokens = match tokenize(text) {
         Ok(t) => t,
         Err(e) => return Some(e),
@@ -118,7 +118,7 @@ pub fn syntax_fault(text: &str) -> Option<(usize, String)> {
 
 /// Byte offsets of the main line's nodes in the first game tree, each with the offsets of
 /// its properties by identifier (uppercase letters only, as `sgf-parse` keeps them).
-pub fn main_line(text: &str) -> Vec<Vec<(String, usize)>> {
+pub(crate) fn main_line(text: &str) -> Vec<Vec<(String, usize)>> {
     let Ok(tokens) = tokenize(text) else {
         return Vec::new();
     };
@@ -148,7 +148,7 @@ pub fn main_line(text: &str) -> Vec<Vec<(String, usize)>> {
 /// The deepest nesting of nodes (a node's children count one deeper) in the text, without
 /// building the tree: long chains are refused before `sgf-parse` builds (and later drops)
 /// them recursively.
-pub fn node_depth(text: &str) -> usize {
+pub(crate) fn node_depth(text: &str) -> usize {
     let Ok(tokens) = tokenize(text) else { return 0 };
     let mut depth = 0usize;
     let mut max = 0usize;
@@ -250,7 +250,7 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, usize)>, (usize, String)> {
 
 /// At most 20 characters of `s`, on one line (control characters escaped), for
 /// messages.
-pub fn short(s: &str) -> String {
+pub(crate) fn short(s: &str) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
         if i == 20 {

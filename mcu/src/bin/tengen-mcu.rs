@@ -5,7 +5,7 @@
 //! the device path (and keeps `--link` pointing at it), logs every move's touch-down and
 //! stable instants (CLOCK_REALTIME µs) as JSON lines to `--log`, and takes faults from
 //! `--fault` flags and, with `--control`, from standard input (one command per line; see
-//! `tengen_sim::faults`). Exit: 0 when the game is over, 2 on bad input, 1 on a failure.
+//! `tengen_mcu::faults`). Exit: 0 when the game is over, 2 on bad input, 1 on a failure.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -15,9 +15,9 @@ use std::sync::mpsc;
 use clap::Parser;
 use tengen_hal::serial::RawFormat;
 use tengen_hal::Millis;
-use tengen_sim::faults::{FaultCommand, When};
-use tengen_sim::live::{LiveBoard, LiveOptions};
-use tengen_sim::mcu::McuConfig;
+use tengen_mcu::faults::{FaultCommand, When};
+use tengen_mcu::live::{LiveBoard, LiveOptions};
+use tengen_mcu::McuConfig;
 use tengen_sim::script::parse_time;
 use tengen_sim::{FrameKind, GameOptions, Script, Side, SimOptions, Simulation, ThinkTime};
 

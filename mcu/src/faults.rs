@@ -13,17 +13,16 @@
 //! ```
 //!
 //! `at 5s`: that far into the simulated game (from its first scan); `move 12`: the instant
-//! move 12's stone touches down; no prefix: at once. [`Flickers`] and [`corrupt_frame`]
-//! are the sans-IO parts [`crate::live`] applies to each scan and frame.
+//! move 12's stone touches down; no prefix: at once. The line's faults are this crate's
+//! ([`corrupt_frame`] is the sans-IO part [`crate::live`] applies to a frame); the sensor
+//! faults are the simulator's physical model (`tengen_sim::physics::World::set_stuck`,
+//! [`tengen_sim::Flickers`]), which [`crate::live`] applies to the board it scans.
 
-use rand::{Rng, RngCore};
-use rand_chacha::ChaCha8Rng;
-use tengen_hal::{FrameData, Millis, PointState};
+use rand::RngCore;
+use tengen_hal::{Millis, PointState};
 use tengen_rules::Point;
+use tengen_sim::script::{parse_stuck_state, parse_time};
 use thiserror::Error;
-
-use crate::physics::{RawModel, UNKNOWN_FIELD};
-use crate::script::{parse_stuck_state, parse_time};
 
 /// A fault command that cannot be read; the message names the word at fault.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -164,79 +163,6 @@ impl FaultCommand {
     }
 }
 
-/// Sensors that flicker: each reads a wrong state in each scan with its probability.
-#[derive(Debug, Clone)]
-pub struct Flickers {
-    points: Vec<(usize, f64)>,
-    rng: ChaCha8Rng,
-    raw: RawModel,
-}
-
-impl Flickers {
-    /// No flickering sensor yet; `rng` draws the wrong readings, `raw` makes raw ones.
-    pub fn new(rng: ChaCha8Rng, raw: RawModel) -> Flickers {
-        Flickers {
-            points: Vec::new(),
-            rng,
-            raw,
-        }
-    }
-
-    /// Sets the probability for the point with this index (0 stops its flicker).
-    pub fn set(&mut self, index: usize, probability: f64) {
-        self.points.retain(|(i, _)| *i != index);
-        if probability > 0.0 {
-            self.points.push((index, probability.min(1.0)));
-        }
-    }
-
-    /// True when no sensor flickers.
-    pub fn is_empty(&self) -> bool {
-        self.points.is_empty()
-    }
-
-    /// Makes the flickering sensors of one scan read wrong, each with its probability.
-    pub fn apply(&mut self, data: &mut FrameData) {
-        for &(i, p) in &self.points {
-            if !self.rng.random_bool(p) {
-                continue;
-            }
-            let pick = self.rng.next_u32();
-            match data {
-                FrameData::Classified(states) => {
-                    if let Some(s) = states.get_mut(i) {
-                        *s = wrong_state(*s, pick);
-                    }
-                }
-                FrameData::Raw(readings) => {
-                    if let Some(r) = readings.get_mut(i) {
-                        let state = wrong_state(self.raw.classify(*r), pick);
-                        let field = match state {
-                            PointState::Empty => 0.0,
-                            PointState::Black => 1.0,
-                            PointState::White => -1.0,
-                            PointState::Unknown => UNKNOWN_FIELD,
-                        };
-                        *r = self.raw.reading(field).round().max(0.0) as u16;
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// One of the three states other than `truth`, picked by `draw`.
-pub fn wrong_state(truth: PointState, draw: u32) -> PointState {
-    const ALL: [PointState; 4] = [
-        PointState::Empty,
-        PointState::Black,
-        PointState::White,
-        PointState::Unknown,
-    ];
-    let others: Vec<PointState> = ALL.into_iter().filter(|s| *s != truth).collect();
-    others[(draw % 3) as usize % others.len()]
-}
-
 /// Flips one byte of an encoded frame (not a delimiter, never into one), so that the
 /// receiver's CRC (or COBS) check rejects that frame and only that frame.
 pub fn corrupt_frame(bytes: &mut [u8], rng: &mut impl RngCore) {
@@ -252,11 +178,34 @@ pub fn corrupt_frame(bytes: &mut [u8], rng: &mut impl RngCore) {
     bytes[i] ^= flip;
 }
 
+/// A fault as one readable command.
+pub fn describe(fault: &Fault) -> String {
+    match fault {
+        Fault::Unplug { ms } => format!("unplug {ms}ms"),
+        Fault::Silence { ms } => format!("silence {ms}ms"),
+        Fault::Garbage { bytes } => format!("garbage {bytes}"),
+        Fault::Corrupt { frames } => format!("corrupt {frames}"),
+        Fault::Stuck { point, state } => format!(
+            "stuck {point} {}",
+            match state {
+                Some(PointState::Black) => "B",
+                Some(PointState::White) => "W",
+                Some(PointState::Empty) => "E",
+                Some(PointState::Unknown) => "U",
+                None => "off",
+            }
+        ),
+        Fault::Flicker { point, probability } => format!("flicker {point} {probability}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
     use tengen_hal::serial::{Body, Decoder, Encoder, RawFormat};
+    use tengen_hal::FrameData;
 
     fn parse(line: &str) -> Result<FaultCommand, FaultError> {
         FaultCommand::parse(line, 19)
@@ -315,38 +264,6 @@ mod tests {
             let e = parse(line).unwrap_err().to_string();
             assert!(e.contains(needle), "{line}: {e}");
         }
-    }
-
-    #[test]
-    fn flicker_reads_wrong_at_its_rate_and_only_there() {
-        let mut f = Flickers::new(ChaCha8Rng::seed_from_u64(3), RawModel::adc12());
-        f.set(4, 0.3);
-        let mut wrong = 0;
-        for _ in 0..10_000 {
-            let mut data = FrameData::Classified(vec![PointState::Empty; 9]);
-            f.apply(&mut data);
-            let FrameData::Classified(s) = data else {
-                unreachable!()
-            };
-            assert!(s
-                .iter()
-                .enumerate()
-                .all(|(i, s)| i == 4 || *s == PointState::Empty));
-            wrong += usize::from(s[4] != PointState::Empty);
-        }
-        assert!((2700..3300).contains(&wrong), "{wrong} wrong of 10000");
-        f.set(4, 0.0);
-        assert!(f.is_empty());
-        // Raw readings: a wrong one classifies as another state.
-        let m = RawModel::adc12();
-        f.set(0, 1.0);
-        let mut data = FrameData::Raw(vec![m.reading(1.0) as u16; 4]);
-        f.apply(&mut data);
-        let FrameData::Raw(r) = data else {
-            unreachable!()
-        };
-        assert_ne!(m.classify(r[0]), PointState::Black);
-        assert_eq!(m.classify(r[1]), PointState::Black);
     }
 
     #[test]

@@ -1,104 +1,17 @@
-//! A fake scanning microcontroller: takes scans and button events from any source (a
-//! [`crate::Simulation`], anything implementing the hal traits, or a closure) and writes
-//! them as serial-link frames (`hal/PROTOCOL.md`) to a port, at the scan rate.
-//!
-//! [`FakeMcu::tick`] is the sans-IO core (one scan period's bytes); [`FakeMcu::run`] paces
-//! it in real time onto any `Write`; [`PtyMcu::spawn`] runs it on a fresh pseudo-terminal
-//! and tells the path a [`tengen_hal::serial::SerialLink`] should open, for the tests and
-//! for `tengen run` with the `serial` backend on a machine with no hardware.
+//! The fake scanning microcontroller: takes scans and button events from a
+//! [`ScanSource`] and writes them as serial-link frames (`hal/PROTOCOL.md`) at the scan
+//! rate. [`FakeMcu::tick`] is the sans-IO core (one scan period's bytes); [`FakeMcu::run`]
+//! paces it in real time onto any `Write`.
 
-use serialport::SerialPort;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use tengen_hal::serial::protocol::EncodeError;
+
 use tengen_hal::serial::{Body, Encoder, Hello, RawFormat};
-use tengen_hal::{ButtonEvent, ClockButtons, Frame, FrameData, Millis, SensorMatrix};
-use thiserror::Error;
+use tengen_hal::Millis;
 
-/// Why the fake microcontroller stopped.
-#[derive(Debug, Error)]
-pub enum McuError {
-    /// The source of scans failed.
-    #[error("scan source failed: {0}")]
-    Source(String),
-    /// A scan could not be encoded (wrong point count, reading too large).
-    #[error("cannot encode: {0}")]
-    Encode(#[from] EncodeError),
-    /// The port failed.
-    #[error("serial port: {0}")]
-    Io(#[from] io::Error),
-    /// The pseudo-terminal could not be created.
-    #[error("pseudo-terminal: {0}")]
-    Pty(#[from] serialport::Error),
-    /// The writer thread panicked.
-    #[error("the fake microcontroller's thread panicked")]
-    Panicked,
-}
-
-/// What the microcontroller scans: one frame and the button events since the last call.
-pub trait ScanSource {
-    /// Lines on the board.
-    fn size(&self) -> u8;
-    /// The scan at `now` (ms) and the button events up to then; `None` when the source is
-    /// exhausted (a finished script).
-    fn next_scan(&mut self, now: Millis) -> Result<Option<(Frame, Vec<ButtonEvent>)>, McuError>;
-}
-
-/// Any board implementing the hal traits (the [`crate::Simulation`], a driver) as a source.
-#[derive(Debug)]
-pub struct BoardSource<B>(pub B);
-
-impl<B: SensorMatrix + ClockButtons> ScanSource for BoardSource<B> {
-    fn size(&self) -> u8 {
-        self.0.size()
-    }
-
-    fn next_scan(&mut self, now: Millis) -> Result<Option<(Frame, Vec<ButtonEvent>)>, McuError> {
-        let frame = self
-            .0
-            .scan(now)
-            .map_err(|e| McuError::Source(e.to_string()))?;
-        let buttons = self
-            .0
-            .poll(now)
-            .map_err(|e| McuError::Source(e.to_string()))?;
-        Ok(Some((frame, buttons)))
-    }
-}
-
-/// A closure as a source: called with the scan time, returns the readings and the button
-/// events, or `None` to stop.
-pub struct FnSource<F> {
-    size: u8,
-    f: F,
-}
-
-impl<F> FnSource<F>
-where
-    F: FnMut(Millis) -> Option<(FrameData, Vec<ButtonEvent>)>,
-{
-    /// A source of `size` x `size` scans produced by `f`.
-    pub fn new(size: u8, f: F) -> Self {
-        Self { size, f }
-    }
-}
-
-impl<F> ScanSource for FnSource<F>
-where
-    F: FnMut(Millis) -> Option<(FrameData, Vec<ButtonEvent>)>,
-{
-    fn size(&self) -> u8 {
-        self.size
-    }
-
-    fn next_scan(&mut self, now: Millis) -> Result<Option<(Frame, Vec<ButtonEvent>)>, McuError> {
-        Ok((self.f)(now).map(|(data, buttons)| (Frame { time: now, data }, buttons)))
-    }
-}
+use crate::error::McuError;
+use crate::source::ScanSource;
 
 /// How the fake microcontroller behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,84 +196,14 @@ impl<S: ScanSource> FakeMcu<S> {
 }
 
 /// `EIO`: what writing to a pseudo-terminal master gives once its slave has been closed.
-const EIO: i32 = 5;
-
-/// How long a write to the pseudo-terminal may wait for the reader to drain it.
-const PTY_WRITE_TIMEOUT: Duration = Duration::from_secs(1);
-
-/// A fake microcontroller running on its own thread, writing to the master side of a
-/// pseudo-terminal whose slave is at [`PtyMcu::path`].
-///
-/// The slave side stays open as long as this lives, so the bytes written before the
-/// reader opens the device wait in the terminal's buffer (a reader that is late by more
-/// than the buffer and one second loses data, as with a real UART). A reader
-/// that opens it with `exclusive` set locks out other non-root openers until this is
-/// dropped.
-#[derive(Debug)]
-pub struct PtyMcu {
-    path: PathBuf,
-    _slave: serialport::TTYPort,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<Result<McuStats, McuError>>>,
-}
-
-impl PtyMcu {
-    /// Creates a pseudo-terminal pair and starts `mcu` writing to it in real time.
-    pub fn spawn<S>(mut mcu: FakeMcu<S>) -> Result<Self, McuError>
-    where
-        S: ScanSource + Send + 'static,
-    {
-        let (mut master, slave) = serialport::TTYPort::pair()?;
-        master.set_timeout(PTY_WRITE_TIMEOUT)?;
-        let path = slave
-            .name()
-            .map(PathBuf::from)
-            .ok_or_else(|| McuError::Source("pseudo-terminal has no slave path".into()))?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let thread = std::thread::Builder::new()
-            .name("fake-mcu".into())
-            .spawn(move || mcu.run(&mut master, &flag, None))?;
-        Ok(Self {
-            path,
-            _slave: slave,
-            stop,
-            thread: Some(thread),
-        })
-    }
-
-    /// The slave device to open (e.g. `/dev/pts/7`).
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Stops the microcontroller and closes the master side: the device "unplugs".
-    pub fn stop(mut self) -> Result<McuStats, McuError> {
-        self.halt()
-    }
-
-    fn halt(&mut self) -> Result<McuStats, McuError> {
-        self.stop.store(true, Ordering::Relaxed);
-        match self.thread.take() {
-            Some(t) => t.join().map_err(|_| McuError::Panicked)?,
-            None => Ok(McuStats::default()),
-        }
-    }
-}
-
-impl Drop for PtyMcu {
-    fn drop(&mut self) {
-        if let Err(e) = self.halt() {
-            eprintln!("fake microcontroller: {e}");
-        }
-    }
-}
+pub(crate) const EIO: i32 = 5;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::FnSource;
     use tengen_hal::serial::Decoder;
-    use tengen_hal::{Button, ButtonAction};
+    use tengen_hal::{Button, ButtonAction, ButtonEvent, FrameData};
 
     #[test]
     fn first_tick_sends_boot_hello_then_buttons_then_scan() {

@@ -27,13 +27,13 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use serialport::{SerialPort, TTYPort};
 use tengen_hal::{ButtonEvent, ClockButtons, Frame, FrameData, Millis, PointState, SensorMatrix};
-use tengen_rules::{Color, Point};
+use tengen_sim::{Flickers, RawModel, Simulation};
 
-use crate::action::Action;
-use crate::faults::{corrupt_frame, Fault, FaultCommand, Flickers, When};
-use crate::mcu::{FakeMcu, McuConfig, McuError, McuStats, ScanSource};
-use crate::physics::RawModel;
-use crate::simulation::Simulation;
+use crate::error::McuError;
+use crate::fake_mcu::{FakeMcu, McuConfig, McuStats, EIO};
+use crate::faults::{corrupt_frame, describe, Fault, FaultCommand, When};
+use crate::move_tracker::{MoveStamp, MoveTracker};
+use crate::source::ScanSource;
 
 /// CLOCK_REALTIME in microseconds since the Unix epoch.
 pub fn wall_us() -> u64 {
@@ -41,104 +41,6 @@ pub fn wall_us() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_micros() as u64)
         .unwrap_or(0)
-}
-
-/// One move as the sensors saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MoveStamp {
-    /// The game's move number (1-based).
-    pub number: usize,
-    /// Who played it.
-    pub color: Color,
-    /// Where.
-    pub point: Point,
-    /// Virtual time the stone touched down (ms).
-    pub touch_at: Millis,
-    /// Virtual time of the first scan at or after that which read the stone (ms).
-    pub stable_at: Millis,
-}
-
-/// Follows the game's stones from touch-down to the first scan that reads them (sans-IO).
-#[derive(Debug, Clone)]
-pub struct MoveTracker {
-    size: u8,
-    /// Moves not yet read, in touch-down order: (number, colour, point, touch time).
-    pending: VecDeque<(usize, Color, Point, Millis)>,
-    /// Touch-down time of every move by number (for faults scheduled at a move).
-    touch: Vec<Option<Millis>>,
-}
-
-impl MoveTracker {
-    /// The moves of a simulated game: every stone set down as a game move (not setup
-    /// stones, not injected violations, not the resignation gesture). A script has no
-    /// move numbers: its `place` lines count as moves 1, 2, 3... in order.
-    pub fn new(sim: &Simulation) -> MoveTracker {
-        let numbered = sim.actions().iter().any(|a| a.move_number.is_some());
-        let mut count = 0;
-        let mut pending: Vec<(usize, Color, Point, Millis)> = sim
-            .actions()
-            .iter()
-            .filter(|a| a.violation.is_none())
-            .filter_map(|a| match (&a.action, a.move_number) {
-                (Action::Place { color, point }, Some(n)) => Some((n, *color, *point, a.end)),
-                (Action::Place { color, point }, None) if !numbered && a.line.is_some() => {
-                    count += 1;
-                    Some((count, *color, *point, a.end))
-                }
-                _ => None,
-            })
-            .collect();
-        pending.sort_by_key(|m| (m.3, m.0));
-        let last = pending.iter().map(|m| m.0).max().unwrap_or(0);
-        let mut touch = vec![None; last + 1];
-        for m in &pending {
-            touch[m.0] = Some(m.3);
-        }
-        MoveTracker {
-            size: sim.size(),
-            pending: pending.into(),
-            touch,
-        }
-    }
-
-    /// Moves still to be read.
-    pub fn remaining(&self) -> usize {
-        self.pending.len()
-    }
-
-    /// When move `number`'s stone touches down, if the game has that move.
-    pub fn touch_time(&self, number: usize) -> Option<Millis> {
-        self.touch.get(number).copied().flatten()
-    }
-
-    /// One scan at virtual time `now` read as `states`: the moves it reads for the first
-    /// time since their touch-down.
-    pub fn observe(&mut self, now: Millis, states: &[PointState]) -> Vec<MoveStamp> {
-        let mut out = Vec::new();
-        let mut i = 0;
-        while let Some(&(number, color, point, touch)) = self.pending.get(i) {
-            if touch > now {
-                break;
-            }
-            let want = match color {
-                Color::Black => PointState::Black,
-                Color::White => PointState::White,
-            };
-            if states.get(point.index(self.size)) == Some(&want) {
-                out.push(MoveStamp {
-                    number,
-                    color,
-                    point,
-                    touch_at: touch,
-                    stable_at: now,
-                });
-                self.pending.remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        out
-    }
 }
 
 /// The simulated board as the microcontroller scans it: the simulation, flickering
@@ -533,7 +435,7 @@ impl LiveBoard {
                 Ok(())
             }
             // Nobody has the slave open: like a UART with nobody listening.
-            Err(e) if e.raw_os_error() == Some(5) => Ok(()),
+            Err(e) if e.raw_os_error() == Some(EIO) => Ok(()),
             Err(e) => Err(McuError::Io(io::Error::new(
                 e.kind(),
                 format!("writing to {}: {e}", port.path.display()),
@@ -556,62 +458,4 @@ fn point_link(link: &Path, target: &Path) -> io::Result<()> {
     let _ = std::fs::remove_file(&tmp);
     std::os::unix::fs::symlink(target, &tmp)?;
     std::fs::rename(&tmp, link)
-}
-
-/// A fault as one readable command.
-pub fn describe(fault: &Fault) -> String {
-    match fault {
-        Fault::Unplug { ms } => format!("unplug {ms}ms"),
-        Fault::Silence { ms } => format!("silence {ms}ms"),
-        Fault::Garbage { bytes } => format!("garbage {bytes}"),
-        Fault::Corrupt { frames } => format!("corrupt {frames}"),
-        Fault::Stuck { point, state } => format!(
-            "stuck {point} {}",
-            match state {
-                Some(PointState::Black) => "B",
-                Some(PointState::White) => "W",
-                Some(PointState::Empty) => "E",
-                Some(PointState::Unknown) => "U",
-                None => "off",
-            }
-        ),
-        Fault::Flicker { point, probability } => format!("flicker {point} {probability}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::SimOptions;
-
-    #[test]
-    fn each_move_is_read_at_the_first_scan_after_touch_down() {
-        let script = "size 9\nplace B C3\npress B\nplace W G7\npress W\nplace B D4\n";
-        let sim = Simulation::from_script(script, &SimOptions::seeded(5)).unwrap();
-        let touch: Vec<Millis> = sim
-            .actions()
-            .iter()
-            .filter(|a| matches!(a.action, Action::Place { .. }))
-            .map(|a| a.end)
-            .collect();
-        // Scripts carry no move numbers: the places are numbered in order.
-        let mut tracker = MoveTracker::new(&sim);
-        assert_eq!(tracker.touch_time(2), Some(touch[1]));
-        let mut sim = sim;
-        let mut seen = Vec::new();
-        while let Some((frame, _)) = sim.next_scan() {
-            let FrameData::Classified(states) = &frame.data else {
-                panic!("classified frames expected")
-            };
-            seen.extend(tracker.observe(frame.time, states));
-        }
-        assert_eq!(seen.len(), 3);
-        for (m, t) in seen.iter().zip(&touch) {
-            assert_eq!(m.touch_at, *t);
-            assert!(m.stable_at >= *t && m.stable_at < *t + 10, "{m:?}");
-            assert_eq!(m.stable_at % 10, 0);
-        }
-        assert_eq!(seen[1].color, Color::White);
-        assert_eq!(tracker.remaining(), 0);
-    }
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tengen_hal::serial::{LinkEvent, LinkTiming, SerialConfig, SerialLink};
 use tengen_hal::{Button, ButtonAction, ButtonEvent, Frame, FrameData, Millis};
-use tengen_sim::mcu::{FakeMcu, FnSource, McuConfig, PtyMcu, ScanSource};
+use tengen_mcu::{FakeMcu, FnSource, McuConfig, PtyMcu, ScanSource};
 
 const DEADLINE: Duration = Duration::from_secs(10);
 
@@ -288,8 +288,8 @@ fn unplug_and_replug_is_survived() {
 #[test]
 fn a_simulated_board_is_read_through_the_serial_link() {
     use tengen_hal::PointState;
+    use tengen_mcu::BoardSource;
     use tengen_rules::Point;
-    use tengen_sim::mcu::BoardSource;
     use tengen_sim::{SimOptions, Simulation};
 
     let options = SimOptions {
