@@ -197,7 +197,7 @@ def main():
     copy_files("sgf", "rules/tests/fixtures/gnugo/games/*/game_000[01].sgf")
     copy_files("sgf", "sim/tests/fixtures/*.sgf")
     copy_files("sgf", "config/games/*.sgf", max_bytes=16384)
-    copy_files("script", "daemon/tests/scenarios/*.txt")
+    copy_files("script", "referee/tests/scenarios/*.txt")
     copy_files("config", "config/*.toml")
     serial()
     commands()

@@ -11,6 +11,8 @@ pub mod driver;
 #[cfg(feature = "rpi")]
 pub mod rpi;
 pub mod serial;
+pub mod side;
 pub mod traits;
 
+pub use side::Side;
 pub use traits::*;

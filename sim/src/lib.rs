@@ -81,7 +81,8 @@ pub mod physics;
 pub mod record;
 pub mod script;
 mod seeds;
-pub mod side;
+/// Where the players sit (the hal's: the referee and the config use the same).
+pub use tengen_hal::side;
 pub mod simulation;
 mod violation;
 

@@ -18,11 +18,11 @@ use tengen_hal::classify::Classifier;
 use tengen_hal::{Button, ButtonAction, ButtonEvent, Frame, FrameData, Millis, PointState};
 use tengen_rules::Color;
 
-use crate::command::CommandEnvelope;
-use crate::event::Event;
-use crate::referee::{Referee, RefereeError, RefereeSettings};
-use crate::sensors::SensorHealth;
-use crate::stabiliser::Stabiliser;
+use tengen_protocol::{CommandEnvelope, Event};
+
+use crate::referee::{CommandRefused, Referee, RefereeError, RefereeSettings};
+use crate::sensor_health::SensorHealth;
+use crate::stabiliser::{Change, Stabiliser};
 
 /// Why a scan could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -62,8 +62,8 @@ impl Pipeline {
         now: Millis,
     ) -> Result<(Pipeline, Vec<Event>), RefereeError> {
         let stable_ms = settings.stable_ms;
-        let (referee, events) = Referee::new(settings, now)?;
-        let size = referee.settings().size;
+        let (referee, events) = Referee::start(settings, now)?;
+        let size = referee.settings().game.size;
         let stabiliser = Stabiliser::new(size, stable_ms, Some(referee.physical()));
         Ok((
             Pipeline {
@@ -81,9 +81,9 @@ impl Pipeline {
     /// A pipeline around a referee restored from the event log; the stabiliser starts from
     /// what the board should show, and the first stable scans correct it.
     pub fn from_referee(referee: Referee, calibration: Option<Calibration>) -> Pipeline {
-        let health = SensorHealth::new(referee.settings().size);
+        let health = SensorHealth::new(referee.settings().game.size);
         let stabiliser = Stabiliser::new(
-            referee.settings().size,
+            referee.settings().game.size,
             referee.settings().stable_ms,
             Some(&referee.expected_physical()),
         );
@@ -102,11 +102,17 @@ impl Pipeline {
         &self.referee
     }
 
-    /// Puts another referee in (one restored from the event log), telling it what the
-    /// stabiliser sees now.
+    /// Puts in a referee rebuilt from the journal ([`Referee::replay`]) in place of this
+    /// one, telling it what the stabiliser sees now: how a rebuilt referee is checked
+    /// against the one it replaces, from the same physical board on.
     pub fn replace_referee(&mut self, mut referee: Referee) {
         referee.resync_physical(self.stabiliser.stable());
         self.referee = referee;
+    }
+
+    /// The referee, to restart it ([`Referee::restart`]).
+    pub fn referee_mut(&mut self) -> &mut Referee {
+        &mut self.referee
     }
 
     /// The stabiliser (the stable physical board).
@@ -179,7 +185,7 @@ impl Pipeline {
         &mut self,
         now: Millis,
         states: &[PointState],
-    ) -> Result<(Vec<crate::stabiliser::Change>, Vec<Event>), PipelineError> {
+    ) -> Result<(Vec<Change>, Vec<Event>), PipelineError> {
         let changes =
             self.stabiliser
                 .feed(now, states)
@@ -205,15 +211,21 @@ impl Pipeline {
             .ok_or_else(|| PipelineError::Calibration("no classifier".to_string()))
     }
 
-    /// An arbiter command at `now`. A `new_game` restarts the stabiliser too.
-    pub fn command(&mut self, cmd: &CommandEnvelope, now: Millis) -> Result<Vec<Event>, String> {
-        let size_before = self.referee.settings().size;
+    /// An arbiter command at `now`. A `new_game` on another board size restarts the
+    /// stabiliser too.
+    pub fn command(
+        &mut self,
+        cmd: &CommandEnvelope,
+        now: Millis,
+    ) -> Result<Vec<Event>, CommandRefused> {
+        let size_before = self.referee.settings().game.size;
         let events = self.referee.on_command(cmd, now)?;
-        if self.referee.settings().size != size_before {
+        let size = self.referee.settings().game.size;
+        if size != size_before {
             self.presses.clear();
-            self.health = SensorHealth::new(self.referee.settings().size);
+            self.health = SensorHealth::new(size);
             self.stabiliser = Stabiliser::new(
-                self.referee.settings().size,
+                size,
                 self.referee.settings().stable_ms,
                 None,
             );

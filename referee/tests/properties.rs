@@ -1,10 +1,13 @@
 //! Property test: any random sequence of physical actions (stones set down and lifted by
 //! either side, presses, slides, hovers, knocks, waits) never panics the pipeline, and the
-//! recorded game is always legal: it replays move by move through the rules core.
+//! recorded game is always legal: it replays move by move through the rules core; and the
+//! referee is event-sourced: folding its events gives exactly the game it holds.
 
 use proptest::prelude::*;
-use tengen_daemon::cli::sim::run_simulation;
-use tengen_daemon::referee::RefereeSettings;
+mod common;
+
+use tengen_protocol::Timestamp;
+use tengen_referee::RefereeSettings;
 use tengen_rules::clock::TimeControl;
 use tengen_rules::{Color, Game, Point, Superko};
 use tengen_sim::{SimOptions, Simulation};
@@ -94,18 +97,22 @@ proptest! {
         options.noise = noise;
         options.size = SIZE;
         let mut sim = Simulation::from_script(&text, &options).expect("generated script is valid");
-        let settings = RefereeSettings {
-            size: SIZE,
-            time: TimeControl::parse("byoyomi 1m 2x10s").expect("tc"),
-            ..RefereeSettings::default()
-        };
-        let run = run_simulation(&mut sim, settings, false, |_, _| {}).expect("pipeline runs");
-        let record = run.pipeline.referee().sgf_record();
+        let mut settings = RefereeSettings::default();
+        settings.game.size = SIZE;
+        settings.game.time_control = TimeControl::parse("byoyomi 1m 2x10s").expect("tc");
+        let run = common::run(&mut sim, settings);
+        let referee = run.pipeline.referee();
+        let record = referee.view().sgf_record(true).expect("a game");
+        // Event-sourced: the fold of what the referee said is what the referee holds.
+        let end = Timestamp::from_millis(sim.now());
+        let folded = run.view();
+        prop_assert_eq!(folded.snapshot(end), referee.view().snapshot(end), "in\n{}", text);
+        prop_assert_eq!(folded.sgf(true), referee.view().sgf(true));
         let mut game = Game::new(SIZE, Superko::Situational).expect("game");
         for (i, m) in record.moves.iter().enumerate() {
             prop_assert!(game.play_as(m.color, m.mv).is_ok(), "move {} {:?} illegal in\n{}", i + 1, m, text);
         }
-        prop_assert_eq!(game.board().to_rows(), run.pipeline.referee().game().board().to_rows());
+        prop_assert_eq!(game.board().to_rows(), referee.view().game().expect("a game").board().to_rows());
         // Alternation: a stone move is always by the side to move (passes alternate too).
         let mut expect = Color::Black;
         for m in &record.moves {

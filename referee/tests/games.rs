@@ -2,10 +2,11 @@
 //! at noise 0.001, hover transients on every move: the record is exactly the source game
 //! and not a single alert is raised; injected violations raise exactly one alert each.
 
-mod referee_util;
+mod common;
 
-use referee_util::{alerts, brisk, fixture_games, play_game, try_play_game};
-use tengen_daemon::event::Event;
+use common::{alerts, brisk, fixture_games, play_game, try_play_game};
+use tengen_protocol::event::ClearedHow;
+use tengen_protocol::Event;
 use tengen_rules::clock::TimeControl;
 use tengen_rules::sgf::GameRecord;
 use tengen_rules::Move;
@@ -30,14 +31,7 @@ fn check_clean(record: &GameRecord, seed: u64, noise: f64) -> Result<(), String>
     if retracted > 0 {
         return Err(format!("{retracted} moves retracted"));
     }
-    let got: Vec<(tengen_rules::Color, Move)> = run
-        .pipeline
-        .referee()
-        .sgf_record()
-        .moves
-        .iter()
-        .map(|m| (m.color, m.mv))
-        .collect();
+    let got: Vec<(tengen_rules::Color, Move)> = run.moves();
     let want: Vec<(tengen_rules::Color, Move)> =
         record.moves.iter().map(|m| (m.color, m.mv)).collect();
     if got != want {
@@ -108,17 +102,10 @@ fn injected_violations_raise_exactly_one_alert_of_their_code() {
             let cleared = run
                 .events
                 .iter()
-                .filter(|(_, e)| matches!(e, Event::AlertCleared { how, .. } if how == "restored"))
+                .filter(|(_, e)| matches!(e, Event::AlertCleared { how: ClearedHow::Restored, .. }))
                 .count();
             assert_eq!(cleared, 1, "{}: {kind:?} not restored", path.display());
-            let got: Vec<Move> = run
-                .pipeline
-                .referee()
-                .sgf_record()
-                .moves
-                .iter()
-                .map(|m| m.mv)
-                .collect();
+            let got: Vec<Move> = run.moves().into_iter().map(|(_, m)| m).collect();
             let want: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
             assert_eq!(got, want, "{}: {kind:?} changed the record", path.display());
         }
@@ -152,7 +139,7 @@ fn noise_ladder() {
 #[test]
 #[ignore]
 fn time_per_scan_19x19() {
-    use tengen_daemon::pipeline::Pipeline;
+    use tengen_referee::Pipeline;
     let (_, record) = fixture_games(19).into_iter().next().expect("19x19 game");
     let mut options = tengen_sim::SimOptions::seeded(1);
     options.noise = 0.001;
@@ -164,7 +151,7 @@ fn time_per_scan_19x19() {
         scans.push(s);
     }
     let (mut p, _) =
-        Pipeline::new(referee_util::settings(&record, byoyomi()), None, 0).expect("pipeline");
+        Pipeline::new(common::settings(&record, byoyomi()), None, 0).expect("pipeline");
     let start = std::time::Instant::now();
     let mut n = 0;
     for (frame, buttons) in &scans {

@@ -1,4 +1,6 @@
-//! Where the players sit around the board, and the corners that follow from it.
+//! Where the players sit around the board (`board.black_side`), and the corners that
+//! follow from it: the simulator's players, the referee's resignation gesture and the
+//! config all use this one [`Side`].
 
 use std::fmt;
 use std::str::FromStr;

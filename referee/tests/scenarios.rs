@@ -6,13 +6,12 @@
 //! `#! restored N` (alerts cleared as restored), `#! moves N` (moves and passes in the
 //! record), `#! event TYPE` (at least one event of that type), `#! result R` (the result).
 
-mod referee_util;
+mod common;
 
 use std::path::PathBuf;
 
-use tengen_daemon::cli::sim::{run_simulation, settings_for_script};
-use tengen_daemon::config::Config;
-use tengen_daemon::event::Event;
+use tengen_protocol::event::ClearedHow;
+use tengen_protocol::Event;
 use tengen_sim::{Script, SimOptions, Simulation};
 
 struct Outcome {
@@ -24,23 +23,20 @@ struct Outcome {
 fn run_script(path: &PathBuf, seed: u64) -> Outcome {
     let text = std::fs::read_to_string(path).expect("scenario readable");
     let script = Script::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut config = Config::default_for("sim");
-    config.board.game = "sim".into();
-    let settings = settings_for_script(&config, &script);
+    let settings = common::settings_for_script(&script);
     let mut sim = Simulation::from_parsed(&script, &SimOptions::seeded(seed))
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let run = run_simulation(&mut sim, settings, false, |_, _| {}).expect("pipeline runs");
-    let referee = run.pipeline.referee();
+    let run = common::run(&mut sim, settings);
+    let view = run.pipeline.referee().view();
     Outcome {
+        moves: view.record().len(),
+        result: view.result().map(str::to_string),
         events: run.events.into_iter().map(|(_, e)| e).collect(),
-        moves: referee.sgf_record().moves.len(),
-        result: referee.result().map(str::to_string),
     }
 }
 
 fn type_name(e: &Event) -> String {
-    let v = serde_json::to_value(e).expect("event serialises");
-    v["type"].as_str().unwrap_or_default().to_string()
+    e.kind().to_string()
 }
 
 /// Checks one scenario; returns what went wrong.
@@ -52,12 +48,11 @@ fn check(path: &PathBuf, seed: u64) -> Vec<String> {
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::Alert {
-                code,
-                article,
-                points,
-                ..
-            } => Some((code.as_str().to_string(), article.clone(), points.clone())),
+            Event::Alert(a) => Some((
+                a.code.as_str().to_string(),
+                a.article.clone(),
+                a.points.iter().map(|p| p.to_gtp()).collect(),
+            )),
             _ => None,
         })
         .collect();
@@ -77,7 +72,7 @@ fn check(path: &PathBuf, seed: u64) -> Vec<String> {
                 let got = out
                     .events
                     .iter()
-                    .filter(|e| matches!(e, Event::AlertCleared { how, .. } if how == "restored"))
+                    .filter(|e| matches!(e, Event::AlertCleared { how: ClearedHow::Restored, .. }))
                     .count();
                 if got.to_string() != *n {
                     problems.push(format!("expected {n} restored, got {got}"));

@@ -1,14 +1,13 @@
-//! Restore from the event log: for every prefix of a game's events, a referee restored
-//! from that prefix and fed the rest of the game emits exactly what the uninterrupted run
-//! emitted.
+//! Rebuilding from the event log: for every prefix of a game's events, a referee replayed
+//! from that prefix (the same `apply` as the live one) and fed the rest of the game emits
+//! exactly what the uninterrupted run emitted.
 
-mod referee_util;
+mod common;
 
-use referee_util::{brisk, fixture_games, settings};
-use tengen_daemon::event::Event;
-use tengen_daemon::pipeline::Pipeline;
-use tengen_daemon::referee::Referee;
+use common::{brisk, fixture_games, settings};
 use tengen_hal::{ButtonEvent, Frame};
+use tengen_protocol::{Event, Timestamp};
+use tengen_referee::{Pipeline, Referee};
 use tengen_rules::clock::TimeControl;
 use tengen_sim::{SimOptions, Simulation, Violation, ViolationKind};
 
@@ -42,19 +41,22 @@ fn check_game(kind: ViolationKind, time: TimeControl, seed: u64) {
     }
     assert!(events.len() > 20);
     for (scan, count, mut cut) in cuts {
-        let now = if scan == 0 { 0 } else { scans[scan - 1].0.time };
-        let restored = Referee::restore(settings.clone(), &events[..count], now).expect("restore");
+        let past: Vec<(Timestamp, Event)> = events[..count]
+            .iter()
+            .map(|(t, e)| (Timestamp::from_millis(*t), e.clone()))
+            .collect();
+        let (mut rebuilt, skipped) = Referee::replay(settings.clone(), &past).expect("replay");
+        assert!(skipped.is_empty(), "{skipped:?}");
+        let live = cut.referee().view();
+        let at = Timestamp::from_millis(past.last().map_or(0, |(t, _)| t.millis()));
         assert_eq!(
-            restored.game().board().to_rows(),
-            cut.referee().game().board().to_rows(),
-            "position after {count} events"
+            rebuilt.view().snapshot(at),
+            live.snapshot(at),
+            "state after {count} events"
         );
-        assert_eq!(restored.warnings(), cut.referee().warnings());
-        assert_eq!(
-            restored.game().move_number(),
-            cut.referee().game().move_number()
-        );
-        cut.replace_referee(restored);
+        assert_eq!(rebuilt.view().sgf(true), live.sgf(true));
+        rebuilt.resync_physical(cut.stabiliser().stable());
+        cut.replace_referee(rebuilt);
         let mut rest = Vec::new();
         for (frame, buttons) in &scans[scan..] {
             for e in cut.step(frame, buttons).expect("step") {
@@ -70,13 +72,13 @@ fn check_game(kind: ViolationKind, time: TimeControl, seed: u64) {
 }
 
 #[test]
-fn restore_then_continue_equals_uninterrupted_without_clock() {
+fn replay_then_continue_equals_uninterrupted_without_clock() {
     check_game(ViolationKind::LeaveCapture, TimeControl::None, 3);
     check_game(ViolationKind::MoveStone, TimeControl::None, 4);
 }
 
 #[test]
-fn restore_then_continue_equals_uninterrupted_with_byoyomi() {
+fn replay_then_continue_equals_uninterrupted_with_byoyomi() {
     let tc = TimeControl::parse("byoyomi 1m 3x10s").expect("tc");
     check_game(ViolationKind::DoubleMove, tc, 5);
     check_game(ViolationKind::LeaveCapture, tc, 6);

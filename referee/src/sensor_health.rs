@@ -22,10 +22,9 @@
 use std::collections::VecDeque;
 
 use tengen_hal::{Millis, PointState};
-use tengen_rules::point::sorted_gtp;
+use tengen_protocol::event::FaultKind;
+use tengen_protocol::Event;
 use tengen_rules::Point;
-
-use crate::event::Event;
 
 /// Changes of one point's reading within [`NOISY_WINDOW_MS`] that make it noisy.
 pub const NOISY_CHANGES: usize = 50;
@@ -128,12 +127,12 @@ impl SensorHealth {
                 h.stuck_reported = false;
             }
         }
-        [(noisy, "noisy"), (stuck, "stuck")]
+        [(noisy, FaultKind::Noisy), (stuck, FaultKind::Stuck)]
             .into_iter()
             .filter(|(points, _)| !points.is_empty())
             .map(|(points, kind)| Event::SensorFault {
-                points: sorted_gtp(points),
-                kind: kind.to_string(),
+                points: tengen_protocol::gtp::sorted(points),
+                kind,
             })
             .collect()
     }
@@ -171,8 +170,11 @@ mod tests {
 
     fn fault(points: &[&str], kind: &str) -> Event {
         Event::SensorFault {
-            points: points.iter().map(|s| s.to_string()).collect(),
-            kind: kind.to_string(),
+            points: points
+                .iter()
+                .map(|s| tengen_protocol::gtp::parse(s).unwrap())
+                .collect(),
+            kind: FaultKind::parse(kind).unwrap(),
         }
     }
 

@@ -1,0 +1,318 @@
+//! Arbiter commands (SPEC.md, `cmd` topic). A command that cannot be carried out (unknown
+//! alert id, wrong phase, no clock) is refused with one sentence and changes nothing.
+
+use tengen_hal::Millis;
+use tengen_protocol::command::{check_result, BadResult};
+use tengen_protocol::event::{AlertCode, ClearedHow, EndReason, GameEnd, GameSetup};
+use tengen_protocol::view::Phase;
+use tengen_protocol::{Command, CommandEnvelope, Event};
+use tengen_rules::clock::{ClockError, TimeControl};
+use tengen_rules::{Color, Game};
+use thiserror::Error;
+
+use super::{is_penalised, Penalties, Referee, RefereeError};
+
+/// Why the referee refused a command; the reply's error.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CommandRefused {
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// A clock command in a game without a clock.
+    #[error("this game has no clock")]
+    NoClock,
+    /// `pause` while paused.
+    #[error("the clock is already paused")]
+    AlreadyPaused,
+    /// `resume` while running.
+    #[error("the clock is not paused")]
+    NotPaused,
+    /// `confirm` or `dismiss` of an alert that is not open.
+    #[error("no open alert '{0}'")]
+    NoSuchAlert(String),
+    /// `set_result` with something else than an SGF result.
+    #[error("{0}")]
+    BadResult(#[from] BadResult),
+    /// `resume_play` naming the wrong side.
+    #[error("{0} is to move in the record; resume with that side")]
+    WrongSide(Color),
+    /// `resume_play` with no flag fall and not counting.
+    #[error("nothing to resume: no flag fall and not counting")]
+    NothingToResume,
+    /// `new_game` with a time control that does not read.
+    #[error("time_control: {0}")]
+    TimeControl(#[from] ClockError),
+    /// `new_game` the rules cannot set up.
+    #[error("{0}")]
+    Setup(String),
+}
+
+impl Referee {
+    /// Carries out one arbiter command at `now`; returns the events it causes.
+    pub fn on_command(
+        &mut self,
+        cmd: &CommandEnvelope,
+        now: Millis,
+    ) -> Result<Vec<Event>, CommandRefused> {
+        self.now = now;
+        let mut out = Vec::new();
+        if !matches!(cmd.command, Command::NewGame { .. } | Command::Republish { .. }) {
+            self.clock_due(&mut out);
+        }
+        let over = self.phase() == Phase::Over;
+        match &cmd.command {
+            Command::Pause {} => {
+                let clock = self.view.clock().ok_or(CommandRefused::NoClock)?;
+                if over {
+                    return Err(CommandRefused::GameOver);
+                }
+                if clock.is_paused() {
+                    return Err(CommandRefused::AlreadyPaused);
+                }
+                self.clock_change(&mut out, |c, now| c.pause(now));
+            }
+            Command::Resume {} => {
+                let clock = self.view.clock().ok_or(CommandRefused::NoClock)?;
+                if over {
+                    return Err(CommandRefused::GameOver);
+                }
+                if !clock.is_paused() {
+                    return Err(CommandRefused::NotPaused);
+                }
+                self.clock_change(&mut out, |c, now| c.resume(now));
+                // The arbiter has seen the board come back: its alert is dealt with.
+                let restarts: Vec<String> = self
+                    .view
+                    .open_alerts()
+                    .filter(|a| a.code == AlertCode::BoardRestarted)
+                    .map(|a| a.id.clone())
+                    .collect();
+                for id in restarts {
+                    self.emit(
+                        &mut out,
+                        Event::AlertCleared {
+                            id,
+                            how: ClearedHow::Dismissed,
+                        },
+                    );
+                }
+            }
+            Command::AdjustTime { color, ms, periods } => {
+                if over {
+                    return Err(CommandRefused::GameOver);
+                }
+                self.view.clock().ok_or(CommandRefused::NoClock)?;
+                let (color, ms, periods) = (*color, *ms, *periods);
+                self.clock_change(&mut out, |c, now| c.adjust(color, ms, periods, now));
+            }
+            Command::Confirm { alert } => self.close_alert(&mut out, alert, true)?,
+            Command::Dismiss { alert } => self.close_alert(&mut out, alert, false)?,
+            Command::Resign { color } => {
+                if over {
+                    return Err(CommandRefused::GameOver);
+                }
+                self.resign(&mut out, *color);
+            }
+            Command::SetResult { result } => {
+                if over {
+                    return Err(CommandRefused::GameOver);
+                }
+                check_result(result)?;
+                let mut reason = EndReason::Arbiter;
+                let flags: Vec<String> = self
+                    .view
+                    .open_alerts()
+                    .filter(|a| a.code == AlertCode::TimeExpired)
+                    .map(|a| a.id.clone())
+                    .collect();
+                for id in flags {
+                    reason = EndReason::Time;
+                    self.emit(
+                        &mut out,
+                        Event::AlertCleared {
+                            id,
+                            how: ClearedHow::Confirmed,
+                        },
+                    );
+                }
+                self.emit(
+                    &mut out,
+                    Event::GameOver(GameEnd::uncounted(result.clone(), reason)),
+                );
+            }
+            Command::ResumePlay { color } => self.resume_play(&mut out, *color)?,
+            Command::NewGame {
+                black,
+                white,
+                black_rank,
+                white_rank,
+                event,
+                round,
+                table,
+                size,
+                komi,
+                handicap,
+                time_control,
+                ..
+            } => {
+                let mut s: GameSetup = self
+                    .view
+                    .setup()
+                    .cloned()
+                    .unwrap_or_else(|| self.settings.game.clone());
+                let set = |slot: &mut String, v: &Option<String>| {
+                    if let Some(v) = v {
+                        slot.clone_from(v);
+                    }
+                };
+                set(&mut s.black, black);
+                set(&mut s.white, white);
+                set(&mut s.round, round);
+                set(&mut s.table, table);
+                // Ranks and the event name belong to the players and the tournament
+                // named in this command: not carried over from the last game.
+                s.black_rank.clone_from(black_rank);
+                s.white_rank.clone_from(white_rank);
+                s.event.clone_from(event);
+                if let Some(v) = size {
+                    s.size = *v;
+                }
+                if let Some(v) = komi {
+                    s.komi = *v;
+                }
+                if let Some(v) = handicap {
+                    s.handicap = *v;
+                }
+                if let Some(tc) = time_control {
+                    s.time_control = TimeControl::parse(tc)?;
+                }
+                out = self.new_game(s, now).map_err(|e| match e {
+                    RefereeError::Setup(e) => CommandRefused::Setup(e.to_string()),
+                    other => CommandRefused::Setup(other.to_string()),
+                })?;
+            }
+            Command::Republish { .. } => {}
+        }
+        Ok(out)
+    }
+
+    /// Sets a new game up from `setup` at `now`: its `game_started`, and the start of its
+    /// clock. The setup is checked first, so a refused one changes nothing.
+    pub(super) fn new_game(
+        &mut self,
+        setup: GameSetup,
+        now: Millis,
+    ) -> Result<Vec<Event>, RefereeError> {
+        if setup.handicap >= 2 {
+            Game::with_handicap(setup.size, setup.handicap, setup.superko)?;
+        } else {
+            Game::new(setup.size, setup.superko)?;
+        }
+        self.now = now;
+        self.settings.game = setup.clone();
+        let mut out = Vec::new();
+        self.emit(&mut out, Event::GameStarted(setup));
+        let to_move = self.to_move();
+        if let Some(r) = self.reading_after(None, |c, now| c.start(to_move, now)) {
+            self.emit(&mut out, Event::Clock(r));
+        }
+        Ok(out)
+    }
+
+    /// An arbiter's change to the clocks: its `clock` event (who: null).
+    fn clock_change(&mut self, out: &mut Vec<Event>, change: impl FnOnce(&mut tengen_rules::clock::Clock, Millis)) {
+        if let Some(r) = self.reading_after(None, change) {
+            self.emit(out, Event::Clock(r));
+        }
+    }
+
+    /// `confirm` (a violation: the warning is given) or `dismiss` (no violation).
+    fn close_alert(
+        &mut self,
+        out: &mut Vec<Event>,
+        id: &str,
+        confirm: bool,
+    ) -> Result<(), CommandRefused> {
+        let alert = self
+            .view
+            .open_alerts()
+            .find(|a| a.id == id)
+            .cloned()
+            .ok_or_else(|| CommandRefused::NoSuchAlert(id.to_string()))?;
+        let board_differs = alert.is_board_alert()
+            && alert
+                .expected
+                .iter()
+                .any(|(p, want)| self.physical_at(p) != want);
+        let mut over = None;
+        let already = self.settings.penalties == Penalties::Auto;
+        if confirm && is_penalised(alert.code) && !already {
+            if let Some(c) = alert.color {
+                over = self.give_warning(out, c, alert.code);
+            }
+        }
+        self.emit(
+            out,
+            Event::AlertCleared {
+                id: alert.id.clone(),
+                how: if confirm {
+                    ClearedHow::Confirmed
+                } else {
+                    ClearedHow::Dismissed
+                },
+            },
+        );
+        if !board_differs {
+            // Put right already: it covers nothing.
+            self.retired.insert(alert.id);
+        }
+        if let Some(over) = over {
+            self.emit(out, over);
+        }
+        Ok(())
+    }
+
+    /// Play goes on after a flag fall ruled a forfeited turn (Art. 22.5) or after a
+    /// disagreement at counting (Art. 21.4).
+    fn resume_play(&mut self, out: &mut Vec<Event>, color: Color) -> Result<(), CommandRefused> {
+        let flag = self
+            .view
+            .open_alerts()
+            .find(|a| a.code == AlertCode::TimeExpired)
+            .cloned();
+        if let Some(alert) = flag {
+            let flagged = alert.color.unwrap_or(color.opponent());
+            self.emit(
+                out,
+                Event::AlertCleared {
+                    id: alert.id,
+                    how: ClearedHow::Confirmed,
+                },
+            );
+            let to_move = self.to_move();
+            if to_move == flagged && self.view.awaiting_press().is_none() {
+                let number = self.view.game().map_or(0, |g| g.move_number()) + 1;
+                self.emit(
+                    out,
+                    Event::Pass {
+                        number,
+                        color: flagged,
+                    },
+                );
+            }
+            self.clock_change(out, |c, now| c.forfeit_turn_after_flag(flagged, now));
+            return Ok(());
+        }
+        match self.phase() {
+            Phase::Counting => {
+                let to_move = self.to_move();
+                if to_move != color {
+                    return Err(CommandRefused::WrongSide(to_move));
+                }
+                self.emit(out, Event::PlayResumed { color });
+                Ok(())
+            }
+            _ => Err(CommandRefused::NothingToResume),
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! The referee's settings: the parts of the board configuration (SPEC.md, "Configuration")
+//! that the referee reads, with SPEC.md's defaults.
+
+use tengen_hal::{Millis, Side};
+use tengen_protocol::event::GameSetup;
+use tengen_rules::sgf::GameRecord;
+
+/// How penalties (Art. 24) are given (`game.penalties`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Penalties {
+    /// An arbiter's `confirm` gives the warning.
+    #[default]
+    Arbiter,
+    /// Penalised alerts give their warning at once.
+    Auto,
+}
+
+impl Penalties {
+    /// `arbiter` or `auto`, as the config writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Penalties::Arbiter => "arbiter",
+            Penalties::Auto => "auto",
+        }
+    }
+
+    /// Reads `arbiter` or `auto`.
+    pub fn parse(text: &str) -> Option<Penalties> {
+        match text {
+            "arbiter" => Some(Penalties::Arbiter),
+            "auto" => Some(Penalties::Auto),
+            _ => None,
+        }
+    }
+}
+
+/// Everything the referee needs to know about the board and its first game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RefereeSettings {
+    /// The first game's setup (`board.size`, `[game]`, `[time]`); a `new_game` command
+    /// starts from the current game's setup and changes what it names.
+    pub game: GameSetup,
+    /// Penalty mode (`game.penalties`).
+    pub penalties: Penalties,
+    /// Where Black sits (`board.black_side`).
+    pub black_side: Side,
+    /// A change counts once it has held this long (`detection.stable_ms`).
+    pub stable_ms: Millis,
+    /// A stone set down this soon after its player's pass retracts the pass
+    /// (`detection.pass_grace_ms`).
+    pub pass_grace_ms: Millis,
+    /// This many points changing at once is `board_disturbed` (`detection.disturbed_points`).
+    pub disturbed_points: usize,
+}
+
+impl RefereeSettings {
+    /// The same settings for playing `record` on the board: its size, komi, handicap and
+    /// players' names (an SGF game on the simulated board).
+    pub fn for_record(mut self, record: &GameRecord) -> RefereeSettings {
+        let g = &mut self.game;
+        g.size = record.size;
+        if let Some(k) = record.komi {
+            g.komi = k;
+        }
+        g.handicap = record.handicap;
+        if let Some(b) = &record.black_name {
+            g.black.clone_from(b);
+        }
+        if let Some(w) = &record.white_name {
+            g.white.clone_from(w);
+        }
+        self
+    }
+}
+
+impl Default for RefereeSettings {
+    fn default() -> RefereeSettings {
+        RefereeSettings {
+            game: GameSetup::default(),
+            penalties: Penalties::Arbiter,
+            black_side: Side::South,
+            stable_ms: 150,
+            pass_grace_ms: 2000,
+            disturbed_points: 6,
+        }
+    }
+}
