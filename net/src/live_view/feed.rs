@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 
 use tokio::sync::broadcast;
 
-use crate::event::Envelope;
+use tengen_protocol::Envelope;
 
 /// How many events a slow viewer may fall behind before it re-reads from the feed. The
 /// channel allocates every slot up front (about 330 bytes each): with 1024 a hall of 500
@@ -122,12 +122,12 @@ impl LiveFeed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event::Event;
+    use tengen_protocol::{Event, Timestamp};
 
     fn env(seq: u64) -> Envelope {
         Envelope {
             seq,
-            time: "2026-11-29T00:00:00.000Z".into(),
+            time: Timestamp::from_millis(1_764_374_400_000),
             board: "b".into(),
             game: "g".into(),
             by: None,
@@ -150,7 +150,7 @@ mod tests {
             .body(axum::body::Body::empty())
             .unwrap();
         // The stream subscribes now, then does not read while many events arrive.
-        let resp = crate::http::router(f.clone()).oneshot(req).await.unwrap();
+        let resp = crate::live_view::router(f.clone()).oneshot(req).await.unwrap();
         let n = (BROADCAST_CAPACITY * 3) as u64;
         for s in 1..=n {
             f.publish(env(s));

@@ -5,17 +5,31 @@
 
 use toml::{Table, Value};
 
-use super::Problem;
+/// One thing wrong in a config, at a key path (`time.main`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The dotted key path (`hardware.sim.noise`), or the table's path for a problem
+    /// between keys.
+    pub path: String,
+    /// What is wrong, in a few words.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
 
 /// Walks tables and records problems.
 #[derive(Debug, Default)]
-pub(crate) struct Reader {
+pub struct Reader {
     /// Everything wrong so far, in file order of the checks.
-    pub(crate) problems: Vec<Problem>,
+    pub problems: Vec<Problem>,
 }
 
 /// `prefix.key`, or `key` at the top level.
-pub(crate) fn join(prefix: &str, key: &str) -> String {
+pub fn join(prefix: &str, key: &str) -> String {
     if prefix.is_empty() {
         key.to_string()
     } else {
@@ -25,7 +39,7 @@ pub(crate) fn join(prefix: &str, key: &str) -> String {
 
 impl Reader {
     /// Records one problem at `path`.
-    pub(crate) fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
+    pub fn problem(&mut self, path: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem {
             path: path.into(),
             message: message.into(),
@@ -33,7 +47,7 @@ impl Reader {
     }
 
     /// Flags every key of `table` (at `prefix`) that is not in `known`.
-    pub(crate) fn unknown_keys(&mut self, table: &Table, prefix: &str, known: &[&str]) {
+    pub fn unknown_keys(&mut self, table: &Table, prefix: &str, known: &[&str]) {
         for key in table.keys() {
             if !known.contains(&key.as_str()) {
                 self.problem(join(prefix, key), "unknown key");
@@ -42,7 +56,7 @@ impl Reader {
     }
 
     /// The sub-table `key` of `table`; an empty table when absent (all defaults).
-    pub(crate) fn table<'t>(
+    pub fn table<'t>(
         &mut self,
         table: &'t Table,
         prefix: &str,
@@ -59,7 +73,7 @@ impl Reader {
     }
 
     /// A string value, or `None` when absent or of another type (recorded).
-    pub(crate) fn string(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
+    pub fn string(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
         match table.get(key)? {
             Value::String(s) => Some(s.clone()),
             other => {
@@ -70,7 +84,7 @@ impl Reader {
     }
 
     /// An integer value, or `None` when absent or of another type (recorded).
-    pub(crate) fn integer(&mut self, table: &Table, prefix: &str, key: &str) -> Option<i64> {
+    pub fn integer(&mut self, table: &Table, prefix: &str, key: &str) -> Option<i64> {
         match table.get(key)? {
             Value::Integer(i) => Some(*i),
             other => {
@@ -81,7 +95,7 @@ impl Reader {
     }
 
     /// A number (integer or float), or `None` when absent or of another type (recorded).
-    pub(crate) fn number(&mut self, table: &Table, prefix: &str, key: &str) -> Option<f64> {
+    pub fn number(&mut self, table: &Table, prefix: &str, key: &str) -> Option<f64> {
         match table.get(key)? {
             Value::Integer(i) => Some(*i as f64),
             Value::Float(f) if f.is_finite() => Some(*f),
@@ -97,7 +111,7 @@ impl Reader {
     }
 
     /// An integer within `min..=max`, or `None` (recorded) when outside.
-    pub(crate) fn integer_in(
+    pub fn integer_in(
         &mut self,
         table: &Table,
         prefix: &str,
@@ -119,7 +133,7 @@ impl Reader {
     }
 
     /// A duration written as a string (`"60m"`, `"30s"`, `"250ms"`), in milliseconds.
-    pub(crate) fn duration_ms(&mut self, table: &Table, prefix: &str, key: &str) -> Option<u64> {
+    pub fn duration_ms(&mut self, table: &Table, prefix: &str, key: &str) -> Option<u64> {
         let text = self.string(table, prefix, key)?;
         match parse_duration_ms(&text) {
             Some(ms) => Some(ms),
@@ -131,7 +145,7 @@ impl Reader {
     }
 
     /// A string from a fixed set of words, parsed by `parse`.
-    pub(crate) fn word<T>(
+    pub fn word<T>(
         &mut self,
         table: &Table,
         prefix: &str,
@@ -150,7 +164,7 @@ impl Reader {
     }
 
     /// An id as topics need it: non-empty, lower-case `[a-z0-9-]`.
-    pub(crate) fn id(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
+    pub fn id(&mut self, table: &Table, prefix: &str, key: &str) -> Option<String> {
         let text = self.string(table, prefix, key)?;
         if is_id(&text) {
             Some(text)

@@ -1,8 +1,8 @@
 //! The live web view of one board (SPEC.md, "HTTP"): the page, `/game.sgf`, `/events` as
-//! Server-Sent Events that resume from `Last-Event-ID`, and `/api/state`. The hall serves the
-//! same router per board under `/board/{id}/`.
+//! Server-Sent Events that resume from `Last-Event-ID`, and `/api/state`, all read from a
+//! [`LiveFeed`]. The board serves it on `http.listen`; the hall serves the same router per
+//! board under `/board/{tournament}/{board}/`.
 
-mod bridge;
 mod feed;
 
 use std::collections::VecDeque;
@@ -19,10 +19,9 @@ use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use tokio::sync::broadcast;
 
-pub use bridge::follow;
 pub use feed::LiveFeed;
 
-use crate::event::Envelope;
+use tengen_protocol::Envelope;
 
 /// The live page: board (SVG), clocks, moves, alerts; rebuilt in the browser from `/events`.
 pub const PAGE: &str = include_str!("page.html");

@@ -11,7 +11,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ClientConfig, RootCertStore};
 use thiserror::Error;
 
-use super::settings::TlsFiles;
+use crate::broker::TlsFiles;
 
 /// Why the TLS configuration could not be built.
 #[derive(Debug, Error)]
