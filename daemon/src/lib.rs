@@ -1,21 +1,16 @@
 //! # tengen-daemon
 //!
-//! The board service and its commands. The pipeline, left to right:
+//! The board service and the `tengen` command line. The pipeline, left to right:
 //! hal (sensors, buttons) -> stabiliser -> referee (with the clock) -> journal -> outputs
-//! (MQTT, SGF, HTTP). Everything left of the journal is sans-IO.
+//! (MQTT, SGF, HTTP). Everything left of the journal is sans-IO and lives in
+//! `tengen-referee`; the events and their fold are `tengen-protocol`'s; this crate is the
+//! I/O around them: the journal, the outputs, the service loop, the config, and the CLI
+//! (`tengen hall` runs `tengen-hall`).
 
 pub mod cli;
-pub mod command;
 pub mod config;
-pub mod event;
-pub mod hall;
-pub mod http;
 pub mod journal;
 pub mod mqtt;
-pub mod pipeline;
-pub mod referee;
-pub mod sender;
-pub mod sensors;
 pub mod service;
+pub mod sim_game;
 pub mod sgf_file;
-pub mod stabiliser;

@@ -42,7 +42,7 @@ fn summary(file: &str, c: &Config) -> String {
         c.hardware.backend.as_str(),
         c.board.size,
         c.board.size,
-        c.time_control_text(),
+        c.time_control(),
         c.mqtt.url
     )
 }

@@ -14,7 +14,7 @@ use tengen_sim::{GameOptions, Violation, ViolationKind};
 use super::args::DemoArgs;
 use super::CliError;
 use crate::config::{Config, SimSource, TimeSystem};
-use crate::event::{Envelope, Event};
+use tengen_protocol::describe::describe;
 use crate::service::launch::{serve_until_stopped, start_with};
 use crate::service::links::{start_links, LinkOptions};
 
@@ -127,98 +127,4 @@ pub fn demo_config(dir: &std::path::Path, game: &std::path::Path, speed: f64) ->
     c.time.period_ms = 30_000;
     c.storage.dir = dir.to_path_buf();
     c
-}
-
-/// One readable line per event: `move 37  W  R14  captures Q14 Q15`,
-/// `ALERT 18.2 uncaptured stones at D4 ...`.
-pub fn describe(env: &Envelope) -> String {
-    let body = match &env.event {
-        Event::GameStarted {
-            size,
-            komi,
-            black,
-            white,
-            time_control,
-            ..
-        } => format!(
-            "game started: {size}x{size}, komi {komi}, {black} (B) vs {white} (W), {time_control}"
-        ),
-        Event::Move {
-            number,
-            color,
-            point,
-            captured,
-            clock,
-        } => {
-            let mut s = format!("move {number:<3} {color}  {point:<4}");
-            if !captured.is_empty() {
-                s.push_str(&format!("  captures {}", captured.join(" ")));
-            }
-            if let Some(c) = clock {
-                s.push_str(&format!(
-                    "  [B {} W {}]",
-                    clock_text(c.black),
-                    clock_text(c.white)
-                ));
-            }
-            s
-        }
-        Event::Pass { number, color } => format!("move {number:<3} {color}  pass"),
-        Event::MoveRetracted { number, reason } => format!("move {number} retracted: {reason}"),
-        Event::Clock { color, running, .. } => format!(
-            "clock: {} pressed, {} to play",
-            color.map_or("arbiter".to_string(), |c| c.to_string()),
-            running.map_or("nobody".to_string(), |c| c.to_string())
-        ),
-        Event::Byoyomi {
-            color,
-            call,
-            periods_left,
-        } => format!("byo-yomi {color}: {call} ({periods_left} periods left)"),
-        Event::Alert {
-            id,
-            code,
-            article,
-            points,
-            message,
-            ..
-        } => format!(
-            "ALERT {article} {} at {} ({id}): {message}",
-            code.as_str().replace('_', " "),
-            points.join(" ")
-        ),
-        Event::AlertCleared { id, how } => format!("alert {id} cleared: {how}"),
-        Event::Warning {
-            color,
-            article,
-            count,
-        } => format!("WARNING {color} ({article}), {count} this game"),
-        Event::Counting { dead } => format!("counting; dead stones: {}", dead.join(" ")),
-        Event::GameOver {
-            result,
-            reason,
-            black_area,
-            white_area,
-            ..
-        } => match (black_area, white_area) {
-            (Some(b), Some(w)) => {
-                format!("game over: {result} by {reason} (Black {b}, White {w})")
-            }
-            _ => format!("game over: {result} by {reason}"),
-        },
-        Event::SensorFault { points, kind } => {
-            format!("sensor fault: {kind} {}", points.join(" "))
-        }
-        Event::Status { state, version } => format!("board {state} (tengen {version})"),
-    };
-    format!(
-        "{:>5}  {}  {body}",
-        env.seq,
-        env.time.get(11..23).unwrap_or("")
-    )
-}
-
-fn clock_text(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{}:{:02}", s / 60, s % 60)
 }

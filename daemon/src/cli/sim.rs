@@ -6,62 +6,45 @@
 //! for byte. Board and game ids come from the config (`sim`/`sim` without one).
 
 use std::io::Write;
-use std::path::Path;
-use std::time::{Duration, Instant, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use tengen_hal::Millis;
-use tengen_rules::sgf;
-use tengen_sim::{GameOptions, Script, SimOptions, Simulation};
+use tengen_protocol::{Envelope, Event, GameView, Timestamp};
+use tengen_referee::{Pipeline, RefereeSettings};
+use tengen_sim::{GameOptions, Simulation};
 
 use super::args::SimArgs;
 use super::CliError;
 use crate::config::Config;
-use crate::event::{Envelope, Event};
-use crate::pipeline::Pipeline;
-use crate::referee::{RefereeSettings, Side};
+use crate::sim_game;
 
 /// Virtual time 0 of `tengen sim`, in ms since the Unix epoch: 2026-01-01T00:00:00.000Z.
 pub const EPOCH_UNIX_MS: u64 = 1_767_225_600_000;
-
-/// UTC with milliseconds (`2026-01-01T00:00:01.250Z`) for ms since the Unix epoch.
-pub fn utc_millis(unix_ms: u64) -> String {
-    humantime::format_rfc3339_millis(UNIX_EPOCH + Duration::from_millis(unix_ms)).to_string()
-}
-
-/// Everything one simulated run produced.
-#[derive(Debug, Clone)]
-pub struct SimRun {
-    /// Every event with the virtual time (ms) it was emitted at.
-    pub events: Vec<(Millis, Event)>,
-    /// The pipeline at the end (referee, record, stable board).
-    pub pipeline: Pipeline,
-}
 
 /// Why a simulated run stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
     /// The referee could not set the game up.
     #[error("{0}")]
-    Setup(#[from] crate::referee::RefereeError),
+    Setup(#[from] tengen_referee::RefereeError),
     /// A scan could not be used.
     #[error("{0}")]
-    Pipeline(#[from] crate::pipeline::PipelineError),
+    Pipeline(#[from] tengen_referee::PipelineError),
 }
 
 /// Runs `sim` to its end through a new pipeline for `settings`. With `realtime`, each scan
-/// waits for its moment on the wall clock. `on_event` sees each event as it comes.
+/// waits for its moment on the wall clock. `on_event` sees each event as it comes, with
+/// the virtual time (ms) it happened at. Returns the pipeline at the end.
 pub fn run_simulation(
     sim: &mut Simulation,
     settings: RefereeSettings,
     realtime: bool,
     mut on_event: impl FnMut(Millis, &Event),
-) -> Result<SimRun, SimError> {
+) -> Result<Pipeline, SimError> {
     let start = Instant::now();
     let (mut pipeline, first) = Pipeline::new(settings, None, sim.now())?;
-    let mut events: Vec<(Millis, Event)> = Vec::new();
     for e in first {
         on_event(sim.now(), &e);
-        events.push((sim.now(), e));
     }
     while let Some((frame, buttons)) = sim.next_scan() {
         if realtime {
@@ -73,61 +56,9 @@ pub fn run_simulation(
         }
         for e in pipeline.step(&frame, &buttons)? {
             on_event(frame.time, &e);
-            events.push((frame.time, e));
         }
     }
-    Ok(SimRun { events, pipeline })
-}
-
-/// The referee's settings for a script: the config, overridden by the script's setup lines.
-pub fn settings_for_script(config: &Config, script: &Script) -> RefereeSettings {
-    let mut s = RefereeSettings::from_config(config);
-    let setup = &script.setup;
-    if let Some(v) = setup.size {
-        s.size = v;
-    }
-    if let Some(v) = setup.komi {
-        s.komi = v;
-    }
-    if let Some(v) = setup.handicap {
-        s.handicap = v;
-    }
-    if let Some(v) = &setup.time {
-        s.time = *v;
-    }
-    s
-}
-
-/// The referee's settings for an SGF game: the config, with the game's size, komi and
-/// handicap.
-pub fn settings_for_record(config: &Config, record: &sgf::GameRecord) -> RefereeSettings {
-    let mut s = RefereeSettings::from_config(config);
-    s.size = record.size;
-    if let Some(k) = record.komi {
-        s.komi = k;
-    }
-    s.handicap = record.handicap;
-    if let Some(b) = &record.black_name {
-        s.black = b.clone();
-    }
-    if let Some(w) = &record.white_name {
-        s.white = w.clone();
-    }
-    s
-}
-
-/// The simulator's seat for the referee's `black_side`.
-pub fn sim_side(side: Side) -> tengen_sim::Side {
-    match side {
-        Side::South => tengen_sim::Side::South,
-        Side::North => tengen_sim::Side::North,
-        Side::East => tengen_sim::Side::East,
-        Side::West => tengen_sim::Side::West,
-    }
-}
-
-fn read(path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+    Ok(pipeline)
 }
 
 /// Runs `tengen sim`.
@@ -150,32 +81,18 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
         }
         config.hardware.sim.noise = noise;
     }
-    let mut options = SimOptions::seeded(args.seed);
-    options.noise = config.hardware.sim.noise;
-    options.scan_hz = config.hardware.scan_hz.max(1);
-    options.size = config.board.size;
-    let black_side = RefereeSettings::from_config(&config).black_side;
-    options.black_side = sim_side(black_side);
-    let (mut sim, settings) = if let Some(path) = &args.sgf {
-        let text = read(path)?;
-        let record =
-            sgf::parse(&text).map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-        let sim = Simulation::from_sgf(&record, &options, &GameOptions::default())
-            .map_err(|e| CliError::input(format!("{}: {e}", path.display())))?;
-        (sim, settings_for_record(&config, &record))
+    config.hardware.sim.seed = args.seed;
+    let options = sim_game::options(&config);
+    let game = if let Some(path) = &args.sgf {
+        sim_game::from_record(&config, path, &options, &GameOptions::default())
     } else if let Some(path) = &args.script {
-        let text = read(path)?;
-        let name = path.display().to_string();
-        let script =
-            Script::parse(&text).map_err(|e| CliError::input(e.with_source(&name).to_string()))?;
-        let sim = Simulation::from_parsed(&script, &options)
-            .map_err(|e| CliError::input(e.with_source(&name).to_string()))?;
-        (sim, settings_for_script(&config, &script))
+        sim_game::from_script(&config, path, &options)
     } else {
         return Err(CliError::input(
             "tengen sim: give --sgf FILE or --script FILE",
         ));
     };
+    let (mut sim, settings) = game.map_err(|e| CliError::input(e.to_string()))?;
     let mut out: Box<dyn Write> = match &args.events {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -185,35 +102,40 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
     };
     let board = config.board.id.clone();
     let game = config.board.game.clone();
-    let realtime = args.realtime;
-    let wall_start = std::time::SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0);
+    let base = if args.realtime {
+        Timestamp::now().millis()
+    } else {
+        EPOCH_UNIX_MS
+    };
     let mut seq = 0u64;
     let mut write_error: Option<std::io::Error> = None;
+    // The run's events as the outputs of a board fold them (the SGF, the final state).
+    let mut view = GameView::new();
     // With --broker, every event is kept to be published once the run is over.
     let mut for_broker: Vec<Envelope> = Vec::new();
     let keep_for_broker = args.broker.is_some();
-    let run = run_simulation(&mut sim, settings, realtime, |t, e| {
+    let mut end = Timestamp::from_millis(base);
+    run_simulation(&mut sim, settings, args.realtime, |t, e| {
         seq += 1;
-        let base = if realtime { wall_start } else { EPOCH_UNIX_MS };
+        end = Timestamp::from_millis(base + t);
         let env = Envelope {
             seq,
-            time: utc_millis(base + t),
+            time: end,
             board: board.clone(),
             game: game.clone(),
             by: None,
             event: e.clone(),
         };
-        if keep_for_broker {
-            for_broker.push(env.clone());
+        if let Err(why) = view.apply_envelope(&env) {
+            tracing::warn!("event {seq}: {why}");
         }
         if write_error.is_none() {
-            let line = serde_json::to_string(&env).unwrap_or_default();
-            if let Err(err) = writeln!(out, "{line}") {
+            if let Err(err) = writeln!(out, "{}", env.to_json()) {
                 write_error = Some(err);
             }
+        }
+        if keep_for_broker {
+            for_broker.push(env);
         }
     })
     .map_err(|e| CliError::work(format!("tengen sim: {e}")))?;
@@ -223,12 +145,11 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
     out.flush()
         .map_err(|e| CliError::work(format!("writing events: {e}")))?;
     if let Some(path) = &args.sgf_out {
-        let text = sgf::write(&run.pipeline.referee().sgf_record());
-        std::fs::write(path, text)
+        std::fs::write(path, view.sgf(true))
             .map_err(|e| CliError::work(format!("{}: {e}", path.display())))?;
     }
     if let Some(url) = &args.broker {
-        publish_to_broker(url, &config, &run, for_broker)?;
+        publish_to_broker(url, &config, &view, end, for_broker)?;
     }
     Ok(())
 }
@@ -238,23 +159,16 @@ pub fn run(args: SimArgs) -> Result<(), CliError> {
 fn publish_to_broker(
     url: &str,
     config: &Config,
-    run: &SimRun,
+    view: &GameView,
+    end: Timestamp,
     events: Vec<Envelope>,
 ) -> Result<(), CliError> {
     use crate::mqtt::{batch, wiring, Retained};
     let topics = wiring::topics(config).map_err(|e| CliError::input(e.to_string()))?;
-    let mut alerts = wiring::ActiveAlerts::default();
-    for e in &events {
-        alerts.apply(e);
-    }
-    let mut state = run.pipeline.referee().snapshot();
-    if let Some(obj) = state.as_object_mut() {
-        obj.insert("seq".to_string(), events.len().into());
-    }
     let retained = Retained {
-        state: Some(state.to_string()),
-        sgf: Some(sgf::write(&run.pipeline.referee().sgf_record())),
-        alerts_active: Some(alerts.to_json()),
+        state: view.snapshot(end).map(|s| s.to_value().to_string()),
+        sgf: Some(view.sgf(true)),
+        alerts_active: Some(view.active_alerts_json()),
     };
     batch::publish_and_wait(url, topics, events, retained, Duration::from_secs(60)).map_err(
         |e| match e {

@@ -6,7 +6,6 @@
 //! Relative paths in a file loaded with [`Config::load`] are relative to the file's
 //! directory; [`Config::from_toml_str`] leaves them as written.
 
-mod reader;
 pub mod rpi;
 mod schema;
 mod sections;
@@ -14,17 +13,21 @@ mod sections;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use thiserror::Error;
 
-pub use reader::{format_duration_ms, is_id, parse_duration_ms};
 pub use sections::*;
+use tengen_net::secrets::{read_key, SecretError};
+use tengen_protocol::event::GameSetup;
+use tengen_protocol::signing::SenderPolicy;
+use tengen_referee::RefereeSettings;
+use tengen_rules::clock::TimeControl;
+pub use tengen_net::config_reader::{format_duration_ms, is_id, parse_duration_ms, Problem};
 
 /// Where the default config lives on a board.
 pub const DEFAULT_PATH: &str = "/etc/tengen/board.toml";
 
 /// A whole board configuration, section by section.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// `[board]`.
     pub board: BoardConfig,
@@ -42,22 +45,6 @@ pub struct Config {
     pub http: HttpConfig,
     /// `[storage]`.
     pub storage: StorageConfig,
-}
-
-/// One thing wrong in a config, at a key path (`time.main`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// The dotted key path (`hardware.sim.noise`), or the table's path for a problem
-    /// between keys.
-    pub path: String,
-    /// What is wrong, in a few words.
-    pub message: String,
-}
-
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
 }
 
 /// Why a config could not be used.
@@ -128,7 +115,7 @@ impl Config {
         let table = text
             .parse::<toml::Table>()
             .map_err(|e| syntax_error(text, origin, &e))?;
-        let mut reader = reader::Reader::default();
+        let mut reader = tengen_net::config_reader::Reader::default();
         let config = schema::read(&table, &mut reader);
         if reader.problems.is_empty() {
             Ok(config)
@@ -176,7 +163,7 @@ impl Config {
             game: GameConfig {
                 komi: 7.5,
                 handicap: 0,
-                superko: SuperkoRule::Situational,
+                superko: Superko::Situational,
                 penalties: Penalties::Arbiter,
                 black: String::new(),
                 white: String::new(),
@@ -214,22 +201,65 @@ impl Config {
         }
     }
 
-    /// The time control in SPEC.md's script form, as `game_started.time_control` carries it
-    /// and `tengen_rules::clock::TimeControl::parse` reads it: `"byoyomi 60m 5x60s"`,
-    /// `"absolute 30m"`, `"canadian 10m 25/10m"`, `"fischer 10m +20s"`, `"none"`.
-    pub fn time_control_text(&self) -> String {
+    /// The first game's time control (`[time]`).
+    pub fn time_control(&self) -> TimeControl {
         let t = &self.time;
-        let main = format_duration_ms(t.main_ms);
-        let period = format_duration_ms(t.period_ms);
         match t.system {
-            TimeSystem::None => "none".into(),
-            TimeSystem::Absolute => format!("absolute {main}"),
-            TimeSystem::Byoyomi => format!("byoyomi {main} {}x{period}", t.periods),
-            TimeSystem::Canadian => format!("canadian {main} {}/{period}", t.stones),
-            TimeSystem::Fischer => {
-                format!("fischer {main} +{}", format_duration_ms(t.increment_ms))
-            }
+            TimeSystem::None => TimeControl::None,
+            TimeSystem::Absolute => TimeControl::Absolute { main_ms: t.main_ms },
+            TimeSystem::Byoyomi => TimeControl::Byoyomi {
+                main_ms: t.main_ms,
+                periods: t.periods,
+                period_ms: t.period_ms,
+            },
+            TimeSystem::Canadian => TimeControl::Canadian {
+                main_ms: t.main_ms,
+                stones: t.stones,
+                period_ms: t.period_ms,
+            },
+            TimeSystem::Fischer => TimeControl::Fischer {
+                main_ms: t.main_ms,
+                increment_ms: t.increment_ms,
+            },
         }
+    }
+
+    /// The first game's setup, as its `game_started` announces it.
+    pub fn game_setup(&self) -> GameSetup {
+        let g = &self.game;
+        GameSetup {
+            size: self.board.size,
+            komi: g.komi,
+            handicap: g.handicap,
+            superko: g.superko,
+            time_control: self.time_control(),
+            black: g.black.clone(),
+            white: g.white.clone(),
+            round: g.round.clone(),
+            table: g.table.clone(),
+            ..GameSetup::default()
+        }
+    }
+
+    /// The referee's part of the config.
+    pub fn referee_settings(&self) -> RefereeSettings {
+        RefereeSettings {
+            game: self.game_setup(),
+            penalties: self.game.penalties,
+            black_side: self.board.black_side,
+            stable_ms: self.detection.stable_ms,
+            pass_grace_ms: self.detection.pass_grace_ms,
+            disturbed_points: self.detection.disturbed_points as usize,
+        }
+    }
+
+    /// Who may command the board (`mqtt.arbiters`, and `mqtt.command_key_file`, read now).
+    pub fn sender_policy(&self) -> Result<SenderPolicy, SecretError> {
+        let key = match &self.mqtt.command_key_file {
+            Some(path) => Some(read_key(path)?),
+            None => None,
+        };
+        Ok(SenderPolicy::new(self.mqtt.arbiters.clone(), key.as_deref()))
     }
 
     /// The topic root `{prefix}/{tournament}/{board}` of SPEC.md's MQTT section.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use toml::Table;
 
-use super::reader::{join, Reader};
+use tengen_net::config_reader::{join, Reader};
 use super::sections::*;
 use super::Config;
 
@@ -80,7 +80,9 @@ fn read_board(t: &Table, r: &mut Reader) -> BoardConfig {
             .map(|v| v as u8)
             .unwrap_or(d.size),
         black_side: r
-            .word(t, P, "black_side", "south|north|east|west", Side::parse)
+            .word(t, P, "black_side", "south|north|east|west", |w| {
+                w.parse().ok()
+            })
             .unwrap_or(d.black_side),
         game: r.id(t, P, "game").unwrap_or(d.game),
     }
@@ -242,7 +244,7 @@ fn read_game(t: &Table, r: &mut Reader) -> GameConfig {
                 P,
                 "superko",
                 "situational|positional",
-                SuperkoRule::parse,
+                Superko::parse,
             )
             .unwrap_or(d.superko),
         penalties: r
@@ -336,7 +338,7 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
             }
         });
     let prefix = r.string(t, P, "prefix").and_then(|p| {
-        if !p.is_empty() && p.split('/').all(super::reader::is_id) {
+        if !p.is_empty() && p.split('/').all(tengen_net::config_reader::is_id) {
             Some(p)
         } else {
             r.problem(

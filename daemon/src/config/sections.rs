@@ -4,10 +4,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use serde::Serialize;
+pub use tengen_hal::Side;
+pub use tengen_referee::Penalties;
+pub use tengen_rules::Superko;
 
 /// `[board]`: who this board is and how it is laid out.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BoardConfig {
     /// `board.id` (required): the board's id in topics and events, `[a-z0-9-]`.
     pub id: String,
@@ -22,42 +24,8 @@ pub struct BoardConfig {
     pub game: String,
 }
 
-/// Which side of the board a player sits on (seen from above, south = the bottom edge,
-/// row 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Side {
-    /// The bottom edge (row 1).
-    South,
-    /// The top edge.
-    North,
-    /// The right edge (the last column).
-    East,
-    /// The left edge (column A).
-    West,
-}
-
-impl Side {
-    /// The word used in the config file.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::South => "south",
-            Side::North => "north",
-            Side::East => "east",
-            Side::West => "west",
-        }
-    }
-
-    /// Parses the config word.
-    pub fn parse(text: &str) -> Option<Side> {
-        [Side::South, Side::North, Side::East, Side::West]
-            .into_iter()
-            .find(|s| s.as_str() == text)
-    }
-}
-
 /// `[hardware]`: where the readings come from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HardwareConfig {
     /// `hardware.backend`: `rpi`, `serial` or `sim`. Default `sim`.
     pub backend: Backend,
@@ -78,8 +46,7 @@ pub struct HardwareConfig {
 }
 
 /// The hardware backend of `tengen run`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     /// Multiplexers and SPI ADCs read directly from a Raspberry Pi (needs the `rpi` feature).
     Rpi,
@@ -108,7 +75,7 @@ impl Backend {
 }
 
 /// `[hardware.sim]`: the simulated board as a backend of `tengen run`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SimConfig {
     /// What the simulated players play: `hardware.sim.sgf` or `hardware.sim.script`.
     pub source: SimSource,
@@ -123,8 +90,7 @@ pub struct SimConfig {
 }
 
 /// The simulator's input.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SimSource {
     /// `hardware.sim.sgf`: an SGF game turned into physical actions. Default
     /// `games/demo.sgf`.
@@ -134,7 +100,7 @@ pub enum SimSource {
 }
 
 /// `[hardware.serial]`: the scanning microcontroller's line.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SerialConfig {
     /// `hardware.serial.path`: the device. Default `/dev/ttyACM0`.
     pub path: PathBuf,
@@ -143,7 +109,7 @@ pub struct SerialConfig {
 }
 
 /// `[detection]`: how scans become stable changes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DetectionConfig {
     /// `detection.stable_ms`: how long a change must hold to count, > 0. Default 150.
     pub stable_ms: u64,
@@ -156,14 +122,14 @@ pub struct DetectionConfig {
 }
 
 /// `[game]`: the rules of the first game (later games come with `new_game`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GameConfig {
     /// `game.komi`: in points, a multiple of 0.5. Default 7.5.
     pub komi: f64,
     /// `game.handicap`: 0 or 2..=9 stones. Default 0.
     pub handicap: u8,
     /// `game.superko`: whole-board repetition rule. Default situational.
-    pub superko: SuperkoRule,
+    pub superko: Superko,
     /// `game.penalties`: who gives warnings. Default arbiter.
     pub penalties: Penalties,
     /// `game.black`: Black's name. Default `""`.
@@ -176,62 +142,8 @@ pub struct GameConfig {
     pub table: String,
 }
 
-/// Whole-board repetition: `situational` or `positional` (as `tengen_rules::game::Superko`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SuperkoRule {
-    /// The same stones with the same player to move.
-    Situational,
-    /// The same stones, whoever is to move.
-    Positional,
-}
-
-impl SuperkoRule {
-    /// The word used in the config file and in `game_started`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SuperkoRule::Situational => "situational",
-            SuperkoRule::Positional => "positional",
-        }
-    }
-
-    /// Parses the config word.
-    pub fn parse(text: &str) -> Option<SuperkoRule> {
-        [SuperkoRule::Situational, SuperkoRule::Positional]
-            .into_iter()
-            .find(|s| s.as_str() == text)
-    }
-}
-
-/// Who turns a confirmed violation into a warning (Art. 24).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Penalties {
-    /// Only an arbiter's `confirm` command gives a warning.
-    Arbiter,
-    /// The board gives the warning at once for the penalised codes.
-    Auto,
-}
-
-impl Penalties {
-    /// The word used in the config file.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Penalties::Arbiter => "arbiter",
-            Penalties::Auto => "auto",
-        }
-    }
-
-    /// Parses the config word.
-    pub fn parse(text: &str) -> Option<Penalties> {
-        [Penalties::Arbiter, Penalties::Auto]
-            .into_iter()
-            .find(|p| p.as_str() == text)
-    }
-}
-
 /// `[time]`: the time control of the first game. Durations are kept in milliseconds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TimeConfig {
     /// `time.system`. Default byoyomi.
     pub system: TimeSystem,
@@ -248,8 +160,7 @@ pub struct TimeConfig {
 }
 
 /// The kinds of time control.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeSystem {
     /// No clock.
     None,
@@ -290,7 +201,7 @@ impl TimeSystem {
 }
 
 /// `[mqtt]`: where events go.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MqttConfig {
     /// `mqtt.url`: `embedded`, `mqtt://host:port` or `mqtts://host:port`. Default embedded.
     pub url: MqttUrl,
@@ -316,13 +227,12 @@ pub struct MqttConfig {
     /// default) takes commands from anyone who can write `cmd`.
     pub arbiters: Vec<String>,
     /// `mqtt.command_key_file`: the secret shared with the hall; when set, every command
-    /// must be signed with it (see `crate::sender`).
+    /// must be signed with it (see `tengen_protocol::signing`).
     pub command_key_file: Option<PathBuf>,
 }
 
 /// Which broker the board talks to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MqttUrl {
     /// Run the embedded broker on `mqtt.listen` and publish to it.
     Embedded,
@@ -354,14 +264,14 @@ impl std::fmt::Display for MqttUrl {
 }
 
 /// `[http]`: the live view.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HttpConfig {
     /// `http.listen`: the live view's address. Default `127.0.0.1:8080`.
     pub listen: SocketAddr,
 }
 
 /// `[storage]`: where the board keeps its files.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StorageConfig {
     /// `storage.dir`: the journal and the SGF file. Default `/var/lib/tengen`.
     pub dir: PathBuf,

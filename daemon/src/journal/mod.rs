@@ -20,11 +20,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::SystemTime;
 
+use serde::Deserialize;
+use tengen_protocol::{Envelope, Event, Timestamp};
 use thiserror::Error;
 
-use crate::event::{Envelope, Event};
 use record::{Decoded, MAGIC};
 
 /// The journal's file name inside `storage.dir`.
@@ -82,6 +82,8 @@ pub struct Recovery {
     pub truncated_bytes: u64,
     /// Where the cut was made, when one was.
     pub truncated_at: Option<u64>,
+    /// The time of the last record (`None` when empty).
+    pub last_time: Option<Timestamp>,
 }
 
 impl std::fmt::Display for Recovery {
@@ -113,6 +115,8 @@ struct Index {
     end: u64,
     /// Seq of the last `game_started`, if any.
     last_game_start: Option<u64>,
+    /// Time of the last record.
+    last_time: Option<Timestamp>,
 }
 
 impl Index {
@@ -192,6 +196,7 @@ impl Journal {
             last_seq: 0,
             truncated_bytes: 0,
             truncated_at: None,
+            last_time: None,
         };
         if bytes.len() < MAGIC.len() && MAGIC.starts_with(&bytes) {
             // New, or a creation torn before the header was whole.
@@ -219,12 +224,14 @@ impl Journal {
             end: MAGIC.len() as u64,
             ..Index::default()
         };
+        // (the last record's time is filled in after the scan below)
         let mut game = String::new();
+        let mut last_time = None;
         let mut offset = MAGIC.len();
         while offset < bytes.len() {
             match record::decode(&bytes[offset..]) {
                 Decoded::Record(payload, len) => {
-                    let env = parse_envelope(payload).map_err(|detail| JournalError::Corrupt {
+                    let env = parse_header(payload).map_err(|detail| JournalError::Corrupt {
                         path: path.to_path_buf(),
                         offset: offset as u64,
                         detail,
@@ -240,13 +247,14 @@ impl Journal {
                             detail: format!("seq {} where {expected} was expected", env.seq),
                         });
                     }
-                    if matches!(env.event, Event::GameStarted { .. }) {
+                    if env.kind == "game_started" {
                         index.last_game_start = Some(env.seq);
                     }
                     index.offsets.push(offset as u64);
                     offset += len;
                     index.end = offset as u64;
                     game = env.game;
+                    last_time = env.time.or(last_time);
                 }
                 Decoded::Incomplete | Decoded::Bad => {
                     if let Some(good) = whole_record_after(&bytes, offset + 1) {
@@ -265,8 +273,10 @@ impl Journal {
             }
         }
         file.seek(SeekFrom::End(0)).map_err(io(path, "seek"))?;
+        index.last_time = last_time;
         recovery.records = index.offsets.len() as u64;
         recovery.last_seq = index.last_seq();
+        recovery.last_time = last_time;
         Ok((
             Journal {
                 path: path.to_path_buf(),
@@ -283,7 +293,7 @@ impl Journal {
 
     /// Appends one event with the next seq and `time` (UTC, written with milliseconds),
     /// and syncs it to the disk before returning the envelope (publish only after).
-    pub fn append(&mut self, event: Event, time: SystemTime) -> Result<Envelope, JournalError> {
+    pub fn append(&mut self, event: Event, time: Timestamp) -> Result<Envelope, JournalError> {
         if self.poisoned {
             return Err(JournalError::Poisoned {
                 path: self.path.clone(),
@@ -295,7 +305,7 @@ impl Journal {
         };
         let envelope = Envelope {
             seq,
-            time: humantime::format_rfc3339_millis(time).to_string(),
+            time,
             board: self.board.clone(),
             game: self.game.clone(),
             by: self.by.clone(),
@@ -331,9 +341,10 @@ impl Journal {
         let mut index = lock(&self.index);
         index.offsets.push(end);
         index.end = end + bytes.len() as u64;
-        if matches!(envelope.event, Event::GameStarted { .. }) {
+        if matches!(envelope.event, Event::GameStarted(_)) {
             index.last_game_start = Some(seq);
         }
+        index.last_time = Some(envelope.time);
         Ok(envelope)
     }
 
@@ -394,8 +405,31 @@ impl JournalReader {
         lock(&self.index).last_seq()
     }
 
-    /// Every synced event with `seq >= from`, oldest first.
+    /// Every synced event with `seq >= from`, oldest first. A record that is whole but
+    /// not an event this build can read (written by a newer tengen) is left out, with a
+    /// warning: the raw records ([`JournalReader::read_raw_from`]) still have it.
     pub fn read_from(&self, from: u64) -> Result<Vec<Envelope>, JournalError> {
+        Ok(self
+            .read_raw_from(from)?
+            .into_iter()
+            .filter_map(|(seq, payload)| match serde_json::from_slice(&payload) {
+                Ok(e) => Some(e),
+                Err(e) => {
+                    tracing::warn!("journal {}: event {seq} left out: {e}", self.path.display());
+                    None
+                }
+            })
+            .collect())
+    }
+
+    /// The time of the last event synced (`None` when none).
+    pub fn last_time(&self) -> Option<Timestamp> {
+        lock(&self.index).last_time
+    }
+
+    /// Every synced record with `seq >= from` as it is on disk (seq, the event's JSON),
+    /// oldest first: what MQTT publishes, byte for byte.
+    pub fn read_raw_from(&self, from: u64) -> Result<Vec<(u64, Vec<u8>)>, JournalError> {
         let (start, end) = {
             let index = lock(&self.index);
             if from > index.last_seq() || index.offsets.is_empty() {
@@ -420,7 +454,8 @@ impl JournalReader {
             };
             match record::decode(&bytes[offset..]) {
                 Decoded::Record(payload, len) => {
-                    out.push(parse_envelope(payload).map_err(corrupt)?);
+                    let header = parse_header(payload).map_err(corrupt)?;
+                    out.push((header.seq, payload.to_vec()));
                     offset += len;
                 }
                 _ => {
@@ -443,14 +478,28 @@ impl JournalReader {
     }
 }
 
-fn parse_envelope(payload: &[u8]) -> Result<Envelope, String> {
+/// What the journal itself reads of each record: its seq, type, game and time. The rest
+/// of the event is for its readers; a record this build cannot read as an event is still
+/// a record (the journal never becomes unreadable for it).
+#[derive(Deserialize)]
+struct Header {
+    seq: u64,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    game: String,
+    #[serde(default)]
+    time: Option<Timestamp>,
+}
+
+fn parse_header(payload: &[u8]) -> Result<Header, String> {
     serde_json::from_slice(payload).map_err(|e| format!("not an event: {e}"))
 }
 
 /// The offset of the first whole record (with a readable envelope) at or after `from`.
 fn whole_record_after(bytes: &[u8], from: usize) -> Option<usize> {
     (from..bytes.len()).find(|&o| match record::decode(&bytes[o..]) {
-        Decoded::Record(payload, _) => parse_envelope(payload).is_ok(),
+        Decoded::Record(payload, _) => parse_header(payload).is_ok(),
         _ => false,
     })
 }

@@ -7,10 +7,10 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::publisher::{Publisher, PublisherError, PublisherParts, Retained};
-use super::settings::{BrokerUrl, MqttSettings, SettingsError};
+use super::settings::{MqttSettings, SettingsError};
+use tengen_net::broker::BrokerUrl;
 use super::source::MemorySource;
-use super::topics::Topics;
-use crate::event::Envelope;
+use tengen_protocol::{Envelope, Topics};
 
 /// Why a batch could not be published.
 #[derive(Debug, Error)]
@@ -44,7 +44,7 @@ pub fn publish_and_wait(
     retained: Retained,
     timeout: Duration,
 ) -> Result<u64, BatchError> {
-    let broker = BrokerUrl::parse(url)?;
+    let broker = BrokerUrl::parse(url).map_err(SettingsError::from)?;
     let source = MemorySource::new();
     for e in events {
         source.push(e).map_err(BatchError::Events)?;

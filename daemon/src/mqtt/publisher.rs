@@ -25,20 +25,21 @@ use rumqttc::{
     AsyncClient, ClientError, ConnectionError, Event as MqttEvent, EventLoop, LastWill,
     MqttOptions, Outgoing, Packet, QoS, TlsConfiguration, Transport,
 };
-use serde_json::{json, Value};
+use serde_json::json;
+use tengen_protocol::command::{decode_checked, reply_payload};
+use tengen_protocol::{Command, Envelope, Event};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::commands::{self, CommandRequest, RecentCommands, Seen};
+use tengen_net::tls::{self, TlsError};
+use tengen_protocol::Topics;
+
+use super::commands::{CommandRequest, RecentCommands, Seen};
 use super::outbox::{AckFile, AckTracker};
 use super::settings::MqttSettings;
 use super::source::EventSource;
-use super::tls::{self, TlsError};
-use super::topics::Topics;
-use crate::command::Command;
-use crate::event::{Envelope, Event};
 
 /// Why the publisher could not start or did not finish cleanly.
 #[derive(Debug, Error)]
@@ -84,8 +85,8 @@ enum Input {
     /// Publish `offline`, wait for everything to be acknowledged (until the deadline), send
     /// DISCONNECT, then answer.
     Shutdown(Instant, Answer),
-    /// A reply from the service to a command.
-    Reply(Value, Result<(), String>),
+    /// A reply from the service to a command (the command's id).
+    Reply(String, Result<(), String>),
 }
 
 /// What the poller tells the controller.
@@ -342,7 +343,7 @@ impl Publisher {
 async fn poll_loop(
     mut eventloop: EventLoop,
     notes: mpsc::UnboundedSender<Note>,
-    mut backoff: super::backoff::Backoff,
+    mut backoff: tengen_net::backoff::Backoff,
 ) {
     let mut rng = rand::rngs::StdRng::from_os_rng();
     let mut connected = false;
@@ -402,7 +403,7 @@ struct Controller {
     ack_file: Option<AckFile>,
     commands: Option<mpsc::Sender<CommandRequest>>,
     /// Who may send commands.
-    senders: crate::sender::SenderPolicy,
+    senders: tengen_protocol::signing::SenderPolicy,
     /// Command ids taken lately, so a repeated one is not carried out twice.
     recent: RecentCommands,
     version: String,
@@ -587,11 +588,9 @@ impl Controller {
                 }
             }
             Input::Reply(id, result) => {
-                if let Some(id) = id.as_str() {
-                    self.recent.answered(id, &result);
-                }
+                self.recent.answered(&id, &result);
                 if self.connected {
-                    let payload = commands::reply_payload(&id, &result);
+                    let payload = reply_payload(Some(&id), &result);
                     self.publish(self.topics.cmd_reply(), payload, false, Tag::Other);
                 }
             }
@@ -599,31 +598,31 @@ impl Controller {
     }
 
     fn on_command(&mut self, payload: &[u8]) {
-        let cmd = match commands::parse_checked(payload, &self.senders) {
+        let cmd = match decode_checked(payload, &self.senders) {
             Ok(c) => c,
             Err(rejected) => {
                 tracing::warn!("refused a command: {}", rejected.error);
-                self.reply(rejected.id, Err(rejected.error));
+                self.reply(rejected.id, Err(rejected.error.to_string()));
                 return;
             }
         };
-        let id = Value::String(cmd.id.clone());
+        let id = cmd.id.clone();
         match self.recent.take(&cmd.id) {
             Seen::New => {}
             Seen::Pending => return,
             Seen::Answered(answer) => {
-                let payload = commands::reply_payload(&id, &answer);
+                let payload = reply_payload(Some(&id), &answer);
                 self.publish(self.topics.cmd_reply(), payload, false, Tag::Other);
                 return;
             }
         }
         if let Command::Republish { from_seq } = cmd.command {
             self.tracker.rewind(from_seq);
-            self.reply(id, Ok(()));
+            self.reply(Some(id), Ok(()));
             return;
         }
         let Some(service) = &self.commands else {
-            self.reply(id, Err("this board does not take commands".to_string()));
+            self.reply(Some(id), Err("this board does not take commands".to_string()));
             return;
         };
         let (tx, rx) = oneshot::channel();
@@ -643,20 +642,20 @@ impl Controller {
                 });
             }
             Err(mpsc::error::TrySendError::Full(_)) => self.reply(
-                id,
+                Some(id),
                 Err("the board is busy; send the command again".to_string()),
             ),
             Err(mpsc::error::TrySendError::Closed(_)) => {
-                self.reply(id, Err("the board service is not running".to_string()))
+                self.reply(Some(id), Err("the board service is not running".to_string()))
             }
         }
     }
 
-    fn reply(&mut self, id: Value, result: Result<(), String>) {
-        if let Some(id) = id.as_str() {
+    fn reply(&mut self, id: Option<String>, result: Result<(), String>) {
+        if let Some(id) = &id {
             self.recent.answered(id, &result);
         }
-        let payload = commands::reply_payload(&id, &result);
+        let payload = reply_payload(id.as_deref(), &result);
         self.publish(self.topics.cmd_reply(), payload, false, Tag::Other);
     }
 
@@ -721,10 +720,7 @@ impl Controller {
                 tracing::error!("event seq {seq} cannot be serialised; skipped");
                 continue;
             };
-            let to_alerts = matches!(
-                env.event,
-                Event::Alert { .. } | Event::AlertCleared { .. } | Event::Warning { .. }
-            );
+            let to_alerts = env.event.is_for_arbiters();
             let mut count = 0;
             let mut ok = self.publish(
                 self.topics.events(),

@@ -1,88 +1,25 @@
 //! How one board reaches its broker: URL, client id, credentials, TLS, timing.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
+use tengen_net::backoff::Backoff;
+use tengen_net::broker::{BadUrl, BrokerUrl, TlsFiles};
+use tengen_net::secrets::{read_password_file, SecretError};
+use tengen_protocol::signing::SenderPolicy;
 use thiserror::Error;
-
-use super::backoff::Backoff;
 
 /// Why the MQTT settings are unusable.
 #[derive(Debug, Error)]
 pub enum SettingsError {
     /// The broker URL is not `mqtt://host[:port]` or `mqtts://host[:port]`.
-    #[error("mqtt.url: {0:?} is not mqtt://host:port or mqtts://host:port")]
-    BadUrl(String),
+    #[error("mqtt.url: {0}")]
+    BadUrl(#[from] BadUrl),
     /// The password file could not be read.
-    #[error("mqtt.password_file: {path}: {source}")]
-    PasswordFile {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
+    #[error("mqtt.password_file: {0}")]
+    PasswordFile(SecretError),
     /// The command key file is unusable.
     #[error("mqtt.command_key_file: {0}")]
-    CommandKey(#[from] crate::sender::KeyError),
-}
-
-/// A broker address parsed from `mqtt://host:port` or `mqtts://host:port`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BrokerUrl {
-    /// Host name or IP address (without brackets for IPv6).
-    pub host: String,
-    /// TCP port (1883 for `mqtt`, 8883 for `mqtts` when not given).
-    pub port: u16,
-    /// `mqtts`: TLS.
-    pub tls: bool,
-}
-
-impl BrokerUrl {
-    /// Parses `mqtt://host[:port]` or `mqtts://host[:port]` (a trailing `/` is allowed).
-    pub fn parse(url: &str) -> Result<BrokerUrl, SettingsError> {
-        let bad = || SettingsError::BadUrl(url.to_string());
-        let (tls, rest) = if let Some(r) = url.strip_prefix("mqtts://") {
-            (true, r)
-        } else if let Some(r) = url.strip_prefix("mqtt://") {
-            (false, r)
-        } else {
-            return Err(bad());
-        };
-        let rest = rest.strip_suffix('/').unwrap_or(rest);
-        let (host, port) = if let Some(r) = rest.strip_prefix('[') {
-            let (h, after) = r.split_once(']').ok_or_else(bad)?;
-            (h, after.strip_prefix(':'))
-        } else {
-            match rest.rsplit_once(':') {
-                Some((h, p)) => (h, Some(p)),
-                None => (rest, None),
-            }
-        };
-        if host.is_empty() || host.contains(['/', '@', '?', '#', ' ']) {
-            return Err(bad());
-        }
-        let port = match port {
-            Some(p) => p.parse::<u16>().ok().filter(|p| *p != 0).ok_or_else(bad)?,
-            None if tls => 8883,
-            None => 1883,
-        };
-        Ok(BrokerUrl {
-            host: host.to_string(),
-            port,
-            tls,
-        })
-    }
-}
-
-/// TLS material, as PEM files.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TlsFiles {
-    /// CA certificates to trust (the system's web roots are not used).
-    pub ca_file: Option<PathBuf>,
-    /// Client certificate chain, for brokers that authenticate boards by certificate.
-    pub cert_file: Option<PathBuf>,
-    /// The client certificate's private key.
-    pub key_file: Option<PathBuf>,
+    CommandKey(SecretError),
 }
 
 /// Everything the publisher needs to reach a broker.
@@ -105,7 +42,7 @@ pub struct MqttSettings {
     /// Events in flight (sent, not acknowledged) at most.
     pub window: usize,
     /// Who may send commands (`mqtt.arbiters`, `mqtt.command_key_file`); open by default.
-    pub senders: crate::sender::SenderPolicy,
+    pub senders: SenderPolicy,
 }
 
 impl MqttSettings {
@@ -121,7 +58,7 @@ impl MqttSettings {
             max_packet_size: 1 << 20,
             backoff: Backoff::default(),
             window: 64,
-            senders: crate::sender::SenderPolicy::default(),
+            senders: SenderPolicy::default(),
         }
     }
 
@@ -132,51 +69,15 @@ impl MqttSettings {
         username: &str,
         password_file: &std::path::Path,
     ) -> Result<MqttSettings, SettingsError> {
-        let password = read_password_file(password_file)?;
+        let password = read_password_file(password_file).map_err(SettingsError::PasswordFile)?;
         self.credentials = Some((username.to_string(), password));
         Ok(self)
     }
 }
 
-/// The password in `path`: its first line (a trailing newline is not part of it).
-pub fn read_password_file(path: &std::path::Path) -> Result<String, SettingsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SettingsError::PasswordFile {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(text.trim_end_matches(['\n', '\r']).to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parses_broker_urls() {
-        let u = BrokerUrl::parse("mqtt://127.0.0.1:1884").unwrap();
-        assert_eq!((u.host.as_str(), u.port, u.tls), ("127.0.0.1", 1884, false));
-        let u = BrokerUrl::parse("mqtts://broker.hall.lan").unwrap();
-        assert_eq!(
-            (u.host.as_str(), u.port, u.tls),
-            ("broker.hall.lan", 8883, true)
-        );
-        let u = BrokerUrl::parse("mqtt://hall/").unwrap();
-        assert_eq!(u.port, 1883);
-        let u = BrokerUrl::parse("mqtt://[::1]:1999").unwrap();
-        assert_eq!((u.host.as_str(), u.port), ("::1", 1999));
-        for bad in [
-            "tcp://x:1",
-            "mqtt://",
-            "mqtt://h:0",
-            "mqtt://h:99999",
-            "mqtt://h:x",
-            "mqtt://u@h:1",
-            "embedded",
-        ] {
-            let e = BrokerUrl::parse(bad).unwrap_err();
-            assert!(e.to_string().starts_with("mqtt.url: "), "{e}");
-        }
-    }
 
     #[test]
     fn reads_the_password_file() {

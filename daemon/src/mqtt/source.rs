@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::event::Envelope;
+use tengen_protocol::Envelope;
 
 /// A stream of events by `seq` (1, 2, 3...), read again after a reconnect, a restart or a
 /// `republish` command.

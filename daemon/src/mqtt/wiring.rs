@@ -1,21 +1,20 @@
 //! Wiring for the board service: the MQTT settings and topics from the config, the journal
-//! as the event source, and a task that follows the service's outputs (events, state, SGF)
-//! into the publisher, keeping `alerts/active` from the alert events.
+//! as the event source, and a task that follows the service's outputs (events, and what
+//! the fold of them shows: state, SGF, `alerts/active`) into the publisher.
 
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 
-use serde_json::Value;
+use tengen_net::broker::{BrokerUrl, TlsFiles};
+use tengen_protocol::topics::TopicError;
+use tengen_protocol::{Envelope, Topics};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::publisher::{PublisherHandle, Retained};
-use super::settings::{BrokerUrl, MqttSettings, SettingsError, TlsFiles};
+use super::settings::{MqttSettings, SettingsError};
 use super::source::EventSource;
-use super::topics::{TopicError, Topics};
 use crate::config::{Config, MqttUrl};
-use crate::event::{Envelope, Event};
 use crate::journal::JournalReader;
-use crate::service::outputs::Outputs;
+use crate::service::outputs::{Outputs, Shown};
 
 impl EventSource for JournalReader {
     fn read_from(&self, from: u64, max: usize) -> Result<Vec<Envelope>, String> {
@@ -76,7 +75,7 @@ pub fn settings(config: &Config) -> Result<MqttSettings, SettingsError> {
         cert_file: m.cert_file.clone(),
         key_file: m.key_file.clone(),
     };
-    s.senders = crate::sender::policy(m)?;
+    s.senders = config.sender_policy().map_err(SettingsError::CommandKey)?;
     if let (Some(user), Some(file)) = (&m.username, &m.password_file) {
         s = s.with_password_file(user, file)?;
     } else if let Some(user) = &m.username {
@@ -85,136 +84,36 @@ pub fn settings(config: &Config) -> Result<MqttSettings, SettingsError> {
     Ok(s)
 }
 
-/// The alerts open right now, kept from the event stream (SPEC.md `alerts/active`).
-#[derive(Debug, Clone, Default)]
-pub struct ActiveAlerts {
-    open: BTreeMap<String, Value>,
-}
-
-impl ActiveAlerts {
-    /// Takes one event into account; true when the set changed.
-    pub fn apply(&mut self, envelope: &Envelope) -> bool {
-        match &envelope.event {
-            Event::Alert { id, .. } => {
-                let v = serde_json::to_value(envelope).unwrap_or(Value::Null);
-                self.open.insert(id.clone(), v);
-                true
-            }
-            Event::AlertCleared { id, .. } => self.open.remove(id).is_some(),
-            Event::GameStarted { .. } => {
-                let changed = !self.open.is_empty();
-                self.open.clear();
-                changed
-            }
-            _ => false,
-        }
-    }
-
-    /// The JSON array of the open alerts' events, oldest id first.
-    pub fn to_json(&self) -> String {
-        Value::Array(self.open.values().cloned().collect()).to_string()
+/// What is shown, as the retained topics carry it.
+fn retained(shown: &Shown) -> Retained {
+    Retained {
+        state: (!shown.state.is_null()).then(|| shown.state.to_string()),
+        sgf: (!shown.sgf.is_empty()).then(|| shown.sgf.clone()),
+        alerts_active: Some(shown.alerts_active.clone()),
     }
 }
 
 /// Follows the service's outputs into the publisher until the event channel closes:
-/// every event (a lagging follower wakes the publisher, which re-reads the journal), the
-/// state snapshot, the SGF and the open alerts. `history` are the current game's events
-/// already in the journal, to rebuild the open alerts after a restart.
-pub async fn follow_outputs(publisher: PublisherHandle, outputs: Outputs, history: Vec<Envelope>) {
+/// every event (a lagging follower wakes the publisher, which re-reads the journal) and
+/// what is shown (state, SGF, open alerts), retained.
+pub async fn follow_outputs(publisher: PublisherHandle, outputs: Outputs) {
     let mut events = outputs.subscribe_events();
-    let mut state = outputs.subscribe_state();
-    let mut sgf = outputs.subscribe_sgf();
-    let mut alerts = ActiveAlerts::default();
-    for e in &history {
-        alerts.apply(e);
-    }
-    let snapshot = |state: &Value, sgf: &String, alerts: &ActiveAlerts| Retained {
-        state: (!state.is_null()).then(|| state.to_string()),
-        sgf: (!sgf.is_empty()).then(|| sgf.clone()),
-        alerts_active: Some(alerts.to_json()),
-    };
-    publisher.set_retained(snapshot(
-        &state.borrow_and_update(),
-        &sgf.borrow_and_update(),
-        &alerts,
-    ));
+    let mut shown = outputs.subscribe_shown();
+    publisher.set_retained(retained(&shown.borrow_and_update()));
     publisher.wake();
     loop {
         tokio::select! {
             e = events.recv() => match e {
-                Ok(envelope) => {
-                    if alerts.apply(&envelope) {
-                        publisher.set_retained(Retained {
-                            alerts_active: Some(alerts.to_json()),
-                            ..Retained::default()
-                        });
-                    }
-                    publisher.publish_event(envelope);
-                }
+                Ok(envelope) => publisher.publish_event(envelope),
                 Err(RecvError::Lagged(_)) => publisher.wake(),
                 Err(RecvError::Closed) => return,
             },
-            changed = state.changed() => {
+            changed = shown.changed() => {
                 if changed.is_err() { return; }
-                let v = state.borrow_and_update().clone();
-                if !v.is_null() {
-                    publisher.set_retained(Retained { state: Some(v.to_string()), ..Retained::default() });
-                }
-            }
-            changed = sgf.changed() => {
-                if changed.is_err() { return; }
-                let s = sgf.borrow_and_update().clone();
-                if !s.is_empty() {
-                    publisher.set_retained(Retained { sgf: Some(s), ..Retained::default() });
-                }
+                let r = retained(&shown.borrow_and_update());
+                publisher.set_retained(r);
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::event::AlertCode;
-
-    use crate::event::test_envelope as env;
-
-    fn alert(id: &str) -> Event {
-        Event::Alert {
-            id: id.into(),
-            code: AlertCode::Ko,
-            article: "18.3".into(),
-            color: None,
-            points: vec!["D4".into()],
-            expected: BTreeMap::new(),
-            message: "Ko.".into(),
-        }
-    }
-
-    #[test]
-    fn active_alerts_follow_the_stream() {
-        let mut a = ActiveAlerts::default();
-        assert_eq!(a.to_json(), "[]");
-        assert!(a.apply(&env(1, alert("a1"))));
-        assert!(a.apply(&env(2, alert("a2"))));
-        let cleared = Event::AlertCleared {
-            id: "a1".into(),
-            how: "restored".into(),
-        };
-        assert!(a.apply(&env(3, cleared.clone())));
-        assert!(!a.apply(&env(4, cleared)), "clearing twice changes nothing");
-        let v: Value = serde_json::from_str(&a.to_json()).unwrap();
-        let ids: Vec<&str> = v
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x["id"].as_str().unwrap())
-            .collect();
-        assert_eq!(ids, ["a2"]);
-        assert_eq!(v[0]["seq"], 2);
-        let started = crate::event::test_game_started(19);
-        assert!(a.apply(&env(5, started)));
-        assert_eq!(a.to_json(), "[]");
     }
 }
 
@@ -264,10 +163,6 @@ impl MqttService {
             )?),
             None => None,
         };
-        let history = journal.current_game().unwrap_or_else(|e| {
-            tracing::warn!("{e}; open alerts start empty");
-            Vec::new()
-        });
         let publisher = super::publisher::Publisher::start(
             settings,
             super::publisher::PublisherParts {
@@ -280,7 +175,7 @@ impl MqttService {
                 version: version.to_string(),
             },
         )?;
-        let follower = tokio::spawn(follow_outputs(publisher.handle(), outputs, history));
+        let follower = tokio::spawn(follow_outputs(publisher.handle(), outputs));
         Ok(MqttService {
             broker,
             publisher,

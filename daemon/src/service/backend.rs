@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tengen_hal::{ButtonEvent, Frame, Millis};
 
-use crate::event::Event;
+use tengen_protocol::Event;
 
 /// What one poll of a backend gave.
 #[derive(Debug, Default)]

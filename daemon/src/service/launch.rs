@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
+use super::alive::AliveFile;
+use super::board_setup::{build_resumed, engine_factory};
 use super::notify::Notifier;
 use super::outputs::Outputs;
-use super::recorder::parse_time;
 use super::recorder::Recorder;
 use super::scan_loop::{LoopEnd, Pacer, RealPacer};
-use super::wiring::{build_resumed, engine_factory, Resume};
-use super::{open_game, Parts, Service, ServiceError};
+use super::{open_game, opening, Parts, Service, ServiceError};
 use crate::config::Config;
 use crate::journal::Journal;
 use crate::mqtt::outbox::AckFile;
@@ -28,32 +28,25 @@ pub fn start_with(
     play: &GameOptions,
 ) -> Result<Service, ServiceError> {
     let dir = &config.storage.dir;
-    let (mut journal, recovery) = Journal::open(dir, &config.board.id)?;
+    let (journal, recovery) = Journal::open(dir, &config.board.id)?;
     tracing::info!("journal {}: {recovery}", journal.path().display());
     check_published(dir, &journal)?;
-    let resume = Resume {
-        past: journal.current_game()?,
-        last_time: match journal.last_seq() {
-            0 => 0,
-            last => journal
-                .read_from(last)?
-                .first()
-                .and_then(|e| parse_time(&e.time))
-                .unwrap_or(0),
-        },
-    };
-    let mut built = build_resumed(config, play, &resume)?;
-    if journal.game().is_empty() {
-        journal.set_game(&config.board.game);
+    let alive = AliveFile::in_dir(dir);
+    let mut recorder = Recorder::new(journal, Outputs::new(), dir)?;
+    let opened = opening(&recorder, &alive)?;
+    let mut built = build_resumed(config, play, &opened)?;
+    if recorder.journal().game().is_empty() {
+        recorder.set_game(&config.board.game);
     } else if !built.restore {
         // The simulator replays its game from the start: a new game id, seq goes on.
-        journal.set_game(&format!("{}-{}", config.board.game, journal.last_seq() + 1));
+        let id = format!("{}-{}", config.board.game, recorder.journal().last_seq() + 1);
+        recorder.set_game(&id);
     }
-    let mut recorder = Recorder::new(journal, Outputs::new(), dir);
     let mut pacer = RealPacer::new(config.hardware.scan_hz);
     let now = built.backend.clock(pacer.now());
     let engine = open_game(
         &mut recorder,
+        &opened,
         engine_factory(built.settings, built.calibration, built.restore),
         now,
     )?;
@@ -71,6 +64,7 @@ pub fn start_with(
         pacer: Box::new(pacer),
         notifier: Notifier::from_env(),
         exit_when_finished,
+        alive,
     })
 }
 

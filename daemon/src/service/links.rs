@@ -9,38 +9,23 @@ use std::time::Duration;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::task::JoinHandle;
 
+use tengen_net::broker::BrokerUrl;
+use tengen_net::live_view::{self, LiveFeed, ServeHandle};
+use tengen_protocol::Topics;
+
 use super::outputs::Outputs;
 use super::scan_loop::Request;
 use super::{Service, ServiceError};
 use crate::config::{Config, MqttUrl};
-use crate::event::Envelope;
-use crate::http::{self, LiveFeed, ServeHandle};
 use crate::journal::JournalReader;
 use crate::mqtt::broker::EmbeddedBroker;
 use crate::mqtt::commands::{self, CommandRequest};
 use crate::mqtt::outbox::AckFile;
 use crate::mqtt::publisher::{PublisherHandle, PublisherParts};
-use crate::mqtt::settings::BrokerUrl;
-use crate::mqtt::{EventSource, MqttSettings, Publisher, Retained, Topics};
+use crate::mqtt::{MqttSettings, Publisher, Retained};
 
 /// Largest MQTT packet, both ways: a long game's SGF fits.
 pub const MAX_PACKET: usize = 1 << 20;
-
-/// The journal as the publisher's event source.
-#[derive(Debug, Clone)]
-pub struct JournalSource(pub JournalReader);
-
-impl EventSource for JournalSource {
-    fn read_from(&self, from: u64, max: usize) -> Result<Vec<Envelope>, String> {
-        let mut events = self.0.read_from(from).map_err(|e| e.to_string())?;
-        events.truncate(max);
-        Ok(events)
-    }
-
-    fn last_seq(&self) -> u64 {
-        self.0.last_seq()
-    }
-}
 
 /// Where the links listen; `None` keeps the config's address.
 #[derive(Debug, Clone, Default)]
@@ -94,7 +79,7 @@ pub async fn start_links(
         .http
         .clone()
         .unwrap_or_else(|| config.http.listen.to_string());
-    let http = http::serve(&http_addr, feed.clone())
+    let http = live_view::serve(&http_addr, feed.clone())
         .await
         .map_err(|e| ServiceError::Backend(format!("http {http_addr}: {e}")))?;
 
@@ -120,7 +105,7 @@ pub async fn start_links(
         settings,
         PublisherParts {
             topics,
-            source: Arc::new(JournalSource(reader.clone())),
+            source: Arc::new(reader.clone()),
             ack_file: Some(AckFile::new(config.storage.dir.join("mqtt-acked"))),
             commands: Some(cmd_tx),
             version: env!("CARGO_PKG_VERSION").into(),
@@ -185,27 +170,20 @@ async fn forward_events(
     }
 }
 
-/// The state snapshot and SGF to the live view and the retained topics.
+/// What is shown (state, SGF, open alerts) to the live view and the retained topics.
 async fn forward_retained(outputs: Outputs, feed: LiveFeed, publisher: PublisherHandle) {
-    let mut state = outputs.subscribe_state();
-    let mut sgf = outputs.subscribe_sgf();
+    let mut shown = outputs.subscribe_shown();
     loop {
-        let snapshot = state.borrow_and_update().clone();
-        let record = sgf.borrow_and_update().clone();
-        let alerts = snapshot
-            .get("alerts")
-            .cloned()
-            .unwrap_or_else(|| serde_json::json!([]));
+        let now = shown.borrow_and_update().clone();
         publisher.set_retained(Retained {
-            state: Some(snapshot.to_string()),
-            sgf: (!record.is_empty()).then(|| record.clone()),
-            alerts_active: Some(alerts.to_string()),
+            state: (!now.state.is_null()).then(|| now.state.to_string()),
+            sgf: (!now.sgf.is_empty()).then(|| now.sgf.clone()),
+            alerts_active: Some(now.alerts_active.clone()),
         });
-        feed.set_state(snapshot);
-        feed.set_sgf(record);
-        tokio::select! {
-            r = state.changed() => if r.is_err() { return },
-            r = sgf.changed() => if r.is_err() { return },
+        feed.set_state(now.state);
+        feed.set_sgf(now.sgf);
+        if shown.changed().await.is_err() {
+            return;
         }
     }
 }

@@ -2,24 +2,32 @@
 //! `hardware.scan_hz` -> pipeline -> journal -> outputs.
 //!
 //! - [`engine`]: the game logic behind a trait (the pipeline of stabiliser and referee).
-//! - [`backend`]: where scans come from (`sim`, `serial`, `rpi`).
-//! - [`recorder`]: journal first (synced), then outputs, state and the SGF file.
-//! - [`outputs`]: the broadcast of recorded events and `watch`es of state and SGF that the
-//!   MQTT publisher and the HTTP view subscribe to.
+//! - [`backend`]: where scans come from; one module per backend: [`sim_backend`],
+//!   [`serial_backend`], [`rpi_backend`]; [`board_setup`] builds them and the referee's
+//!   settings from a config.
+//! - [`recorder`]: journal first (synced), then outputs, and what the fold of the
+//!   journaled events shows (state, `alerts/active`, the SGF file).
+//! - [`outputs`]: the broadcast of recorded events and a `watch` of what is shown, that
+//!   the MQTT publisher and the HTTP view subscribe to.
 //! - [`scan_loop`]: the loop thread; commands come in as [`scan_loop::Request`]s.
+//! - [`alive`]: the board's last sign of life, beside the journal.
 //! - [`notify`]: systemd readiness and watchdog.
 //! - [`resume`]: where a simulated game goes on after a restart.
-//! - [`wiring`]: the pipeline as the engine and the `sim`/`serial`/`rpi` backends, from a
-//!   config; [`launch`]: start from a config, stop on SIGTERM; [`links`]: the HTTP live
-//!   view and MQTT (embedded broker or external) fed from the recorded events.
+//! - [`launch`]: start from a config, stop on SIGTERM; [`links`]: the HTTP live view and
+//!   MQTT (embedded broker or external) fed from the recorded events.
 //!
-//! Start-up: the journal is opened (a torn tail is cut off and reported), `status
-//! restoring` is written when it holds events, the current game is rebuilt from them, then
-//! `status online`. The simulator takes the journal's game up where it was, as a real board
-//! keeps its stones (see [`resume`]); a game that is over stays over. Stop: the loop
-//! finishes its tick, writes `status offline` and returns.
+//! Start-up: the journal is opened (a torn tail is cut off and reported). When it holds
+//! events, the board was off: `status restoring` is written with the board's last sign of
+//! life, and the current game is rebuilt by replaying its events through the referee; a
+//! game in progress comes back with its clocks paused as they stood and a
+//! `board_restarted` alert (see `tengen_referee`). Then `status online`. The simulator
+//! takes the journal's game up where it was, as a real board keeps its stones (see
+//! [`resume`]); a game that is over stays over. Stop: the loop finishes its tick, writes
+//! `status offline` and returns.
 
+pub mod alive;
 pub mod backend;
+pub mod board_setup;
 pub mod engine;
 pub mod launch;
 pub mod links;
@@ -27,18 +35,22 @@ pub mod notify;
 pub mod outputs;
 pub mod recorder;
 pub mod resume;
+#[cfg(feature = "rpi")]
+pub mod rpi_backend;
 pub mod scan_loop;
-pub mod wiring;
+pub mod serial_backend;
+pub mod sim_backend;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use tengen_hal::Millis;
+use tengen_protocol::event::BoardState;
+use tengen_protocol::{Event, Timestamp};
 use thiserror::Error;
 use tokio::sync::mpsc;
 
-use crate::event::Event;
 use crate::journal::{JournalError, JournalReader};
 use backend::Backend;
 use engine::Engine;
@@ -60,6 +72,9 @@ pub enum ServiceError {
     /// The configuration cannot be used.
     #[error("config: {0}")]
     Config(String),
+    /// The referee could not set the game up or rebuild it.
+    #[error("game: {0}")]
+    Referee(#[from] tengen_referee::RefereeError),
     /// The board's files contradict each other (a journal that lost published events):
     /// starting would number new events again, so the service refuses.
     #[error("{0}")]
@@ -75,45 +90,71 @@ pub enum ServiceError {
     Thread(String),
 }
 
-/// A `status` event with this build's version.
-pub fn status(state: &str) -> Event {
-    Event::Status {
-        state: state.into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-    }
+/// This build's version, as `status` events carry it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A `status` event of this build.
+pub fn status(state: BoardState) -> Event {
+    Event::status(state, VERSION)
 }
 
-/// Builds the engine: restores it from the current game's events (each with its time, ms
-/// since the epoch), or starts a new game when there are none; returns it with the events
-/// it emitted (a new game's `game_started`...).
-pub type EngineFactory<'a> =
-    dyn FnOnce(&[(Millis, Event)], Millis) -> Result<(Box<dyn Engine>, Vec<Event>), String> + 'a;
+/// What the journal says when the service starts.
+#[derive(Debug, Clone, Default)]
+pub struct Opening {
+    /// The journal's current game (from its last `game_started`), each event with its
+    /// time; empty for a new journal.
+    pub past: Vec<(Timestamp, Event)>,
+    /// When the journal holds events (the board was off): its last sign of life, the
+    /// later of the journal's last event and the `alive` file.
+    pub off_since: Option<Timestamp>,
+}
 
-/// Opens the board's game: `status restoring` when the journal already holds events, the
-/// engine rebuilt from the current game (or a new one), then `status online`.
+/// Builds the engine for `opening` at `now` and returns it with its first events: for a
+/// board that was off, `status restoring` first, then the rebuilt game's restart (or a
+/// new game); for a new journal, the new game's `game_started`...
+pub type EngineFactory<'a> = dyn FnOnce(&Opening, Millis) -> Result<(Box<dyn Engine>, Vec<Event>), ServiceError>
+    + 'a;
+
+/// Opens the board's game: the engine rebuilt from the journal's current game (or a new
+/// one), its first events, then `status online`.
 pub fn open_game(
     recorder: &mut Recorder,
+    opening: &Opening,
     factory: Box<EngineFactory<'_>>,
     now: Millis,
 ) -> Result<Box<dyn Engine>, ServiceError> {
-    let restoring = recorder.journal().last_seq() > 0;
-    let mut past = Vec::new();
-    if restoring {
-        for env in recorder.journal().current_game()? {
-            let at = recorder::parse_time(&env.time).unwrap_or(now);
-            past.push((at, env.event));
-        }
-    }
-    let (engine, events) = factory(&past, now).map_err(ServiceError::Game)?;
-    let mut first = Vec::new();
-    if restoring {
-        first.push(status("restoring"));
-    }
-    first.extend(events);
-    first.push(status("online"));
-    recorder.record(first, now, engine.as_ref())?;
-    recorder.refresh(engine.as_ref());
+    let (engine, mut events) = factory(opening, now)?;
+    events.push(status(BoardState::Online));
+    recorder.record(events, now)?;
     Ok(engine)
+}
+
+/// What the journal (and the `alive` file) say at start-up.
+pub fn opening(recorder: &Recorder, alive: &alive::AliveFile) -> Result<Opening, ServiceError> {
+    let journal = recorder.journal();
+    if journal.last_seq() == 0 {
+        return Ok(Opening::default());
+    }
+    let past = journal
+        .current_game()?
+        .into_iter()
+        .map(|env| (env.time, env.event))
+        .collect();
+    let last = journal.reader().last_time();
+    let off_since = match (last, alive.load()) {
+        (Some(l), Some(a)) => Some(l.max(a)),
+        (l, a) => l.or(a),
+    };
+    Ok(Opening { past, off_since })
+}
+
+/// The `status restoring` of a board that was off since `off_since`.
+pub fn restoring(off_since: Option<Timestamp>) -> Event {
+    Event::Status {
+        state: BoardState::Restoring,
+        version: VERSION.to_string(),
+        off_since,
+    }
 }
 
 /// What a running service needs besides its engine and recorder.
@@ -130,6 +171,8 @@ pub struct Parts {
     pub notifier: Notifier,
     /// Stop once the backend has finished (demo), instead of waiting for SIGTERM.
     pub exit_when_finished: bool,
+    /// The board's last sign of life.
+    pub alive: alive::AliveFile,
 }
 
 /// A running scan loop and the handles to talk to it.
@@ -157,6 +200,7 @@ impl Service {
             pacer: parts.pacer,
             notifier: parts.notifier,
             exit_when_finished: parts.exit_when_finished,
+            alive: parts.alive,
         };
         let thread = std::thread::Builder::new()
             .name("tengen-scan".into())

@@ -1,21 +1,32 @@
 //! Where recorded events go: a broadcast channel of [`Envelope`]s (every event, after it is
-//! in the journal) and `watch` channels of the latest state snapshot and SGF text. The
-//! MQTT publisher and the HTTP view subscribe here; a slow subscriber that lags behind the
-//! broadcast re-reads the journal from the `seq` it has.
+//! in the journal) and `watch` channels of what the fold of those events shows now: the
+//! `state` snapshot, the SGF and `alerts/active`. The MQTT publisher and the HTTP view
+//! subscribe here; a slow subscriber that lags behind the broadcast re-reads the journal
+//! from the `seq` it has.
 
 use tokio::sync::{broadcast, watch};
 
-use crate::event::Envelope;
+use tengen_protocol::Envelope;
 
 /// Events buffered per subscriber before a slow one lags.
 pub const EVENT_BUFFER: usize = 4096;
+
+/// What the outputs show besides the events: the fold of the game so far.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Shown {
+    /// The `state` snapshot (`null` before any game).
+    pub state: serde_json::Value,
+    /// The game record (empty before any game).
+    pub sgf: String,
+    /// The open alerts, as `alerts/active` carries them (a JSON array).
+    pub alerts_active: String,
+}
 
 /// The senders, owned by the service.
 #[derive(Debug, Clone)]
 pub struct Outputs {
     events: broadcast::Sender<Envelope>,
-    state: watch::Sender<serde_json::Value>,
-    sgf: watch::Sender<String>,
+    shown: watch::Sender<Shown>,
 }
 
 impl Default for Outputs {
@@ -25,12 +36,15 @@ impl Default for Outputs {
 }
 
 impl Outputs {
-    /// New channels with a null state and an empty SGF.
+    /// New channels, showing nothing yet.
     pub fn new() -> Outputs {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
-        let (state, _) = watch::channel(serde_json::Value::Null);
-        let (sgf, _) = watch::channel(String::new());
-        Outputs { events, state, sgf }
+        let (shown, _) = watch::channel(Shown {
+            state: serde_json::Value::Null,
+            sgf: String::new(),
+            alerts_active: "[]".into(),
+        });
+        Outputs { events, shown }
     }
 
     /// Every event recorded from now on.
@@ -38,14 +52,9 @@ impl Outputs {
         self.events.subscribe()
     }
 
-    /// The latest state snapshot (SPEC.md's `state` topic), updated after each batch.
-    pub fn subscribe_state(&self) -> watch::Receiver<serde_json::Value> {
-        self.state.subscribe()
-    }
-
-    /// The latest SGF text, updated when the record changes.
-    pub fn subscribe_sgf(&self) -> watch::Receiver<String> {
-        self.sgf.subscribe()
+    /// What the outputs show, updated after each batch of events.
+    pub fn subscribe_shown(&self) -> watch::Receiver<Shown> {
+        self.shown.subscribe()
     }
 
     /// Sends one recorded event (no subscriber is not an error).
@@ -53,13 +62,14 @@ impl Outputs {
         let _ = self.events.send(envelope.clone());
     }
 
-    /// Replaces the state snapshot.
-    pub fn state(&self, state: serde_json::Value) {
-        self.state.send_replace(state);
-    }
-
-    /// Replaces the SGF text.
-    pub fn sgf(&self, sgf: String) {
-        self.sgf.send_replace(sgf);
+    /// Replaces what is shown; subscribers wake only when it changed.
+    pub fn show(&self, shown: Shown) {
+        self.shown.send_if_modified(|old| {
+            if *old == shown {
+                return false;
+            }
+            *old = shown;
+            true
+        });
     }
 }

@@ -1,15 +1,17 @@
 //! Writing events in the one safe order: journal (synced) first, then the outputs, then
-//! the state snapshot and the SGF file (rewritten atomically when the record changed).
+//! what the outputs show (the `state` snapshot, `alerts/active`, and the SGF file,
+//! rewritten atomically when the record changed).
+//!
+//! What is shown comes from the protocol's one fold ([`GameView`]) of the journaled
+//! envelopes, exactly as any consumer of the events would fold them.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tengen_hal::Millis;
+use tengen_protocol::{Envelope, Event, GameView, Timestamp};
 
-use super::engine::Engine;
-use super::outputs::Outputs;
+use super::outputs::{Outputs, Shown};
 use super::ServiceError;
-use crate::event::{Envelope, Event};
 use crate::journal::{Journal, JournalReader};
 use crate::sgf_file;
 
@@ -19,29 +21,27 @@ pub struct Recorder {
     journal: Journal,
     outputs: Outputs,
     dir: PathBuf,
+    view: GameView,
     sgf: String,
 }
 
-/// Milliseconds since the Unix epoch as a time stamp.
-pub fn system_time(ms: Millis) -> SystemTime {
-    UNIX_EPOCH + Duration::from_millis(ms)
-}
-
-/// A stamp written by the journal (`2026-11-29T13:45:01.250Z`) back to ms since the epoch.
-pub fn parse_time(text: &str) -> Option<Millis> {
-    let t = humantime::parse_rfc3339(text).ok()?;
-    u64::try_from(t.duration_since(UNIX_EPOCH).ok()?.as_millis()).ok()
-}
-
 impl Recorder {
-    /// A recorder writing to `journal`, SGF files in `dir`, and `outputs`.
-    pub fn new(journal: Journal, outputs: Outputs, dir: &Path) -> Recorder {
-        Recorder {
+    /// A recorder writing to `journal`, SGF files in `dir`, and `outputs`; what is shown
+    /// starts from the journal's current game.
+    pub fn new(journal: Journal, outputs: Outputs, dir: &Path) -> Result<Recorder, ServiceError> {
+        let mut view = GameView::new();
+        for env in journal.current_game()? {
+            if let Err(e) = view.apply_envelope(&env) {
+                tracing::warn!("journal event {}: {e}", env.seq);
+            }
+        }
+        Ok(Recorder {
             journal,
             outputs,
             dir: dir.to_path_buf(),
+            view,
             sgf: String::new(),
-        }
+        })
     }
 
     /// The journal (seq, game id).
@@ -57,6 +57,11 @@ impl Recorder {
     /// The outputs.
     pub fn outputs(&self) -> &Outputs {
         &self.outputs
+    }
+
+    /// The game as the recorded events fold it.
+    pub fn view(&self) -> &GameView {
+        &self.view
     }
 
     /// Sets the game id of the events that follow (a new game).
@@ -75,48 +80,46 @@ impl Recorder {
         sgf_file::path_for(&self.dir, self.journal.game())
     }
 
-    /// Journals `events` at `now` (ms since the epoch), each synced before it is sent to
-    /// the outputs; then refreshes the state and the SGF. A journal failure stops here
-    /// (nothing unjournaled is ever published).
-    pub fn record(
-        &mut self,
-        events: Vec<Event>,
-        now: Millis,
-        engine: &dyn Engine,
-    ) -> Result<Vec<Envelope>, ServiceError> {
+    /// Journals `events`, all happening at `at` (ms since the epoch), each synced before it
+    /// is sent to the outputs; then refreshes what the outputs show. A journal failure
+    /// stops here (nothing unjournaled is ever published).
+    pub fn record(&mut self, events: Vec<Event>, at: Millis) -> Result<Vec<Envelope>, ServiceError> {
         if events.is_empty() {
             return Ok(Vec::new());
         }
+        let time = Timestamp::from_millis(at);
         let mut written = Vec::with_capacity(events.len());
         for event in events {
-            let envelope = self.journal.append(event, system_time(now))?;
+            let envelope = self.journal.append(event, time)?;
+            if let Err(e) = self.view.apply_envelope(&envelope) {
+                tracing::warn!("event {} does not fold: {e}", envelope.seq);
+            }
             self.outputs.event(&envelope);
             written.push(envelope);
         }
-        self.refresh(engine);
+        self.refresh(at);
         Ok(written)
     }
 
-    /// Sends the current state and, when the record changed, rewrites the SGF file. A
+    /// Shows the game as of `now` and, when the record changed, rewrites the SGF file. A
     /// failed SGF write is logged, not fatal: the journal holds the whole game.
-    pub fn refresh(&mut self, engine: &dyn Engine) {
-        let mut state = engine.snapshot();
-        if let Some(map) = state.as_object_mut() {
-            map.insert("seq".into(), self.journal.last_seq().into());
-            map.entry("board_id")
-                .or_insert_with(|| self.journal.board().into());
-            map.entry("game_id")
-                .or_insert_with(|| self.journal.game().into());
-        }
-        self.outputs.state(state);
-        let sgf = engine.sgf();
+    pub fn refresh(&mut self, now: Millis) {
+        let state = self
+            .view
+            .snapshot(Timestamp::from_millis(now))
+            .map_or(serde_json::Value::Null, |s| s.to_value());
+        let sgf = self.view.sgf(true);
         if sgf != self.sgf {
             let path = self.sgf_path();
             if let Err(e) = sgf_file::write_atomic(&path, &sgf) {
                 tracing::warn!("SGF not written: {e}");
             }
-            self.outputs.sgf(sgf.clone());
-            self.sgf = sgf;
+            self.sgf.clone_from(&sgf);
         }
+        self.outputs.show(Shown {
+            state,
+            sgf,
+            alerts_active: self.view.active_alerts_json(),
+        });
     }
 }

@@ -22,67 +22,16 @@
 //! match the simulator's input (the config now names another game) cannot be taken up:
 //! [`resume_point`] says why and the service starts the game again as a new game.
 
-use tengen_rules::Color;
+use tengen_protocol::view::Phase;
+use tengen_protocol::GameView;
+use tengen_rules::{Color, Move};
 use tengen_sim::{Action, TimedAction};
-
-use crate::event::{Envelope, Event};
 
 /// One recorded move: who, and where (`None` for a pass).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Recorded {
     color: Color,
     point: Option<String>,
-}
-
-/// What the journal's current game says about the play so far.
-#[derive(Debug, Default)]
-struct Progress {
-    started: bool,
-    over: bool,
-    moves: Vec<Recorded>,
-    /// The last move's mover pressed the clock after it (always true after a pass).
-    pressed: bool,
-}
-
-fn progress(past: &[Envelope]) -> Progress {
-    let mut p = Progress::default();
-    for env in past {
-        match &env.event {
-            Event::GameStarted { .. } => {
-                p = Progress {
-                    started: true,
-                    ..Progress::default()
-                }
-            }
-            Event::Move { color, point, .. } => {
-                p.moves.push(Recorded {
-                    color: *color,
-                    point: Some(point.clone()),
-                });
-                p.pressed = false;
-            }
-            Event::Pass { color, .. } => {
-                p.moves.push(Recorded {
-                    color: *color,
-                    point: None,
-                });
-                p.pressed = true;
-            }
-            Event::MoveRetracted { .. } => {
-                p.moves.pop();
-                // The stone that follows a retracted pass was pressed for already.
-                p.pressed = true;
-            }
-            Event::Clock { color: Some(c), .. }
-                if p.moves.last().is_some_and(|m| m.color == *c) =>
-            {
-                p.pressed = true;
-            }
-            Event::GameOver { .. } => p.over = true,
-            _ => {}
-        }
-    }
-    p
 }
 
 fn places(action: &Action) -> bool {
@@ -107,39 +56,81 @@ fn press_of(actions: &[TimedAction], from: usize, color: Color) -> Option<usize>
     })
 }
 
+/// Why the journal's game is not the simulator's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotThisGame {
+    /// The journal's current game has no `game_started`.
+    #[error("the journal holds no game_started")]
+    NoGame,
+    /// A recorded move is not among the simulator's actions.
+    #[error("move {number} ({color} {point}) is not in the simulator's game")]
+    Missing {
+        /// The move's number.
+        number: usize,
+        /// Who played it.
+        color: Color,
+        /// Where (`pass`).
+        point: String,
+    },
+    /// A recorded move comes after a stone the journal does not have.
+    #[error("move {number} ({color} {point}) comes after an unrecorded stone in the simulator's game (action {action})")]
+    Unrecorded {
+        /// The move's number.
+        number: usize,
+        /// Who played it.
+        color: Color,
+        /// Where (`pass`).
+        point: String,
+        /// The simulator's action (1-based) that set the unrecorded stone down.
+        action: usize,
+    },
+}
+
 /// The index in `actions` (the simulator's, in order) from which the game of `past` (the
-/// journal's current game, from its `game_started`) goes on; `actions.len()` when
-/// nothing is left. An error says why the journal's game is not the simulator's.
-pub fn resume_point(actions: &[TimedAction], past: &[Envelope]) -> Result<usize, String> {
-    let p = progress(past);
-    if !p.started {
-        return Err("the journal holds no game_started".into());
+/// fold of the journal's current game) goes on; `actions.len()` when nothing is left.
+/// An error says why the journal's game is not the simulator's.
+pub fn resume_point(actions: &[TimedAction], past: &GameView) -> Result<usize, NotThisGame> {
+    if past.game().is_none() {
+        return Err(NotThisGame::NoGame);
     }
-    if p.over {
+    if past.phase() == Phase::Over {
         return Ok(actions.len());
     }
+    let moves: Vec<Recorded> = past
+        .record()
+        .iter()
+        .map(|n| Recorded {
+            color: n.color,
+            point: match n.mv {
+                Move::Play(p) => Some(p.to_gtp()),
+                Move::Pass => None,
+            },
+        })
+        .collect();
+    // The last stone's mover pressed the clock after it (always so after a pass, and for
+    // a stone that replaced a withdrawn pass).
+    let pressed = past.awaiting_press().is_none();
     let mut cursor = 0;
     let mut last = None;
-    for (n, m) in p.moves.iter().enumerate() {
+    for (n, m) in moves.iter().enumerate() {
         let found = (cursor..actions.len()).find(|&i| is_move(&actions[i].action, m));
+        let point = || m.point.clone().unwrap_or_else(|| "pass".into());
         let Some(i) = found else {
-            return Err(format!(
-                "move {} ({} {}) is not in the simulator's game",
-                n + 1,
-                m.color,
-                m.point.as_deref().unwrap_or("pass")
-            ));
+            return Err(NotThisGame::Missing {
+                number: n + 1,
+                color: m.color,
+                point: point(),
+            });
         };
         if let Some(j) =
             (cursor..i).find(|&j| actions[j].violation.is_none() && places(&actions[j].action))
         {
-            return Err(format!(
-                "move {} ({} {}) comes after an unrecorded stone in the simulator's game (action {})",
-                n + 1,
-                m.color,
-                m.point.as_deref().unwrap_or("pass"),
-                j + 1
-            ));
+            return Err(NotThisGame::Unrecorded {
+                number: n + 1,
+                color: m.color,
+                point: point(),
+                action: j + 1,
+            });
         }
         cursor = i + 1;
         last = Some((i, m));
@@ -149,7 +140,7 @@ pub fn resume_point(actions: &[TimedAction], past: &[Envelope]) -> Result<usize,
     };
     let mut k = if m.point.is_none() {
         i + 1
-    } else if p.pressed {
+    } else if pressed {
         press_of(actions, i + 1, m.color).map_or(i + 1, |j| j + 1)
     } else {
         press_of(actions, i + 1, m.color).unwrap_or(i + 1)
@@ -163,34 +154,46 @@ pub fn resume_point(actions: &[TimedAction], past: &[Envelope]) -> Result<usize,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tengen_protocol::event::{ClockReading, EndReason, GameEnd, GameSetup, PerColor, RetractReason};
+    use tengen_protocol::{Event, Timestamp};
     use tengen_sim::{SimOptions, Simulation};
-
-    use crate::event::test_envelope as env;
 
     const SCRIPT: &str = "size 9\nplace B C3\npress B\nplace W G7\npress W\nplace B E5\npress B\n";
 
     fn started() -> Event {
-        crate::event::test_game_started(9)
+        Event::GameStarted(GameSetup {
+            size: 9,
+            ..GameSetup::default()
+        })
     }
 
     fn mv(number: u32, color: Color, point: &str) -> Event {
         Event::Move {
             number,
             color,
-            point: point.into(),
+            point: tengen_protocol::gtp::parse(point).unwrap(),
             captured: vec![],
             clock: None,
         }
     }
 
     fn press(color: Color) -> Event {
-        Event::Clock {
+        Event::Clock(ClockReading {
             color: Some(color),
             black: 0,
             white: 0,
-            periods: crate::event::PerColor { black: 0, white: 0 },
+            periods: PerColor::new(0, 0),
             running: Some(color.opponent()),
+            paused: Some(false),
+        })
+    }
+
+    fn view(events: &[Event]) -> GameView {
+        let mut v = GameView::new();
+        for e in events {
+            v.apply(e, Timestamp::from_millis(0)).unwrap();
         }
+        v
     }
 
     fn actions() -> Vec<TimedAction> {
@@ -203,31 +206,53 @@ mod tests {
     #[test]
     fn goes_on_after_the_last_press_or_at_the_missing_press() {
         let a = actions();
-        let mut past = vec![env(1, started())];
-        assert_eq!(resume_point(&a, &past), Ok(0));
-        past.push(env(2, mv(1, Color::Black, "C3")));
-        assert_eq!(resume_point(&a, &past), Ok(1), "B's press is still to come");
-        past.push(env(3, press(Color::Black)));
-        assert_eq!(resume_point(&a, &past), Ok(2));
-        past.push(env(4, mv(2, Color::White, "G7")));
-        past.push(env(5, press(Color::White)));
-        past.push(env(6, mv(3, Color::Black, "E5")));
-        past.push(env(7, press(Color::Black)));
-        assert_eq!(resume_point(&a, &past), Ok(a.len()), "nothing left");
+        let mut past = vec![started()];
+        assert_eq!(resume_point(&a, &view(&past)), Ok(0));
+        past.push(mv(1, Color::Black, "C3"));
+        assert_eq!(resume_point(&a, &view(&past)), Ok(1), "B's press is still to come");
+        past.push(press(Color::Black));
+        assert_eq!(resume_point(&a, &view(&past)), Ok(2));
+        past.push(mv(2, Color::White, "G7"));
+        past.push(press(Color::White));
+        past.push(mv(3, Color::Black, "E5"));
+        past.push(press(Color::Black));
+        assert_eq!(resume_point(&a, &view(&past)), Ok(a.len()), "nothing left");
+    }
+
+    #[test]
+    fn a_stone_that_replaced_a_withdrawn_pass_was_pressed_for() {
+        // B passes, then sets C3 down at once: the pass is withdrawn and the press counts
+        // for the stone, so the game goes on with White's move.
+        let script = "size 9\npress B\nplace B C3 100ms\nplace W G7\npress W\n";
+        let a = Simulation::from_script(script, &SimOptions::seeded(1))
+            .unwrap()
+            .actions()
+            .to_vec();
+        let past = vec![
+            started(),
+            Event::Pass {
+                number: 1,
+                color: Color::Black,
+            },
+            press(Color::Black),
+            Event::MoveRetracted {
+                number: 1,
+                reason: RetractReason::ClockBeforeMove,
+            },
+            mv(1, Color::Black, "C3"),
+        ];
+        assert_eq!(resume_point(&a, &view(&past)), Ok(2), "White's stone comes next");
     }
 
     #[test]
     fn a_finished_game_stays_finished_and_a_foreign_one_is_refused() {
         let a = actions();
-        let over = crate::event::test_resignation("W+R");
-        let past = vec![env(1, started()), env(2, over)];
-        assert_eq!(resume_point(&a, &past), Ok(a.len()));
-        let past = vec![env(1, started()), env(2, mv(1, Color::Black, "D4"))];
-        let e = resume_point(&a, &past).unwrap_err();
-        assert!(e.contains("move 1 (B D4)"), "{e}");
-        let past = vec![env(1, started()), env(2, mv(1, Color::Black, "E5"))];
-        let e = resume_point(&a, &past).unwrap_err();
-        assert!(e.contains("unrecorded stone"), "{e}");
-        assert!(resume_point(&a, &[]).is_err());
+        let over = Event::GameOver(GameEnd::uncounted("W+R", EndReason::Resignation));
+        assert_eq!(resume_point(&a, &view(&[started(), over])), Ok(a.len()));
+        let e = resume_point(&a, &view(&[started(), mv(1, Color::Black, "D4")])).unwrap_err();
+        assert!(e.to_string().contains("move 1 (B D4)"), "{e}");
+        let e = resume_point(&a, &view(&[started(), mv(1, Color::Black, "E5")])).unwrap_err();
+        assert!(e.to_string().contains("unrecorded stone"), "{e}");
+        assert_eq!(resume_point(&a, &GameView::new()), Err(NotThisGame::NoGame));
     }
 }

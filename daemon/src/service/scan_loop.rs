@@ -9,13 +9,15 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tengen_hal::Millis;
 use tokio::sync::{mpsc, oneshot};
 
+use tengen_protocol::event::BoardState;
+use tengen_protocol::{Command, CommandEnvelope};
+
+use super::alive::AliveFile;
 use super::backend::Backend;
 use super::engine::Engine;
 use super::notify::Notifier;
 use super::recorder::Recorder;
 use super::ServiceError;
-use crate::command::{Command, CommandEnvelope};
-use crate::event::Event;
 
 /// An arbiter command on its way to the scan loop, with where its reply goes.
 #[derive(Debug)]
@@ -118,6 +120,8 @@ pub struct ScanLoop {
     pub notifier: Notifier,
     /// End the loop once the backend is finished (and its last events are written).
     pub exit_when_finished: bool,
+    /// The board's last sign of life.
+    pub alive: AliveFile,
 }
 
 impl ScanLoop {
@@ -127,19 +131,21 @@ impl ScanLoop {
             let now = self.backend.clock(self.pacer.now());
             self.commands_due(now)?;
             let polled = self.backend.poll(now);
-            let mut events: Vec<Event> = polled.faults;
-            let mut at = now;
+            self.recorder.record(polled.faults, now)?;
             if polled.scans.is_empty() {
-                events.extend(self.engine.tick(now));
+                let events = self.engine.tick(now);
+                self.recorder.record(events, now)?;
             }
+            // Each scan's events at that scan's time, so the journal replays exactly.
             for (frame, buttons) in polled.scans {
-                at = frame.time;
                 match self.engine.step(&frame, &buttons) {
-                    Ok(ev) => events.extend(ev),
+                    Ok(events) => {
+                        self.recorder.record(events, frame.time)?;
+                    }
                     Err(e) => tracing::warn!("scan dropped: {e}"),
                 }
             }
-            self.recorder.record(events, at, self.engine.as_ref())?;
+            self.alive.beat(now);
             self.notifier.alive(Instant::now());
             if self.stop.load(Ordering::SeqCst) {
                 break LoopEnd::Stopped;
@@ -158,8 +164,7 @@ impl ScanLoop {
             let _ = req.reply.send(Err("the board is shutting down".into()));
         }
         let now = self.backend.clock(self.pacer.now());
-        self.recorder
-            .record(vec![super::status("offline")], now, self.engine.as_ref())?;
+        self.recorder.record(vec![super::status(BoardState::Offline)], now)?;
         Ok((self.recorder, end))
     }
 
@@ -174,7 +179,7 @@ impl ScanLoop {
                         self.recorder.set_game(&id);
                     }
                     self.recorder.set_by(req.command.by.clone());
-                    let result = self.recorder.record(events, now, self.engine.as_ref());
+                    let result = self.recorder.record(events, now);
                     self.recorder.set_by(None);
                     let _ = req.reply.send(match &result {
                         Ok(_) => Ok(()),
@@ -183,7 +188,7 @@ impl ScanLoop {
                     result?;
                 }
                 Err(why) => {
-                    let _ = req.reply.send(Err(why));
+                    let _ = req.reply.send(Err(why.to_string()));
                 }
             }
         }

@@ -298,11 +298,12 @@ async fn sub_loop(
 pub fn board_envelope(
     board: &str,
     seq: u64,
-    event: tengen_daemon::event::Event,
-) -> tengen_daemon::event::Envelope {
-    tengen_daemon::event::Envelope {
+    event: tengen_protocol::Event,
+) -> tengen_protocol::Envelope {
+    tengen_protocol::Envelope {
         seq,
-        time: format!("2026-11-29T13:45:{:02}.000Z", seq),
+        time: tengen_protocol::Timestamp::parse(&format!("2026-11-29T13:45:{:02}.000Z", seq % 60))
+            .expect("a time"),
         board: board.into(),
         game: format!("r1-{board}"),
         by: None,
@@ -312,33 +313,29 @@ pub fn board_envelope(
 
 /// Event number `seq` of a made-up game: moves, with an alert, its clearing and a warning
 /// every tenth event so the `alerts` topic has traffic.
-pub fn envelope(seq: u64) -> tengen_daemon::event::Envelope {
-    use tengen_daemon::event::{AlertCode, Envelope, Event};
-    use tengen_rules::Color;
+pub fn envelope(seq: u64) -> tengen_protocol::Envelope {
+    use tengen_protocol::event::{Alert, AlertCode, ClearedHow, Expected};
+    use tengen_protocol::{Envelope, Event, Timestamp};
+    use tengen_rules::{Color, Point};
     let color = if seq % 2 == 1 {
         Color::Black
     } else {
         Color::White
     };
-    let cols = b"ABCDEFGHJKLMNOPQRST";
-    let point = format!(
-        "{}{}",
-        cols[(seq % 19) as usize] as char,
-        (seq / 19) % 19 + 1
-    );
+    let point = Point::new((seq % 19) as u8, ((seq / 19) % 19) as u8);
     let event = match seq % 10 {
-        3 => Event::Alert {
+        3 => Event::Alert(Alert {
             id: format!("a{seq}"),
             code: AlertCode::UncapturedStones,
             article: "18.2".into(),
             color: Some(color),
-            points: vec![point.clone()],
-            expected: [(point, "empty".to_string())].into_iter().collect(),
+            points: vec![point],
+            expected: Expected::new(vec![(point, None)]),
             message: "Captured stones are still on the board.".into(),
-        },
+        }),
         4 => Event::AlertCleared {
             id: format!("a{}", seq - 1),
-            how: "restored".into(),
+            how: ClearedHow::Restored,
         },
         7 => Event::Warning {
             color,
@@ -355,7 +352,12 @@ pub fn envelope(seq: u64) -> tengen_daemon::event::Envelope {
     };
     Envelope {
         seq,
-        time: format!("2026-11-29T13:45:{:02}.{:03}Z", seq % 60, seq % 1000),
+        time: Timestamp::parse(&format!(
+            "2026-11-29T13:45:{:02}.{:03}Z",
+            seq % 60,
+            seq % 1000
+        ))
+        .expect("a time"),
         board: "b1".into(),
         game: "g1".into(),
         by: None,

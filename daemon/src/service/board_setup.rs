@@ -1,0 +1,200 @@
+//! What a config asks for, built: the backend the scans come from, the referee's settings,
+//! the calibration, and the engine (the pipeline), new or rebuilt from the journal.
+//!
+//! Time: the service's clock is ms since the Unix epoch. The `sim` backend plays its game
+//! on a timeline anchored at the service's start and running `speed` times faster than
+//! the wall clock, and stamps its frames on that timeline, so clocks and event times are
+//! the game's own (equal to the wall clock at `speed = 1`).
+
+use tengen_hal::calibration::Calibration;
+use tengen_hal::Millis;
+use tengen_protocol::{Event, GameView};
+use tengen_referee::{Pipeline, Referee, RefereeSettings};
+use tengen_sim::GameOptions;
+
+use super::backend::Backend;
+use super::engine::Engine;
+use super::resume::resume_point;
+use super::serial_backend::SerialBackend;
+use super::sim_backend::SimBackend;
+use super::{restoring, EngineFactory, Opening, ServiceError, VERSION};
+use crate::config::{Backend as BackendKind, Config};
+use crate::sim_game;
+
+/// Builds the engine for the journal's opening: the referee rebuilt by replaying the
+/// journal's current game and restarted (when `restore` and there is a game), else a new
+/// game. A board that was off says so first (`status restoring`).
+pub fn engine_factory(
+    settings: RefereeSettings,
+    calibration: Option<Calibration>,
+    restore: bool,
+) -> Box<EngineFactory<'static>> {
+    Box::new(move |opening: &Opening, now: Millis| {
+        let has_game = opening
+            .past
+            .iter()
+            .any(|(_, e)| matches!(e, Event::GameStarted(_)));
+        if let (true, true, Some(off_since)) = (restore, has_game, opening.off_since) {
+            let (mut referee, skipped) = Referee::replay(settings, &opening.past)?;
+            for (i, why) in skipped {
+                tracing::warn!("journal's current game, event {}: {why}", i + 1);
+            }
+            let events = referee.restart(off_since, now, VERSION);
+            let engine: Box<dyn Engine> = Box::new(Pipeline::from_referee(referee, calibration));
+            return Ok((engine, events));
+        }
+        let (pipeline, new_game) = Pipeline::new(settings, calibration, now)?;
+        let mut events = Vec::new();
+        if opening.off_since.is_some() {
+            events.push(restoring(opening.off_since));
+        }
+        events.extend(new_game);
+        let engine: Box<dyn Engine> = Box::new(pipeline);
+        Ok((engine, events))
+    })
+}
+
+/// The `[hardware.rpi]` table: `pins` (the hal's `PinConfig`) and `wiring` (the hal's
+/// `Wiring`), each defaulting to the hal's standard layout (see [`crate::config::rpi`]);
+/// the problems, each with its key path, on one line.
+pub fn rpi_layout(
+    config: &Config,
+) -> Result<(tengen_hal::driver::PinConfig, tengen_hal::driver::Wiring), ServiceError> {
+    crate::config::rpi::rpi_layout(&config.hardware.rpi, config.board.size).map_err(|problems| {
+        ServiceError::Config(
+            problems
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    })
+}
+
+/// What [`build`] made from a config.
+pub struct Built {
+    /// The scans.
+    pub backend: Box<dyn Backend>,
+    /// The referee's settings (from the config; for the simulator, the game's own size,
+    /// komi and handicap).
+    pub settings: RefereeSettings,
+    /// The calibration for raw frames (`None`: the hal's default).
+    pub calibration: Option<Calibration>,
+    /// Rebuild the journal's game (hardware, and the simulator when it takes the journal's
+    /// game up) or start a new one (the simulator playing its game again).
+    pub restore: bool,
+}
+
+/// Builds the backend and the referee settings the config asks for.
+pub fn build(config: &Config) -> Result<Built, ServiceError> {
+    build_with(config, &GameOptions::default())
+}
+
+/// As [`build`], with how the simulated players play an SGF game (`tengen demo` injects
+/// a violation this way).
+pub fn build_with(config: &Config, play: &GameOptions) -> Result<Built, ServiceError> {
+    build_resumed(config, play, &Opening::default())
+}
+
+
+/// As [`build_with`], for a journal that already holds a game: the simulator goes on
+/// with that game from where the journal ends (see [`super::resume`]), its clock never
+/// earlier than the journal's last event. When the journal's game is not the simulator's
+/// (the config names another game now), the simulator plays its game again as a new one.
+pub fn build_resumed(
+    config: &Config,
+    play: &GameOptions,
+    opening: &Opening,
+) -> Result<Built, ServiceError> {
+    let settings = config.referee_settings();
+    match config.hardware.backend {
+        BackendKind::Sim => {
+            let (sim, settings) = sim_game::from_config(config, play)
+                .map_err(|e| ServiceError::Backend(e.to_string()))?;
+            let (sim, restore) = if opening.past.is_empty() {
+                (sim, false)
+            } else {
+                let mut past = GameView::new();
+                for (at, e) in &opening.past {
+                    // What does not fold is reported when the referee replays it.
+                    let _ = past.apply(e, *at);
+                }
+                match resume_point(sim.actions(), &past) {
+                    Ok(k) => {
+                        tracing::info!(
+                            "sim: taking the journal's game up at action {k} of {}",
+                            sim.actions().len()
+                        );
+                        (sim.resumed_from(k), true)
+                    }
+                    Err(why) => {
+                        tracing::warn!(
+                            "sim: the journal's game is not the simulator's ({why}); \
+                             playing it again as a new game"
+                        );
+                        (sim, false)
+                    }
+                }
+            };
+            let not_before = opening.off_since.map_or(0, |t| t.millis());
+            Ok(Built {
+                backend: Box::new(
+                    SimBackend::new(sim, config.hardware.sim.speed).not_before(not_before),
+                ),
+                settings,
+                calibration: None,
+                restore,
+            })
+        }
+        BackendKind::Serial => Ok(Built {
+            backend: Box::new(SerialBackend::new(config)),
+            settings,
+            calibration: load_calibration(config)?,
+            restore: true,
+        }),
+        BackendKind::Rpi => rpi(config, settings),
+    }
+}
+
+#[cfg(feature = "rpi")]
+fn rpi(config: &Config, settings: RefereeSettings) -> Result<Built, ServiceError> {
+    let (pins, wiring) = rpi_layout(config)?;
+    let matrix = tengen_hal::rpi::open_matrix(&wiring, &pins)
+        .map_err(|e| ServiceError::Backend(e.to_string()))?;
+    let buttons =
+        tengen_hal::rpi::open_buttons(&pins).map_err(|e| ServiceError::Backend(e.to_string()))?;
+    Ok(Built {
+        backend: Box::new(super::rpi_backend::RpiBackend {
+            matrix,
+            buttons,
+            fault: false,
+        }),
+        settings,
+        calibration: load_calibration(config)?,
+        restore: true,
+    })
+}
+
+#[cfg(not(feature = "rpi"))]
+fn rpi(config: &Config, _settings: RefereeSettings) -> Result<Built, ServiceError> {
+    rpi_layout(config)?;
+    Err(ServiceError::Backend(
+        "hardware.backend = \"rpi\" needs a build with `--features rpi`".into(),
+    ))
+}
+
+/// The calibration file of `hardware.calibration`; a missing file means the hal's default
+/// (with a warning: run `tengen calibrate`), a bad one is an error.
+pub fn load_calibration(config: &Config) -> Result<Option<Calibration>, ServiceError> {
+    let path = &config.hardware.calibration;
+    if !path.exists() {
+        tracing::warn!(
+            "{}: no calibration yet, using the default (run `tengen calibrate`)",
+            path.display()
+        );
+        return Ok(None);
+    }
+    Calibration::load_for(path, config.board.size)
+        .map(Some)
+        .map_err(|e| ServiceError::Config(e.to_string()))
+}
