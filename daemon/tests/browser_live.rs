@@ -9,13 +9,17 @@
 #[path = "support/browser.rs"]
 mod browser;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use headless_chrome::Tab;
-use tengen_daemon::event::{AlertCode, Envelope, Event, PerColor};
-use tengen_daemon::http::{serve, LiveFeed};
+use tengen_net::live_view::{serve, LiveFeed};
+use tengen_protocol::event::{
+    Alert, AlertCode, BoardState, ClearedHow, ClockReading, Expected, GameSetup, PerColor,
+    RetractReason,
+};
+use tengen_protocol::{Envelope, Event, Timestamp};
+use tengen_rules::clock::TimeControl;
 use tengen_rules::game::{Game, Superko};
 use tengen_rules::{Color, Move, Point};
 
@@ -29,7 +33,8 @@ impl Feeder {
         self.seq += 1;
         self.feed.publish(Envelope {
             seq: self.seq,
-            time: format!("2026-11-29T13:00:{:02}.000Z", self.seq % 60),
+            time: Timestamp::parse(&format!("2026-11-29T13:00:{:02}.000Z", self.seq % 60))
+                .expect("a time"),
             board: "hall1-07".into(),
             game: "r3-t07".into(),
             by: None,
@@ -86,22 +91,15 @@ async fn live_page_follows_a_game() {
         feed: feed.clone(),
         seq: 0,
     };
-    f.send(Event::Status {
-        state: "online".into(),
-        version: "test".into(),
-    });
-    f.send(Event::GameStarted {
-        size: 19,
-        komi: 7.5,
-        handicap: 0,
-        rules: "chinese".into(),
-        superko: "situational".into(),
-        time_control: "byoyomi 60m 5x30s".into(),
+    f.send(Event::status(BoardState::Online, "test"));
+    f.send(Event::GameStarted(GameSetup {
+        time_control: TimeControl::parse("byoyomi 60m 5x30s").expect("tc"),
         black: "Kuwahara Shusaku".into(),
         white: "Gennan Inseki".into(),
         round: "3".into(),
         table: "7".into(),
-    });
+        ..GameSetup::default()
+    }));
 
     let moves = opening();
     let checks = tokio::task::spawn_blocking(move || {
@@ -127,8 +125,8 @@ async fn live_page_follows_a_game() {
             f.send(Event::Move {
                 number,
                 color: *color,
-                point: point.to_gtp(),
-                captured: captured.iter().map(|p| p.to_gtp()).collect(),
+                point: *point,
+                captured: captured.clone(),
                 clock: Some(PerColor {
                     black: clock_ms.0,
                     white: clock_ms.1,
@@ -148,13 +146,14 @@ async fn live_page_follows_a_game() {
             );
             if number % 10 == 0 {
                 // The press that ends the move: the clock shows the new time at once.
-                f.send(Event::Clock {
+                f.send(Event::Clock(ClockReading {
                     color: Some(*color),
                     black: clock_ms.0,
                     white: clock_ms.1,
                     periods: PerColor { black: 5, white: 5 },
                     running: Some(color.opponent()),
-                });
+                    paused: Some(false),
+                }));
                 // The side that pressed has a stopped clock: its display is exact.
                 let (id, ms) = match color {
                     Color::Black => ("timeB", clock_ms.0),
@@ -181,18 +180,17 @@ async fn live_page_follows_a_game() {
         screenshot(&tab, "live-page.png");
 
         // An alert: a banner naming the article, and its points marked on the board.
-        let last = moves.last().expect("moves").1.to_gtp();
-        let mut expected = BTreeMap::new();
-        expected.insert(last.clone(), "W".to_string());
-        f.send(Event::Alert {
+        let last_point = moves.last().expect("moves").1;
+        let last = last_point.to_gtp();
+        f.send(Event::Alert(Alert {
             id: "a1".into(),
             code: AlertCode::StoneMoved,
             article: "17.5".into(),
             color: Some(Color::Black),
-            points: vec![last.clone()],
-            expected,
+            points: vec![last_point],
+            expected: Expected::new(vec![(last_point, Some(Color::White))]),
             message: format!("The stone at {last} was moved; put it back."),
-        });
+        }));
         within_a_second(
             &tab,
             "document.querySelector('#alerts .alert')?.textContent.includes('Art. 17.5') ?? false",
@@ -208,7 +206,7 @@ async fn live_page_follows_a_game() {
         screenshot(&tab, "live-page-alert.png");
         f.send(Event::AlertCleared {
             id: "a1".into(),
-            how: "restored".into(),
+            how: ClearedHow::Restored,
         });
         within_a_second(
             &tab,
@@ -221,7 +219,7 @@ async fn live_page_follows_a_game() {
         let n = moves.len() as u32;
         f.send(Event::MoveRetracted {
             number: n,
-            reason: "test".into(),
+            reason: RetractReason::Other("test".into()),
         });
         within_a_second(
             &tab,

@@ -53,7 +53,7 @@ fn every_key_has_specs_default() {
     assert_eq!(c.detection.disturbed_points, 6);
     assert_eq!(c.game.komi, 7.5);
     assert_eq!(c.game.handicap, 0);
-    assert_eq!(c.game.superko, SuperkoRule::Situational);
+    assert_eq!(c.game.superko, Superko::Situational);
     assert_eq!(c.game.penalties, Penalties::Arbiter);
     assert_eq!(
         (
@@ -70,7 +70,7 @@ fn every_key_has_specs_default() {
     assert_eq!(c.time.period_ms, 60_000);
     assert_eq!(c.time.stones, 25);
     assert_eq!(c.time.increment_ms, 20_000);
-    assert_eq!(c.time_control_text(), "byoyomi 60m 5x60s");
+    assert_eq!(c.time_control().to_string(), "byoyomi 60m 5x60s");
     assert_eq!(c.mqtt.url, MqttUrl::Embedded);
     assert_eq!(
         c.mqtt.listen,
@@ -164,9 +164,9 @@ dir = "data"
         (200, 1500, 8)
     );
     assert_eq!((c.game.komi, c.game.handicap), (6.0, 3));
-    assert_eq!(c.game.superko, SuperkoRule::Positional);
+    assert_eq!(c.game.superko, Superko::Positional);
     assert_eq!(c.game.penalties, Penalties::Auto);
-    assert_eq!(c.time_control_text(), "canadian 10m 15/10m");
+    assert_eq!(c.time_control().to_string(), "canadian 10m 15/10m");
     assert_eq!(
         c.mqtt.url,
         MqttUrl::Broker {
@@ -183,7 +183,7 @@ dir = "data"
 
 #[test]
 fn time_controls_are_written_in_the_script_form() {
-    let tc = |body: &str| ok(&format!("[board]\nid = \"b\"\n[time]\n{body}")).time_control_text();
+    let tc = |body: &str| ok(&format!("[board]\nid = \"b\"\n[time]\n{body}")).time_control().to_string();
     assert_eq!(tc("system = \"none\""), "none");
     assert_eq!(tc("system = \"absolute\"\nmain = \"30m\""), "absolute 30m");
     assert_eq!(

@@ -33,7 +33,8 @@ use std::time::{Duration, Instant};
 
 use board::{median_ms, BoardProcess, Consumer};
 use rand::{Rng, SeedableRng};
-use tengen_daemon::event::Event;
+use tengen_protocol::event::{BoardState, FaultKind};
+use tengen_protocol::Event;
 use tengen_daemon::journal::{record, Journal};
 
 /// `TENGEN_FAULT_RUNS` (the long form), or `None` for the short form.
@@ -277,7 +278,7 @@ async fn campaign(fault: Fault, runs: usize, seed: u64) -> Option<Figures> {
     });
     assert_eq!(
         all.iter()
-            .filter(|e| matches!(e.event, Event::GameStarted { .. }))
+            .filter(|e| matches!(e.event, Event::GameStarted(_)))
             .count(),
         1,
         "{fault:?}: one game throughout"
@@ -362,7 +363,7 @@ async fn a_journal_torn_inside_its_last_record_recovers_and_one_cut_anywhere_is_
     next.seq = last + 1;
     next.event = Event::SensorFault {
         points: vec![],
-        kind: "link_lost".into(),
+        kind: FaultKind::LinkLost,
     };
     let torn_record = record::encode(&serde_json::to_vec(&next).unwrap());
     let mut torn = Figures::default();
@@ -411,11 +412,11 @@ async fn a_journal_torn_inside_its_last_record_recovers_and_one_cut_anywhere_is_
             "the restart already cut the tail"
         );
         assert!(
-            matches!(&events[last as usize].event, Event::Status { state, .. } if state == "restoring")
+            matches!(&events[last as usize].event, Event::Status { state: BoardState::Restoring, .. })
         );
         assert!(events
             .iter()
-            .all(|e| !matches!(&e.event, Event::SensorFault { kind, .. } if kind == "link_lost")));
+            .all(|e| !matches!(&e.event, Event::SensorFault { kind: FaultKind::LinkLost, .. })));
         consumer.with(|s| {
             assert!(s.events.keys().all(|q| *q > last), "only new events arrive");
             torn.events += s.events.len() as u64;

@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use http::ids;
 
-use tengen_daemon::event::{Envelope, Event};
-use tengen_daemon::http::{serve, LiveFeed};
+use tengen_net::live_view::{serve, LiveFeed};
+use tengen_protocol::{Envelope, Event, Timestamp};
 use tengen_rules::Color;
 
 fn pass(seq: u64) -> Envelope {
     Envelope {
         seq,
-        time: "2026-11-29T13:45:01.250Z".into(),
+        time: Timestamp::parse("2026-11-29T13:45:01.250Z").unwrap(),
         board: "hall1-07".into(),
         game: "r3-t07".into(),
         by: None,

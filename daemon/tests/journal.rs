@@ -2,30 +2,27 @@
 //! offset, corruption detected and never misread.
 
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use proptest::prelude::*;
-use tengen_daemon::event::{Envelope, Event, PerColor};
 use tengen_daemon::journal::{Journal, JournalError, FILE_NAME};
+use tengen_protocol::event::{GameSetup, PerColor};
+use tengen_protocol::{gtp, Envelope, Event, Timestamp};
+use tengen_rules::clock::TimeControl;
 use tengen_rules::Color;
 
-fn at(ms: u64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_millis(ms)
+fn at(ms: u64) -> Timestamp {
+    Timestamp::from_millis(ms)
 }
 
 fn game_started() -> Event {
-    Event::GameStarted {
-        size: 19,
-        komi: 7.5,
-        handicap: 0,
-        rules: "chinese".into(),
-        superko: "situational".into(),
-        time_control: "byoyomi 60m 5x60s".into(),
+    Event::GameStarted(GameSetup {
+        time_control: TimeControl::parse("byoyomi 60m 5x60s").unwrap(),
         black: "Shusaku".into(),
         white: "Gennan".into(),
         round: "1".into(),
         table: "7".into(),
-    }
+        ..GameSetup::default()
+    })
 }
 
 fn a_move(n: u32) -> Event {
@@ -36,9 +33,9 @@ fn a_move(n: u32) -> Event {
         } else {
             Color::White
         },
-        point: format!("D{}", n % 19 + 1),
+        point: gtp::parse(&format!("D{}", n % 19 + 1)).unwrap(),
         captured: if n % 5 == 0 {
-            vec!["C3".into()]
+            vec![gtp::parse("C3").unwrap()]
         } else {
             vec![]
         },
@@ -81,8 +78,8 @@ fn appends_number_and_stamp_events_and_seq_survives_a_restart() {
         written.iter().map(|e| e.seq).collect::<Vec<_>>(),
         vec![1, 2, 3, 4]
     );
-    assert_eq!(written[0].time, "1970-01-01T00:00:01.000Z");
-    assert_eq!(written[1].time, "1970-01-01T00:00:02.250Z");
+    assert_eq!(written[0].time.to_string(), "1970-01-01T00:00:01.000Z");
+    assert_eq!(written[1].time.to_string(), "1970-01-01T00:00:02.250Z");
     assert!(written
         .iter()
         .all(|e| e.board == "hall1-07" && e.game == "r3-t07"));

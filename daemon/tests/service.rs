@@ -3,19 +3,20 @@
 
 use std::sync::{Arc, Mutex};
 
-use serde_json::json;
-use tengen_daemon::command::{Command, CommandEnvelope};
-use tengen_daemon::event::{Envelope, Event};
 use tengen_daemon::journal::Journal;
+use tengen_daemon::service::alive::AliveFile;
 use tengen_daemon::service::backend::{Backend, Polled};
 use tengen_daemon::service::engine::Engine;
 use tengen_daemon::service::notify::Notifier;
 use tengen_daemon::service::outputs::Outputs;
 use tengen_daemon::service::recorder::Recorder;
 use tengen_daemon::service::scan_loop::{LoopEnd, Pacer, Request};
-use tengen_daemon::service::{open_game, Parts, Service};
+use tengen_daemon::service::{open_game, opening, restoring, Opening, Parts, Service};
 use tengen_hal::{ButtonEvent, Frame, FrameData, Millis, PointState};
-use tengen_rules::Color;
+use tengen_protocol::event::{BoardState, FaultKind, GameSetup};
+use tengen_protocol::{Command, CommandEnvelope, Envelope, Event, Timestamp};
+use tengen_referee::{CommandRefused, PipelineError};
+use tengen_rules::{Color, Point};
 use tokio::sync::oneshot;
 
 const T0: Millis = 1_764_000_000_000;
@@ -27,9 +28,9 @@ struct Counter {
 }
 
 impl Engine for Counter {
-    fn step(&mut self, frame: &Frame, _: &[ButtonEvent]) -> Result<Vec<Event>, String> {
+    fn step(&mut self, frame: &Frame, _: &[ButtonEvent]) -> Result<Vec<Event>, PipelineError> {
         let FrameData::Classified(states) = &frame.data else {
-            return Err("raw frames not expected".into());
+            return Ok(Vec::new());
         };
         let mut out = Vec::new();
         for (i, s) in states.iter().enumerate() {
@@ -39,7 +40,7 @@ impl Engine for Counter {
                 out.push(Event::Move {
                     number: self.moves,
                     color: Color::Black,
-                    point: format!("A{}", i + 1),
+                    point: Point::from_index(i, 3),
                     captured: vec![],
                     clock: None,
                 });
@@ -52,43 +53,31 @@ impl Engine for Counter {
         Vec::new()
     }
 
-    fn command(&mut self, cmd: &CommandEnvelope, _: Millis) -> Result<Vec<Event>, String> {
+    fn command(
+        &mut self,
+        cmd: &CommandEnvelope,
+        _: Millis,
+    ) -> Result<Vec<Event>, CommandRefused> {
         match cmd.command {
             Command::Pause {} => Ok(vec![Event::SensorFault {
                 points: vec![],
-                kind: "paused-for-test".into(),
+                kind: FaultKind::Noisy,
             }]),
             Command::NewGame { .. } => {
                 self.moves = 0;
                 self.seen.iter_mut().for_each(|s| *s = false);
                 Ok(vec![game_started()])
             }
-            _ => Err("not in this test engine".into()),
+            _ => Err(CommandRefused::NothingToResume),
         }
-    }
-
-    fn snapshot(&self) -> serde_json::Value {
-        json!({ "number": self.moves })
-    }
-
-    fn sgf(&self) -> String {
-        format!("(;GM[1]SZ[3]{})", ";B[aa]".repeat(self.moves as usize))
     }
 }
 
 fn game_started() -> Event {
-    Event::GameStarted {
+    Event::GameStarted(GameSetup {
         size: 3,
-        komi: 7.5,
-        handicap: 0,
-        rules: "chinese".into(),
-        superko: "situational".into(),
-        time_control: "none".into(),
-        black: String::new(),
-        white: String::new(),
-        round: String::new(),
-        table: String::new(),
-    }
+        ..GameSetup::default()
+    })
 }
 
 /// Frames from a list, one per poll, then finished.
@@ -151,18 +140,22 @@ fn frames(stones: &[usize]) -> Vec<Vec<PointState>> {
 fn start(
     dir: &std::path::Path,
     stones: &[usize],
-    seen_past: Arc<Mutex<Vec<(Millis, Event)>>>,
+    seen_past: Arc<Mutex<Vec<(Timestamp, Event)>>>,
 ) -> Service {
     let (journal, _) = Journal::open(dir, "b-1").unwrap();
-    let mut recorder = Recorder::new(journal, Outputs::new(), dir);
+    let mut recorder = Recorder::new(journal, Outputs::new(), dir).unwrap();
     if recorder.journal().game().is_empty() {
         recorder.set_game("g-1");
     }
+    let alive = AliveFile::in_dir(dir);
+    let opened = opening(&recorder, &alive).unwrap();
     let engine = open_game(
         &mut recorder,
-        Box::new(move |past: &[(Millis, Event)], _now| {
-            *seen_past.lock().unwrap() = past.to_vec();
-            let moves = past
+        &opened,
+        Box::new(move |opening: &Opening, _now| {
+            *seen_past.lock().unwrap() = opening.past.clone();
+            let moves = opening
+                .past
                 .iter()
                 .filter(|(_, e)| matches!(e, Event::Move { .. }))
                 .count() as u32;
@@ -170,10 +163,9 @@ fn start(
                 moves,
                 seen: vec![false; 9],
             });
-            let first = if past.is_empty() {
-                vec![game_started()]
-            } else {
-                vec![]
+            let first = match opening.off_since {
+                None => vec![game_started()],
+                Some(t) => vec![restoring(Some(t))],
             };
             Ok((engine, first))
         }),
@@ -190,6 +182,7 @@ fn start(
         pacer: Box::new(Virtual(Arc::new(Mutex::new(T0)))),
         notifier: Notifier::from_env(),
         exit_when_finished: true,
+        alive,
     })
     .unwrap()
 }
@@ -212,8 +205,7 @@ fn a_run_journals_publishes_and_writes_the_sgf_in_order() {
     let past = Arc::new(Mutex::new(vec![]));
     let service = start(dir.path(), &[0, 4, 8], past.clone());
     let mut rx = service.outputs().subscribe_events();
-    let state = service.outputs().subscribe_state();
-    let sgf = service.outputs().subscribe_sgf();
+    let shown = service.outputs().subscribe_shown();
     let reader = service.journal();
     let (_, end) = service.join().unwrap();
     assert_eq!(end, LoopEnd::Finished);
@@ -236,19 +228,22 @@ fn a_run_journals_publishes_and_writes_the_sgf_in_order() {
     );
     assert!(all.iter().all(|e| e.board == "b-1" && e.game == "g-1"));
     // Virtual time: the first stone is on the second scan, 10 ms after the start.
-    assert_eq!(all[2].time, "2025-11-24T16:00:00.010Z");
+    assert_eq!(all[2].time.to_string(), "2025-11-24T16:00:00.010Z");
     // Subscribers saw the events recorded after they subscribed, in the same order.
     let mut published = Vec::new();
     while let Ok(e) = rx.try_recv() {
         published.push(e);
     }
     assert_eq!(published, all[2..].to_vec());
-    assert_eq!(state.borrow()["number"], 3);
-    assert_eq!(state.borrow()["seq"], 6);
-    assert_eq!(*sgf.borrow(), "(;GM[1]SZ[3];B[aa];B[aa];B[aa])");
+    // What is shown is the fold of the journaled events.
+    let now = shown.borrow().clone();
+    assert_eq!(now.state["number"], 3);
+    assert_eq!(now.state["seq"], 6);
+    assert_eq!(now.state["board"], "X...X...X");
+    assert!(now.sgf.contains(";B[aa]\n;B[bb]\n;B[cc]"), "{}", now.sgf);
     assert_eq!(
         std::fs::read_to_string(dir.path().join("game-g-1.sgf")).unwrap(),
-        "(;GM[1]SZ[3];B[aa];B[aa];B[aa])"
+        now.sgf
     );
     assert!(
         past.lock().unwrap().is_empty(),
@@ -286,7 +281,7 @@ fn a_restart_restores_the_game_and_seq_goes_on() {
     );
     assert_eq!(
         restored[2].0,
-        T0 + 10,
+        Timestamp::from_millis(T0 + 10),
         "each event comes back with its time"
     );
 
@@ -311,11 +306,12 @@ fn a_restart_restores_the_game_and_seq_goes_on() {
 fn commands_are_answered_and_a_refused_one_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let (journal, _) = Journal::open(dir.path(), "b-1").unwrap();
-    let mut recorder = Recorder::new(journal, Outputs::new(), dir.path());
+    let mut recorder = Recorder::new(journal, Outputs::new(), dir.path()).unwrap();
     recorder.set_game("g-1");
     let engine = open_game(
         &mut recorder,
-        Box::new(|_: &[(Millis, Event)], _| {
+        &Opening::default(),
+        Box::new(|_: &Opening, _| {
             let e: Box<dyn Engine> = Box::new(Counter {
                 moves: 0,
                 seen: vec![false; 9],
@@ -337,6 +333,7 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
         pacer: Box::new(Virtual(Arc::new(Mutex::new(T0)))),
         notifier: Notifier::from_env(),
         exit_when_finished: false,
+        alive: AliveFile::in_dir(dir.path()),
     })
     .unwrap();
     let send = |command: Command| {
@@ -357,7 +354,7 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
     let before = service.journal().last_seq();
     assert_eq!(
         send(Command::Resume {}),
-        Err("not in this test engine".to_string())
+        Err(CommandRefused::NothingToResume.to_string())
     );
     assert_eq!(
         service.journal().last_seq(),
@@ -371,6 +368,9 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
             game: Some("r2-t1".into()),
             black: None,
             white: None,
+            black_rank: None,
+            white_rank: None,
+            event: None,
             round: None,
             table: None,
             size: None,
@@ -386,7 +386,7 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
     assert_eq!(end, LoopEnd::Stopped);
     let all = reader.read_from(1).unwrap();
     let last_two = &all[all.len() - 2..];
-    assert!(matches!(last_two[0].event, Event::GameStarted { .. }));
+    assert!(matches!(last_two[0].event, Event::GameStarted(_)));
     assert_eq!(last_two[0].game, "r2-t1");
     assert_eq!(
         last_two[0].by.as_deref(),
@@ -394,6 +394,12 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
         "the board records who sent the command"
     );
     assert_eq!(last_two[1].by, None, "events of its own carry no sender");
-    assert!(matches!(&last_two[1].event, Event::Status { state, .. } if state == "offline"));
+    assert!(matches!(
+        &last_two[1].event,
+        Event::Status {
+            state: BoardState::Offline,
+            ..
+        }
+    ));
     assert_eq!(recorder.sgf_path(), dir.path().join("game-r2-t1.sgf"));
 }

@@ -6,7 +6,8 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use tengen_daemon::event::Event;
+use tengen_protocol::event::BoardState;
+use tengen_protocol::Event;
 use tengen_daemon::journal::Journal;
 
 const SCRIPT: &str = "size 9\nplace B C3\npress B\nplace W G7\npress W\nplace B E5\npress B\n";
@@ -94,9 +95,9 @@ fn run_plays_journals_and_stops_cleanly_on_sigterm() {
         })
         .collect();
     assert_eq!(moves, ["1 C3", "2 G7", "3 E5"]);
-    assert!(matches!(all[0].event, Event::GameStarted { size: 9, .. }));
+    assert!(matches!(&all[0].event, Event::GameStarted(s) if s.size == 9));
     assert!(
-        matches!(&all.last().unwrap().event, Event::Status { state, .. } if state == "offline")
+        matches!(&all.last().unwrap().event, Event::Status { state: BoardState::Offline, .. })
     );
     assert!(all.iter().all(|e| e.board == "test-01" && e.game == "g1"));
     let seqs: Vec<u64> = all.iter().map(|e| e.seq).collect();
@@ -114,7 +115,7 @@ fn run_plays_journals_and_stops_cleanly_on_sigterm() {
             .read_from(last + 1)
             .unwrap()
             .iter()
-            .any(|e| matches!(&e.event, Event::Status { state, .. } if state == "online"));
+            .any(|e| matches!(&e.event, Event::Status { state: BoardState::Online, .. }));
         if online {
             break;
         }
@@ -129,17 +130,19 @@ fn run_plays_journals_and_stops_cleanly_on_sigterm() {
     let (journal, _) = Journal::open(&data, "test-01").unwrap();
     let second = journal.read_from(last + 1).unwrap();
     assert_eq!(second[0].seq, last + 1);
-    assert!(matches!(&second[0].event, Event::Status { state, .. } if state == "restoring"));
+    assert!(matches!(&second[0].event, Event::Status { state: BoardState::Restoring, .. }));
     let kinds: Vec<&str> = second
         .iter()
         .map(|e| match &e.event {
             Event::Status { state, .. } => state.as_str(),
+            Event::Alert(a) => a.code.as_str(),
             _ => "other",
         })
         .collect();
+    // The game was not over: the arbiter is told the board restarted. Nothing replayed.
     assert_eq!(
         kinds,
-        ["restoring", "online", "offline"],
+        ["restoring", "board_restarted", "online", "offline"],
         "nothing replayed"
     );
     assert!(second.iter().all(|e| e.game == "g1"));

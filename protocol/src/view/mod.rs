@@ -23,10 +23,12 @@
 //!   what the board said. A press, a pause, a resume, an adjustment, a forfeited turn after
 //!   a flag (Art. 22.5) are told apart by what changed.
 //! - time passes between events for the running clock, except across a restart: a
-//!   `status` `restoring` means the board was off, so the clocks stand still from the
-//!   board's last sign of life (`off_since`, or the last event before it) and stay paused
-//!   until an arbiter resumes them. No downtime is charged to anyone, and a flag that fell
-//!   before the board went down stays fallen.
+//!   `status` `restoring` with `off_since` means the board was off, so the clocks stand
+//!   still from the board's last sign of life (`off_since`, at the earliest the last event
+//!   before it) and stay paused until an arbiter resumes them. No downtime is charged to
+//!   anyone, and a flag that fell before the board went down stays fallen. (A `restoring`
+//!   without `off_since` comes from a journal written before tengen did this: those
+//!   boards ran their clocks on, and so does the fold.)
 //! - `alert` opens an alert (and comments the last move in the SGF); `alert_cleared`
 //!   `restored` closes it; `confirmed` or `dismissed` closes it for the arbiters, while an
 //!   alert about the board's contents keeps covering its points (hidden) until the board
@@ -239,9 +241,11 @@ impl GameView {
             state, off_since, ..
         } = event
         {
-            if *state == BoardState::Restoring {
+            // A `restoring` written before tengen stopped the clocks at a restart (no
+            // `off_since`) is read as those boards behaved: their clocks ran on.
+            if let (BoardState::Restoring, Some(off)) = (state, off_since) {
                 let last = previous.unwrap_or(at);
-                self.restored(off_since.map_or(last, |t| t.max(last)).min(at));
+                self.restored((*off).max(last).min(at));
             }
             return Ok(());
         }

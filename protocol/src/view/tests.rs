@@ -311,7 +311,7 @@ fn a_paused_clock_stays_paused_across_a_restart() {
         Event::Status {
             state: BoardState::Restoring,
             version: "0".into(),
-            off_since: None,
+            off_since: Some(at(80_000)),
         },
     ));
     let v = fold(&events);
@@ -354,8 +354,8 @@ fn a_flag_before_the_restart_stays_fallen_and_a_forfeit_is_read() {
 
 #[test]
 fn journals_without_paused_ran_on_after_a_restart() {
-    // Before `paused` existed a restarted board kept its clock running: the press that
-    // follows the restart resumes the fold's clock, and the press's reading wins.
+    // Before `paused` and `off_since` existed a restarted board kept its clock running:
+    // so does the fold, and the press's reading wins.
     let mut events = clocked();
     events.push((5_000, mv(1, Color::Black, "E5")));
     events.push((
