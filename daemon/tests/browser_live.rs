@@ -179,6 +179,30 @@ async fn live_page_follows_a_game() {
         }
         screenshot(&tab, "live-page.png");
 
+        // An arbiter's pause (Art. 14): both clocks stand, and the page says so.
+        f.send(Event::Clock(ClockReading {
+            color: None,
+            black: clock_ms.0,
+            white: clock_ms.1,
+            periods: PerColor { black: 5, white: 5 },
+            running: Some(Color::Black),
+            paused: Some(true),
+        }));
+        within_a_second(
+            &tab,
+            "document.getElementById('subB').textContent.includes('paused') && !document.getElementById('clockB').classList.contains('running')",
+            true.into(),
+            "paused clock shown",
+        );
+        std::thread::sleep(Duration::from_millis(1200));
+        within_a_second(
+            &tab,
+            "document.getElementById('timeB').textContent",
+            shown(clock_ms.0).into(),
+            "a paused clock does not count down",
+        );
+        screenshot(&tab, "live-page-paused.png");
+
         // An alert: a banner naming the article, and its points marked on the board.
         let last_point = moves.last().expect("moves").1;
         let last = last_point.to_gtp();
