@@ -3,23 +3,18 @@
 //! 100 scans per second of virtual time, noise 0.001. The frames are generated first, so
 //! only the pipeline is timed.
 //!
-//! `CARGO_TARGET_DIR=... cargo bench -p tengen-daemon --bench referee`
+//! `cargo bench -p tengen-referee --bench referee`
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tengen_daemon::cli::sim::settings_for_record;
-use tengen_daemon::config::Config;
-use tengen_daemon::pipeline::Pipeline;
 use tengen_hal::{ButtonEvent, Frame};
+use tengen_referee::{Pipeline, RefereeSettings};
 use tengen_rules::sgf;
 use tengen_sim::{GameOptions, SimOptions, Simulation};
 
-fn scans() -> (
-    Vec<(Frame, Vec<ButtonEvent>)>,
-    tengen_daemon::referee::RefereeSettings,
-) {
+fn scans() -> (Vec<(Frame, Vec<ButtonEvent>)>, RefereeSettings) {
     let dir =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures/gnugo/games/19");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -37,9 +32,11 @@ fn scans() -> (
     while let Some(s) = sim.next_scan() {
         out.push(s);
     }
-    let mut config = Config::default_for("sim");
-    config.board.game = "sim".into();
-    (out, settings_for_record(&config, &record))
+    // As a board's default config: a byo-yomi clock of 60 min and 5 x 60 s.
+    let mut settings = RefereeSettings::default().for_record(&record);
+    settings.game.time_control =
+        tengen_rules::clock::TimeControl::parse("byoyomi 60m 5x60s").expect("time control");
+    (out, settings)
 }
 
 fn bench(c: &mut Criterion) {
