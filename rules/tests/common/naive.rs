@@ -7,11 +7,11 @@ use std::collections::HashSet;
 use tengen_rules::{Color, Illegal, Point, Superko};
 
 /// A position: the grid (index = Point::index) and who is to move.
-pub type Grid = Vec<Option<Color>>;
+pub(crate) type Grid = Vec<Option<Color>>;
 
 /// The naive game.
 #[derive(Clone, Debug)]
-pub struct Naive {
+pub(crate) struct Naive {
     pub size: u8,
     pub grid: Grid,
     pub to_move: Color,
@@ -33,7 +33,7 @@ fn neighbours(p: Point, size: u8) -> impl Iterator<Item = Point> {
 }
 
 /// The chain through `p` and whether it has any liberty.
-pub fn chain(grid: &Grid, size: u8, p: Point) -> (Vec<Point>, usize) {
+pub(crate) fn chain(grid: &Grid, size: u8, p: Point) -> (Vec<Point>, usize) {
     let color = grid[p.index(size)];
     let mut seen = vec![false; grid.len()];
     let mut libs = vec![false; grid.len()];
@@ -57,7 +57,7 @@ pub fn chain(grid: &Grid, size: u8, p: Point) -> (Vec<Point>, usize) {
 
 /// The grid after `color` plays `p` (assumed empty) and the captured points; `None` if
 /// the stone has no liberty afterwards (suicide).
-pub fn after_move(grid: &Grid, size: u8, color: Color, p: Point) -> Option<(Grid, Vec<Point>)> {
+pub(crate) fn after_move(grid: &Grid, size: u8, color: Color, p: Point) -> Option<(Grid, Vec<Point>)> {
     let mut g = grid.clone();
     g[p.index(size)] = Some(color);
     let mut captured = vec![];
@@ -80,13 +80,13 @@ pub fn after_move(grid: &Grid, size: u8, color: Color, p: Point) -> Option<(Grid
 }
 
 impl Naive {
-    pub fn new(size: u8, superko: Superko) -> Naive {
+    pub(crate) fn new(size: u8, superko: Superko) -> Naive {
         let grid = vec![None; size as usize * size as usize];
         Naive::from_grid(size, grid, Color::Black, superko)
     }
 
     /// A game starting from `grid` with `to_move` to play.
-    pub fn from_grid(size: u8, grid: Grid, to_move: Color, superko: Superko) -> Naive {
+    pub(crate) fn from_grid(size: u8, grid: Grid, to_move: Color, superko: Superko) -> Naive {
         Naive {
             size,
             seen: HashSet::from([(grid.clone(), to_move)]),
@@ -99,7 +99,7 @@ impl Naive {
     }
 
     /// A game from a diagram (`.`, `X`, `O`, top row first).
-    pub fn from_rows(size: u8, rows: &str, to_move: Color, superko: Superko) -> Naive {
+    pub(crate) fn from_rows(size: u8, rows: &str, to_move: Color, superko: Superko) -> Naive {
         let grid = rows
             .chars()
             .filter(|c| !c.is_whitespace())
@@ -113,7 +113,7 @@ impl Naive {
     }
 
     /// The result of `color` playing `p`, or why it is illegal.
-    pub fn try_move(&self, color: Color, p: Point) -> Result<(Grid, Vec<Point>), Illegal> {
+    pub(crate) fn try_move(&self, color: Color, p: Point) -> Result<(Grid, Vec<Point>), Illegal> {
         if self.grid[p.index(self.size)].is_some() {
             return Err(Illegal::Occupied);
         }
@@ -133,7 +133,7 @@ impl Naive {
         Ok((g, caps))
     }
 
-    pub fn legal(&self, color: Color) -> Vec<Point> {
+    pub(crate) fn legal(&self, color: Color) -> Vec<Point> {
         let mut out = vec![];
         for col in 0..self.size {
             for row in 0..self.size {
@@ -147,7 +147,7 @@ impl Naive {
     }
 
     /// Plays (None = pass) for `color`; returns the captures.
-    pub fn play(&mut self, color: Color, mv: Option<Point>) -> Result<Vec<Point>, Illegal> {
+    pub(crate) fn play(&mut self, color: Color, mv: Option<Point>) -> Result<Vec<Point>, Illegal> {
         let caps = match mv {
             None => {
                 self.ko = None;
@@ -172,7 +172,7 @@ impl Naive {
         Ok(caps)
     }
 
-    pub fn rows(&self) -> String {
+    pub(crate) fn rows(&self) -> String {
         self.grid
             .iter()
             .map(|c| match c {
@@ -184,7 +184,7 @@ impl Naive {
     }
 
     /// Naive area count (stones + regions reached by one colour; dame counted apart).
-    pub fn area(&self) -> (usize, usize, usize) {
+    pub(crate) fn area(&self) -> (usize, usize, usize) {
         let size = self.size;
         let n = self.grid.len();
         let (mut b, mut w, mut d) = (0, 0, 0);

@@ -9,12 +9,12 @@ use tengen_rules::{Color, Point};
 use tengen_sim::Simulation;
 
 /// A point from GTP text on a board of `size`.
-pub fn pt(s: &str, size: u8) -> Point {
+pub(crate) fn pt(s: &str, size: u8) -> Point {
     Point::parse_gtp(s, size).unwrap()
 }
 
 /// The classified states of a frame (panics on raw frames: tests choose the kind).
-pub fn states(frame: &Frame) -> &[PointState] {
+pub(crate) fn states(frame: &Frame) -> &[PointState] {
     match &frame.data {
         FrameData::Classified(s) => s,
         FrameData::Raw(_) => panic!("expected a classified frame"),
@@ -22,7 +22,7 @@ pub fn states(frame: &Frame) -> &[PointState] {
 }
 
 /// Runs a simulation to its end, collecting every frame and button event.
-pub fn run(sim: &mut Simulation) -> (Vec<Frame>, Vec<ButtonEvent>) {
+pub(crate) fn run(sim: &mut Simulation) -> (Vec<Frame>, Vec<ButtonEvent>) {
     let mut frames = Vec::new();
     let mut buttons = Vec::new();
     while let Some((f, b)) = sim.next_scan() {
@@ -33,7 +33,7 @@ pub fn run(sim: &mut Simulation) -> (Vec<Frame>, Vec<ButtonEvent>) {
 }
 
 /// A hash of everything a simulation emits.
-pub fn stream_hash(sim: &mut Simulation) -> (u64, usize) {
+pub(crate) fn stream_hash(sim: &mut Simulation) -> (u64, usize) {
     let mut h = DefaultHasher::new();
     let mut n = 0;
     while let Some((f, b)) = sim.next_scan() {
@@ -49,7 +49,7 @@ pub fn stream_hash(sim: &mut Simulation) -> (u64, usize) {
 }
 
 /// The state a true stone reads as.
-pub fn state_of(stone: Option<Color>) -> PointState {
+pub(crate) fn state_of(stone: Option<Color>) -> PointState {
     match stone {
         None => PointState::Empty,
         Some(Color::Black) => PointState::Black,
@@ -58,7 +58,7 @@ pub fn state_of(stone: Option<Color>) -> PointState {
 }
 
 /// A board as rows from the top (`.`, `X`, `O`), as the fixtures' `.final` files hold it.
-pub fn rows(board: &[Option<Color>], size: u8) -> String {
+pub(crate) fn rows(board: &[Option<Color>], size: u8) -> String {
     let mut s = String::new();
     for r in 0..size as usize {
         for c in 0..size as usize {
@@ -74,7 +74,7 @@ pub fn rows(board: &[Option<Color>], size: u8) -> String {
 }
 
 /// The runs of equal readings at one point: (state, first frame time, last frame time).
-pub fn runs(frames: &[Frame], index: usize) -> Vec<(PointState, u64, u64)> {
+pub(crate) fn runs(frames: &[Frame], index: usize) -> Vec<(PointState, u64, u64)> {
     let mut out: Vec<(PointState, u64, u64)> = Vec::new();
     for f in frames {
         let s = states(f)[index];
