@@ -29,9 +29,9 @@ use broker::{Mosquitto, Msg, SubEvent, Subscriber};
 use browser::{eval, launch, screenshot, wait_until};
 use rumqttc::QoS;
 use serde_json::{json, Value};
-use tengen_daemon::event::Event;
-use tengen_daemon::hall::{self, config::HallConfig};
-use tengen_rules::Color;
+use tengen_hall::HallConfig;
+use tengen_protocol::event::{Event, FaultKind, GameSetup};
+use tengen_rules::{Color, Point};
 
 const TOKEN: &str = "browser-token-0123";
 const TMP: &str = env!("CARGO_TARGET_TMPDIR");
@@ -97,18 +97,14 @@ async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str])
         true,
     )
     .await;
-    let mut events = vec![Event::GameStarted {
-        size: 19,
-        komi: 7.5,
-        handicap: 0,
-        rules: "chinese".into(),
-        superko: "situational".into(),
-        time_control: "none".into(),
+    let point = |gtp: &str| Point::parse_gtp(gtp, 19).expect("a 19x19 point");
+    let mut events = vec![Event::GameStarted(GameSetup {
         black: format!("Black of {board}"),
         white: format!("White of {board}"),
         round: "1".into(),
         table: board.into(),
-    }];
+        ..GameSetup::default()
+    })];
     for (i, p) in points.iter().enumerate() {
         events.push(Event::Move {
             number: i as u32 + 1,
@@ -117,7 +113,7 @@ async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str])
             } else {
                 Color::White
             },
-            point: (*p).into(),
+            point: point(*p),
             captured: vec![],
             clock: None,
         });
@@ -125,8 +121,8 @@ async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str])
     if board == "t03" {
         // A noisy sensor: hardware trouble, listed in the console's Hardware table.
         events.push(Event::SensorFault {
-            points: vec!["J1".into()],
-            kind: "noisy".into(),
+            points: vec![point("J1")],
+            kind: FaultKind::Noisy,
         });
     }
     for (i, e) in events.into_iter().enumerate() {
@@ -188,7 +184,7 @@ async fn hall_overview_console_and_delayed_public_page() {
         Path::new("hall.toml"),
     )
     .expect("hall config");
-    let hall = hall::start(&mosq.url(), "127.0.0.1:0", &config)
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
         .await
         .expect("hall starts");
     let base = format!("http://{}", hall.addr);

@@ -17,9 +17,9 @@ use broker::{Mosquitto, Subscriber};
 use http::{get, ids, request, Resp};
 use rumqttc::QoS;
 use serde_json::{json, Value};
-use tengen_daemon::event::{AlertCode, Envelope, Event};
-use tengen_daemon::hall::{self, config::HallConfig};
-use tengen_rules::Color;
+use tengen_hall::HallConfig;
+use tengen_protocol::event::{Alert, AlertCode, Envelope, Event, Expected, FaultKind, GameSetup};
+use tengen_rules::{Color, Point};
 
 const TOKEN: &str = "console-token-0123";
 
@@ -62,22 +62,22 @@ fn state(board: &str, number: u32, round: &str, stones: &[(usize, char)]) -> Val
 
 use broker::board_envelope as env;
 
+/// A point of the 19x19 board (`Q16`).
+fn pt(gtp: &str) -> Point {
+    Point::parse_gtp(gtp, 19).expect("a 19x19 point")
+}
+
 fn game_started(board: &str) -> Envelope {
     env(
         board,
         1,
-        Event::GameStarted {
-            size: 19,
-            komi: 7.5,
-            handicap: 0,
-            rules: "chinese".into(),
-            superko: "situational".into(),
-            time_control: "none".into(),
+        Event::GameStarted(GameSetup {
             black: "Black".into(),
             white: "White".into(),
             round: "1".into(),
             table: "1".into(),
-        },
+            ..GameSetup::default()
+        }),
     )
 }
 
@@ -92,7 +92,7 @@ fn mv(board: &str, seq: u64, point: &str) -> Envelope {
             } else {
                 Color::White
             },
-            point: point.into(),
+            point: pt(point),
             captured: vec![],
             clock: None,
         },
@@ -142,7 +142,7 @@ async fn overview_board_pages_and_round_zip_from_the_broker() {
     three_boards(&boards).await;
 
     // The hall starts after the boards: everything comes from retained topics.
-    let hall = hall::start(&mosq.url(), "127.0.0.1:0", &HallConfig::default())
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &HallConfig::default())
         .await
         .expect("hall starts");
     let addr = hall.addr;
@@ -275,17 +275,15 @@ fn alert(board: &str) -> Value {
     let e = env(
         board,
         9,
-        Event::Alert {
+        Event::Alert(Alert {
             id: "a9".into(),
             code: AlertCode::UncapturedStones,
             article: "18.2".into(),
             color: Some(Color::White),
-            points: vec!["D16".into()],
-            expected: [("D16".to_string(), "empty".to_string())]
-                .into_iter()
-                .collect(),
+            points: vec![pt("D16")],
+            expected: Expected::new(vec![(pt("D16"), None)]),
             message: "Captured stones are still on the board.".into(),
-        },
+        }),
     );
     serde_json::to_value(e).unwrap()
 }
@@ -319,7 +317,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         Path::new("hall.toml"),
     )
     .unwrap();
-    let hall = hall::start(&mosq.url(), "127.0.0.1:0", &config)
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
         .await
         .expect("hall starts");
     let addr = hall.addr;
@@ -403,8 +401,8 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         "b1",
         4,
         Event::SensorFault {
-            points: vec!["J1".into()],
-            kind: "noisy".into(),
+            points: vec![pt("J1")],
+            kind: FaultKind::Noisy,
         },
     );
     publish(
@@ -555,7 +553,7 @@ async fn a_late_hall_with_an_identity_fills_a_boards_history() {
     .await;
     let config =
         HallConfig::parse("[hall]\nidentity = \"hall-test\"\n", Path::new("hall.toml")).unwrap();
-    let hall = hall::start(&mosq.url(), "127.0.0.1:0", &config)
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
         .await
         .expect("hall starts");
     let addr = hall.addr;

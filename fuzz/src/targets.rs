@@ -3,7 +3,7 @@
 // This file is the fuzz crate's `targets` module and is also compiled into
 // `daemon/tests/fuzz_inputs.rs` (with `#[path]`), so the CI short form runs exactly the
 // code the AFL long run runs. It may only use crates both have: `tengen_rules`,
-// `tengen_hal`, `tengen_sim`, `tengen_daemon`, `serde_json`.
+// `tengen_hal`, `tengen_sim`, `tengen_daemon`, `tengen_hall`, `serde_json`.
 //
 // Each function takes arbitrary bytes and returns what the reader made of them: accepted,
 // or refused with its error message. It panics (which AFL records as a crash) when the
@@ -15,13 +15,13 @@ use std::time::{Duration, Instant};
 
 use tengen_daemon::command;
 use tengen_daemon::config::Config;
-use tengen_daemon::hall::state::HallState;
 use tengen_hal::serial::decoder::Decoder;
 use tengen_hal::serial::protocol::{
     self, parse_body, parse_frame, RawFormat, CRC32, HEADER_LEN, MAGIC, VERSION,
 };
 use tengen_hal::serial::{Body, Received};
 use tengen_hal::FrameData;
+use tengen_hall::HallState;
 use tengen_rules::game::{Game, Superko};
 use tengen_rules::sgf;
 use tengen_rules::Color;

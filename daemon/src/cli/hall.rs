@@ -2,27 +2,35 @@
 //! overview of every board, a page and SGF per board, round zips and the arbiters' console.
 //! Runs until SIGINT/SIGTERM. Exit 2 for bad arguments or config, 1 when it cannot start.
 
+use tengen_hall::HallConfig;
+use tengen_net::broker::BrokerUrl;
+
 use super::args::HallArgs;
 use super::CliError;
-use crate::hall::config::HallConfig;
 
 /// Runs `tengen hall`.
 pub fn run(args: HallArgs) -> Result<(), CliError> {
     let config = match &args.config {
-        Some(path) => HallConfig::load(path).map_err(|e| CliError::input(e.to_string()))?,
+        Some(path) => HallConfig::load(path).map_err(|e| {
+            // Every problem of the file, one line each: all but the last here, the last
+            // as the command's error line (main prints it).
+            let lines = e.lines();
+            let (last, rest) = lines
+                .split_last()
+                .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
+            for line in rest {
+                eprintln!("tengen: {line}");
+            }
+            CliError::input(last)
+        })?,
         None => HallConfig::default(),
     };
-    crate::mqtt::settings::BrokerUrl::parse(&args.broker).map_err(|_| {
-        CliError::input(format!(
-            "--broker: {:?} is not mqtt://host:port",
-            args.broker
-        ))
-    })?;
+    BrokerUrl::parse(&args.broker).map_err(|e| CliError::input(format!("--broker: {e}")))?;
     super::run::init_logging();
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
-        let hall = crate::hall::start(&args.broker, &args.http, &config)
+        let hall = tengen_hall::start(&args.broker, &args.http, &config)
             .await
             .map_err(|e| CliError::work(e.to_string()))?;
         eprintln!(

@@ -12,21 +12,21 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::client::{lock, Shared};
+use crate::mqtt_client::{lock, Shared};
 
 /// How long one build of the overview is served before the next request rebuilds it.
-pub const REFRESH: Duration = Duration::from_secs(1);
+pub(crate) const REFRESH: Duration = Duration::from_secs(1);
 
 /// The last overview built, and when.
 #[derive(Default)]
-pub struct OverviewCache {
+pub(crate) struct OverviewCache {
     last: tokio::sync::Mutex<Option<(Instant, Arc<Value>)>>,
 }
 
 impl OverviewCache {
     /// The overview at `now`: the copy built less than [`REFRESH`] ago (aged to `now`), or
     /// a new one. Requests that arrive during a build wait for it instead of building too.
-    pub async fn boards(&self, hall: &Shared, now: Instant) -> Value {
+    pub(crate) async fn boards(&self, hall: &Shared, now: Instant) -> Value {
         let mut last = self.last.lock().await;
         let (built, boards) = match last.as_ref() {
             Some((at, v)) if now.saturating_duration_since(*at) < REFRESH => (*at, v.clone()),
@@ -43,7 +43,7 @@ impl OverviewCache {
 
 /// `boards` (the `/api/boards` array) as seen `later` than it was built: every
 /// `state_age_ms` grown by `later`.
-pub fn aged(boards: &Value, later: Duration) -> Value {
+fn aged(boards: &Value, later: Duration) -> Value {
     let mut v = boards.clone();
     let add = u64::try_from(later.as_millis()).unwrap_or(u64::MAX);
     if add == 0 {
@@ -64,7 +64,7 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::hall::state::HallState;
+    use crate::HallState;
 
     fn hall() -> Shared {
         Arc::new(Mutex::new(HallState::new("tengen", None, "h")))

@@ -1,29 +1,29 @@
 //! The whole hall: every board heard of under the prefix, and the commands sent. Fed with
 //! MQTT messages (topic, payload, time); answers with what to publish. Sans-IO, so the MQTT
-//! task and the tests drive it the same way.
+//! task, the tests and the fuzz target drive it the same way.
 
 use std::collections::BTreeMap;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use serde_json::{json, Map, Value};
+use tengen_net::live_view::LiveFeed;
+use tengen_protocol::command::{Command, Reply};
+use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
+use tengen_protocol::{gtp, Envelope, Timestamp};
 
-use super::board::{BoardView, Need};
-use super::commands::{CommandError, CommandLog, Sent};
-use super::config::Broadcast;
-use super::delay::{epoch_ms, DelayPolicy};
-use super::topic::{self, BoardKey, Leaf};
-use crate::event::{Envelope, Event};
-use crate::http::LiveFeed;
-use crate::mqtt::topics::Topics;
+use crate::board::{BoardView, Need};
+use crate::broadcast_delay::DelayPolicy;
+use crate::command_log::{CommandError, CommandLog, Sent};
+use crate::config::Broadcast;
 
 /// A message for the MQTT client to publish (QoS 1).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outgoing {
     /// The topic.
     pub topic: String,
     /// The payload.
     pub payload: Vec<u8>,
-    /// Retained (the public tree's `state` and `sgf`); commands are not.
+    /// Retained (the public tree's `state`, `sgf` and `status`); commands are not.
     pub retain: bool,
 }
 
@@ -35,7 +35,9 @@ struct Delay {
     republish_to: Option<String>,
 }
 
-/// Every board under the prefix, and the hall's commands.
+/// Every board under the prefix, and the hall's commands: the hall without its I/O. Feed
+/// it the broker's messages ([`HallState::on_message`]) and the passing time
+/// ([`HallState::tick`]); publish what they return.
 pub struct HallState {
     prefix: String,
     identity: Option<String>,
@@ -62,14 +64,14 @@ impl HallState {
 
     /// The same hall signing its commands with the boards' command key
     /// (`hall.command_key_file`).
-    pub fn with_command_key(mut self, key: Option<Vec<u8>>) -> HallState {
+    pub(crate) fn with_command_key(mut self, key: Option<Vec<u8>>) -> HallState {
         self.commands.set_key(key);
         self
     }
 
     /// The same hall with a broadcast delay (`[broadcast]`): the public side of every board
     /// lags behind, and, with `republish`, the hall publishes it under `topic_prefix`.
-    pub fn with_broadcast(mut self, broadcast: Option<&Broadcast>) -> HallState {
+    pub(crate) fn with_broadcast(mut self, broadcast: Option<&Broadcast>) -> HallState {
         self.delay = broadcast.map(|b| Delay {
             policy: b.policy(),
             republish_to: b.republish.then(|| b.topic_prefix.clone()),
@@ -78,26 +80,28 @@ impl HallState {
     }
 
     /// The subscription: `{prefix}/+/+/#`.
-    pub fn filter(&self) -> String {
+    pub(crate) fn filter(&self) -> String {
         format!("{}/+/+/#", self.prefix)
     }
 
-    /// One message from the broker, now. Bad payloads are logged and dropped.
+    /// One message from the broker, received `now` (and now on this machine's clock, for
+    /// the broadcast delay). Returns what to publish: a `republish` request, the public
+    /// tree's messages. Bad payloads are logged and dropped.
     pub fn on_message(&mut self, topic: &str, payload: &[u8], now: Instant) -> Vec<Outgoing> {
-        self.on_message_at(topic, payload, now, SystemTime::now())
+        self.on_message_at(topic, payload, now, Timestamp::now())
     }
 
-    /// One message from the broker at `now` (`wall`: the same moment in UTC, for the
-    /// broadcast delay). Returns what to publish: a `republish` request, and the public
-    /// tree's messages for the events the delay released.
-    pub fn on_message_at(
+    /// [`HallState::on_message`] at `now`, which is `wall` in UTC (for the broadcast
+    /// delay). Returns what to publish: a `republish` request, and the public tree's
+    /// messages for the events the delay released.
+    pub(crate) fn on_message_at(
         &mut self,
         topic: &str,
         payload: &[u8],
         now: Instant,
-        wall: SystemTime,
+        wall: Timestamp,
     ) -> Vec<Outgoing> {
-        let Some((key, leaf)) = topic::parse(&self.prefix, topic) else {
+        let Some((key, leaf)) = parse_board_topic(&self.prefix, topic) else {
             return Vec::new();
         };
         let mut out = self.handle(&key, leaf, topic, payload, now);
@@ -115,42 +119,40 @@ impl HallState {
         payload: &[u8],
         now: Instant,
     ) -> Vec<Outgoing> {
-        let key = key.clone();
         self.messages += 1;
         let order = self.messages;
         let can_ask = self.identity.is_some();
         let need = match leaf {
             Leaf::CmdReply => {
-                let Ok(reply) = serde_json::from_slice::<Value>(payload) else {
+                let Ok(reply) = serde_json::from_slice::<Reply>(payload) else {
                     return Vec::new();
                 };
-                let refused_republish = self.commands.on_reply(&key, &reply).is_some_and(|s| {
-                    s.payload.get("type").and_then(Value::as_str) == Some("republish")
-                        && reply.get("ok").and_then(Value::as_bool) != Some(true)
+                let refused_republish = self.commands.on_reply(key, &reply).is_some_and(|s| {
+                    matches!(s.command.command, Command::Republish { .. }) && !reply.ok
                 });
                 if refused_republish {
-                    if let Some(b) = self.boards.get_mut(&key) {
+                    if let Some(b) = self.boards.get_mut(key) {
                         b.history_refused();
                     }
                 }
                 Need::Nothing
             }
             Leaf::Events => match serde_json::from_slice::<Envelope>(payload) {
-                Ok(e) => self.board(&key).on_event(e, now, can_ask),
+                Ok(e) => self.board(key).on_event(e, now, can_ask),
                 Err(e) => {
                     tracing::warn!("{topic}: not an event: {e}");
                     Need::Nothing
                 }
             },
             Leaf::State => match serde_json::from_slice::<Value>(payload) {
-                Ok(v) if v.is_object() => self.board(&key).on_state(v, now, can_ask),
+                Ok(v) if v.is_object() => self.board(key).on_state(v, now, can_ask),
                 _ => {
                     tracing::warn!("{topic}: not a JSON object");
                     Need::Nothing
                 }
             },
             Leaf::Sgf => {
-                self.board(&key)
+                self.board(key)
                     .on_sgf(String::from_utf8_lossy(payload).into_owned());
                 Need::Nothing
             }
@@ -158,10 +160,10 @@ impl HallState {
                 let v: Value = serde_json::from_slice(payload).unwrap_or(Value::Null);
                 match v.get("state").and_then(Value::as_str) {
                     Some(s) => {
-                        self.board(&key).on_status(s);
+                        self.board(key).on_status(s);
                         // Whether a board is online is not news of the game: the public
                         // tree gets it at once, retained.
-                        return self.public_status(&key, payload).into_iter().collect();
+                        return self.public_status(key, payload).into_iter().collect();
                     }
                     None => tracing::warn!("{topic}: no \"state\" in the status"),
                 }
@@ -169,7 +171,7 @@ impl HallState {
             }
             Leaf::AlertsActive => {
                 match serde_json::from_slice::<Value>(payload) {
-                    Ok(Value::Array(a)) => self.board(&key).on_alerts_active(a, order),
+                    Ok(Value::Array(a)) => self.board(key).on_alerts_active(a, order),
                     _ => tracing::warn!("{topic}: not a JSON array"),
                 }
                 Need::Nothing
@@ -178,8 +180,13 @@ impl HallState {
         match (need, &self.identity) {
             (Need::History, Some(by)) => {
                 let by = by.clone();
-                let sent = self.commands.republish(&key, &by, 1, now);
-                self.outgoing(&sent).into_iter().collect()
+                match self.commands.republish(key, &by, 1, now) {
+                    Ok(sent) => self.outgoing(&sent).into_iter().collect(),
+                    Err(e) => {
+                        tracing::error!("republish to {}/{}: {e}", key.tournament, key.board);
+                        Vec::new()
+                    }
+                }
             }
             _ => Vec::new(),
         }
@@ -196,14 +203,15 @@ impl HallState {
         })
     }
 
-    /// Time passes (now): boards stop waiting for history that does not come, and the
-    /// broadcast delay releases what is old enough. Returns the public tree's messages.
+    /// Time passes (`now`, and now on this machine's clock): boards stop waiting for
+    /// history that does not come, and the broadcast delay releases what is old enough.
+    /// Returns the public tree's messages.
     pub fn tick(&mut self, now: Instant) -> Vec<Outgoing> {
-        self.tick_at(now, SystemTime::now())
+        self.tick_at(now, Timestamp::now())
     }
 
-    /// [`HallState::tick`] at `now` (`wall`: the same moment in UTC).
-    pub fn tick_at(&mut self, now: Instant, wall: SystemTime) -> Vec<Outgoing> {
+    /// [`HallState::tick`] at `now`, which is `wall` in UTC.
+    pub(crate) fn tick_at(&mut self, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
         for b in self.boards.values_mut() {
             b.tick(now);
         }
@@ -218,14 +226,14 @@ impl HallState {
 
     /// Runs board `key`'s broadcast delay; the public tree's messages for what it released
     /// (each event, then the board's public `state` and `sgf`, retained).
-    fn release(&mut self, key: &BoardKey, now: Instant, wall: SystemTime) -> Vec<Outgoing> {
+    fn release(&mut self, key: &BoardKey, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
         let Some(delay) = &self.delay else {
             return Vec::new();
         };
         let Some(board) = self.boards.get_mut(key) else {
             return Vec::new();
         };
-        let released = board.release(&delay.policy, now, epoch_ms(wall));
+        let released = board.release(&delay.policy, now, wall);
         let Some(prefix) = &delay.republish_to else {
             return Vec::new();
         };
@@ -237,10 +245,9 @@ impl HallState {
         };
         let mut out: Vec<Outgoing> = released
             .iter()
-            .filter_map(|e| serde_json::to_vec(e).ok())
-            .map(|payload| Outgoing {
+            .map(|e| Outgoing {
                 topic: topics.events(),
-                payload,
+                payload: e.to_json().into_bytes(),
                 retain: false,
             })
             .collect();
@@ -273,24 +280,24 @@ impl HallState {
         let topics = Topics::new(&self.prefix, &sent.key.tournament, &sent.key.board).ok()?;
         Some(Outgoing {
             topic: topics.cmd(),
-            payload: sent.payload.to_string().into_bytes(),
+            payload: Value::Object(sent.payload.clone()).to_string().into_bytes(),
             retain: false,
         })
     }
 
     /// The live feed of one board, if the hall has heard of it (for arbiters).
-    pub fn feed(&self, key: &BoardKey) -> Option<LiveFeed> {
+    pub(crate) fn feed(&self, key: &BoardKey) -> Option<LiveFeed> {
         self.boards.get(key).map(|b| b.feed().clone())
     }
 
     /// The feed the public pages of one board are served from: delayed under a broadcast
     /// delay, else the live one.
-    pub fn public_feed(&self, key: &BoardKey) -> Option<LiveFeed> {
+    pub(crate) fn public_feed(&self, key: &BoardKey) -> Option<LiveFeed> {
         self.boards.get(key).map(|b| b.public_feed().clone())
     }
 
     /// True when the public pages lag behind (a `[broadcast]` section).
-    pub fn is_delayed(&self) -> bool {
+    pub(crate) fn is_delayed(&self) -> bool {
         self.delay.is_some()
     }
 
@@ -311,7 +318,7 @@ impl HallState {
 
     /// The games of round `round` (any tournament): a file name and the SGF of each board
     /// whose current game is in that round and has a record.
-    pub fn round_games(&self, round: &str) -> Vec<(String, String)> {
+    pub(crate) fn round_games(&self, round: &str) -> Vec<(String, String)> {
         self.boards
             .iter()
             .filter(|(_, b)| b.round() == round)
@@ -331,9 +338,9 @@ impl HallState {
             .collect()
     }
 
-    /// Every open alert in the hall, newest first, with its board and a picture of what the
-    /// board should look like (`expected` over the board's recorded position). For the
-    /// console only.
+    /// `/api/console/alerts`: every open alert in the hall, newest first, with its board
+    /// and a picture of what the board should look like (`expected` over the board's
+    /// recorded position). For the console only.
     pub fn alerts_json(&self) -> Value {
         let mut all: Vec<(u64, i64, Value)> = Vec::new();
         for (k, b) in &self.boards {
@@ -359,36 +366,35 @@ impl HallState {
         Value::Array(all.into_iter().map(|(_, _, a)| a).collect())
     }
 
-    /// Every board's standing hardware trouble (`sensor_fault`: link lost, stuck or noisy
-    /// sensors), newest first, with its board. For the console only.
-    pub fn hardware_json(&self) -> Value {
-        let mut all: Vec<(&str, u64, Value)> = Vec::new();
+    /// `/api/console/hardware`: every board's standing hardware trouble (`sensor_fault`:
+    /// link lost, stuck or noisy sensors), newest first, with its board. For the console
+    /// only.
+    pub(crate) fn hardware_json(&self) -> Value {
+        let mut all: Vec<(Timestamp, u64, Value)> = Vec::new();
         for (k, b) in &self.boards {
-            for e in b.hardware() {
-                let Event::SensorFault { points, kind } = &e.event else {
-                    continue;
-                };
+            for f in b.hardware() {
+                let points: Vec<String> = f.points.iter().map(|p| p.to_gtp()).collect();
                 all.push((
-                    e.time.as_str(),
-                    e.seq,
+                    f.time,
+                    f.seq,
                     json!({
                         "tournament": k.tournament,
                         "board": k.board,
-                        "kind": kind,
+                        "kind": f.kind,
                         "points": points,
-                        "time": e.time,
-                        "seq": e.seq,
+                        "time": f.time,
+                        "seq": f.seq,
                     }),
                 ));
             }
         }
-        all.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+        all.sort_by_key(|a| std::cmp::Reverse((a.0, a.1)));
         Value::Array(all.into_iter().map(|(_, _, v)| v).collect())
     }
 
     /// Prepares a console command for board `key`, signed `by`; returns its id and what to
     /// publish. The command is pending until the board replies.
-    pub fn command(
+    pub(crate) fn command(
         &mut self,
         key: &BoardKey,
         by: &str,
@@ -396,19 +402,16 @@ impl HallState {
         now: Instant,
     ) -> Result<(String, Outgoing), CommandError> {
         if !self.boards.contains_key(key) {
-            return Err(CommandError::UnknownBoard(format!(
-                "{}/{}",
-                key.tournament, key.board
-            )));
+            return Err(CommandError::UnknownBoard(key.clone()));
         }
         let sent = self.commands.prepare(key, by, body, now)?;
         let out = self
             .outgoing(&sent)
-            .ok_or_else(|| CommandError::UnknownBoard(key.board.clone()))?;
+            .ok_or_else(|| CommandError::UnknownBoard(key.clone()))?;
         Ok((sent.id, out))
     }
 
-    /// `/api/console/commands`: the commands sent, newest first, pending/acked/refused.
+    /// `/api/console/commands`: the commands sent, newest first, pending, acked or refused.
     pub fn commands_json(&self, now: Instant) -> Value {
         self.commands.to_json(now)
     }
@@ -417,7 +420,7 @@ impl HallState {
 /// The board's `state.board` string with the alert's `expected` points set (`B`, `W`,
 /// `empty`): what the physical board should show. An empty string when there is no usable
 /// position.
-pub fn expected_position(position: &str, size: u64, expected: Option<&Value>) -> String {
+fn expected_position(position: &str, size: u64, expected: Option<&Value>) -> String {
     let Ok(size) = u8::try_from(size) else {
         return String::new();
     };
@@ -428,7 +431,7 @@ pub fn expected_position(position: &str, size: u64, expected: Option<&Value>) ->
     let mut cells: Vec<u8> = position.bytes().collect();
     if let Some(Value::Object(map)) = expected {
         for (point, what) in map {
-            let Ok(p) = tengen_rules::Point::parse_gtp(point, size) else {
+            let Some(p) = gtp::parse(point).ok().filter(|p| p.on_board(size)) else {
                 continue;
             };
             let c = match what.as_str() {
@@ -525,7 +528,7 @@ mod tests {
 
     #[test]
     fn a_delayed_hall_republishes_what_the_delay_releases() {
-        let b = crate::hall::config::HallConfig::parse(
+        let b = crate::config::HallConfig::parse(
             "[broadcast]\ndelay_moves = 1\ndelay_minutes = 1\n",
             std::path::Path::new("hall.toml"),
         )
@@ -534,9 +537,9 @@ mod tests {
         let mut h = HallState::new("tengen", None, "h").with_broadcast(b.as_ref());
         assert!(h.is_delayed());
         let t0 = "2026-11-29T13:00:00.000Z";
-        let wall0 = humantime::parse_rfc3339(t0).unwrap();
+        let wall0 = Timestamp::parse(t0).unwrap();
         let now = Instant::now();
-        let at = |secs: u64| wall0 + std::time::Duration::from_secs(secs);
+        let at = |secs: u64| wall0.plus(secs * 1000);
         let key = BoardKey::new("t", "b1").unwrap();
         let ev = "tengen/t/b1/events";
 
@@ -619,9 +622,109 @@ mod tests {
         assert_eq!(public.last_seq(), 5);
     }
 
+    fn delayed(text: &str) -> HallState {
+        let b = crate::config::HallConfig::parse(text, std::path::Path::new("hall.toml"))
+            .unwrap()
+            .broadcast;
+        HallState::new("tengen", None, "h").with_broadcast(b.as_ref())
+    }
+
+    #[test]
+    fn a_hall_that_never_saw_the_game_start_shows_no_public_position() {
+        let mut h = delayed("[broadcast]\ndelay_moves = 1\n");
+        let now = Instant::now();
+        let t0 = "2026-11-29T13:00:00.000Z";
+        let ev = "tengen/t/b1/events";
+        let key = BoardKey::new("t", "b1").unwrap();
+        // Started mid-game, without an identity to ask for the history.
+        h.on_message("tengen/t/b1/state", br#"{"seq":9,"number":4}"#, now);
+        for (seq, n, p) in [(10, 5, "E5"), (11, 6, "C3"), (12, 7, "G7")] {
+            h.on_message(ev, &event(seq, t0, moved(n, p)), now);
+        }
+        assert_eq!(h.feed(&key).unwrap().last_seq(), 12, "live: all of it");
+        let public = h.public_feed(&key).unwrap();
+        assert_eq!(public.last_seq(), 11, "the released events");
+        assert_eq!(
+            public.state(),
+            Value::Null,
+            "but no position, never the live one"
+        );
+        assert_eq!(public.sgf(), "");
+        assert_eq!(h.boards_json(now)[0]["number"], Value::Null);
+        // The next game is public from its start.
+        for (seq, body) in [
+            (13, game_started()),
+            (14, moved(1, "E5")),
+            (15, moved(2, "C3")),
+        ] {
+            h.on_message(ev, &event(seq, t0, body), now);
+        }
+        let public = h.public_feed(&key).unwrap();
+        assert_eq!(public.state()["number"], 1);
+        assert_eq!(public.state()["seq"], 14);
+        assert_eq!(h.boards_json(now)[0]["number"], 1);
+    }
+
+    #[test]
+    fn the_public_clocks_are_what_the_last_public_event_said() {
+        let mut h = delayed("[broadcast]\ndelay_moves = 1\n");
+        let key = BoardKey::new("t", "b1").unwrap();
+        let now = Instant::now();
+        let ev = "tengen/t/b1/events";
+        let clock = |color: Value, b: u64, w: u64, running: &str| {
+            json!({"type": "clock", "color": color, "B": b, "W": w,
+                "periods": {"B": 3, "W": 3}, "running": running, "paused": false})
+        };
+        let timed = |number: u32, point: &str, b: u64, w: u64| {
+            let mut m = moved(number, point);
+            m["clock"] = json!({"B": b, "W": w});
+            m
+        };
+        let mut setup = game_started();
+        setup["time_control"] = json!("byoyomi 10m 3x30s");
+        for (seq, time, body) in [
+            (1, "2026-11-29T13:00:00.000Z", setup),
+            (
+                2,
+                "2026-11-29T13:00:00.000Z",
+                clock(Value::Null, 600_000, 600_000, "B"),
+            ),
+            (
+                3,
+                "2026-11-29T13:00:10.000Z",
+                timed(1, "E5", 590_000, 600_000),
+            ),
+            (
+                4,
+                "2026-11-29T13:00:10.000Z",
+                clock(json!("B"), 590_000, 600_000, "W"),
+            ),
+            (
+                5,
+                "2026-11-29T13:01:10.000Z",
+                timed(2, "C3", 590_000, 540_000),
+            ),
+            (
+                6,
+                "2026-11-29T13:01:10.000Z",
+                clock(json!("W"), 590_000, 540_000, "B"),
+            ),
+        ] {
+            h.on_message(ev, &event(seq, time, body), now);
+        }
+        let state = h.public_feed(&key).unwrap().state();
+        assert_eq!(state["number"], 1);
+        assert_eq!(
+            state["clocks"],
+            json!({"B": 590_000, "W": 600_000, "periods": {"B": 3, "W": 3},
+                "running": "W", "paused": false}),
+            "White's clock as it stood at the last public press, not run on to now"
+        );
+    }
+
     #[test]
     fn a_hall_that_does_not_republish_keeps_the_delay_to_itself() {
-        let b = crate::hall::config::HallConfig::parse(
+        let b = crate::config::HallConfig::parse(
             "[broadcast]\ndelay_moves = 1\nrepublish = false\n",
             std::path::Path::new("hall.toml"),
         )
@@ -636,7 +739,7 @@ mod tests {
             (2, moved(1, "E5")),
             (3, moved(2, "C3")),
         ] {
-            let out = h.on_message_at(ev, &event(seq, t0, body), now, SystemTime::now());
+            let out = h.on_message_at(ev, &event(seq, t0, body), now, Timestamp::now());
             assert!(out.is_empty());
         }
         let key = BoardKey::new("t", "b1").unwrap();

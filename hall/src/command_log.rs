@@ -5,28 +5,28 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use serde_json::{json, Map, Value};
+use tengen_protocol::command::{Command, CommandEnvelope, Reply};
+use tengen_protocol::signing::sign;
+use tengen_protocol::topics::BoardKey;
 use thiserror::Error;
-
-use super::topic::BoardKey;
-use crate::command::{Command, CommandEnvelope};
 
 /// How many commands the log keeps (the oldest go first).
 const KEEP: usize = 500;
 
 /// Why a command from the console was not sent.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum CommandError {
+#[derive(Debug, Error)]
+pub(crate) enum CommandError {
     /// The body is not a command of SPEC.md (unknown type, missing or extra field).
     #[error("not a valid command: {0}")]
-    Invalid(String),
+    Invalid(#[from] serde_json::Error),
     /// The hall has not heard of that board.
-    #[error("no board {0} in this hall")]
-    UnknownBoard(String),
+    #[error("no board {}/{} in this hall", .0.tournament, .0.board)]
+    UnknownBoard(BoardKey),
 }
 
 /// Where a command stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+enum Outcome {
     /// Sent; no reply yet.
     Pending,
     /// The board replied `ok: true`.
@@ -37,33 +37,35 @@ pub enum Outcome {
 
 /// One command sent.
 #[derive(Debug, Clone)]
-pub struct Sent {
+pub(crate) struct Sent {
     /// The command's id.
-    pub id: String,
+    pub(crate) id: String,
     /// The board it went to.
-    pub key: BoardKey,
-    /// The whole payload as published.
-    pub payload: Value,
+    pub(crate) key: BoardKey,
+    /// The command.
+    pub(crate) command: CommandEnvelope,
+    /// The whole payload as published (with `sig` when the hall signs).
+    pub(crate) payload: Map<String, Value>,
     /// Where it stands.
-    pub outcome: Outcome,
+    outcome: Outcome,
     /// When it was sent.
-    pub at: Instant,
+    at: Instant,
 }
 
 /// The hall's commands, newest last.
 #[derive(Debug)]
-pub struct CommandLog {
+pub(crate) struct CommandLog {
     tag: String,
     counter: u64,
     sent: VecDeque<Sent>,
     /// The command key shared with the boards (`hall.command_key_file`): commands are
-    /// signed with it (see [`crate::sender`]).
+    /// signed with it (see [`tengen_protocol::signing`]).
     key: Option<Vec<u8>>,
 }
 
 impl CommandLog {
     /// An empty log; ids are `{tag}-{n}`, so give each hall its own `tag`.
-    pub fn new(tag: &str) -> CommandLog {
+    pub(crate) fn new(tag: &str) -> CommandLog {
         CommandLog {
             tag: tag.to_string(),
             counter: 0,
@@ -72,61 +74,61 @@ impl CommandLog {
         }
     }
 
-    /// The same log, signing every command with `key` (boards with `mqtt.command_key_file`
-    /// take only signed commands).
-    pub fn with_key(mut self, key: Option<Vec<u8>>) -> CommandLog {
-        self.set_key(key);
-        self
-    }
-
-    /// Signs every command from now on with `key` (`None`: unsigned).
-    pub fn set_key(&mut self, key: Option<Vec<u8>>) {
+    /// Signs every command from now on with `key` (`None`: unsigned); boards with
+    /// `mqtt.command_key_file` take only signed commands.
+    pub(crate) fn set_key(&mut self, key: Option<Vec<u8>>) {
         self.key = key;
     }
 
-    /// Adds `sig` when the hall has a command key.
-    fn seal(&self, payload: Value) -> Value {
-        match (payload, &self.key) {
-            (Value::Object(mut object), Some(key)) => {
-                crate::sender::sign(key, &mut object);
-                Value::Object(object)
-            }
-            (payload, _) => payload,
+    /// The wire payload of `envelope`, with `sig` when the hall has a command key.
+    fn seal(&self, envelope: &CommandEnvelope) -> Result<Map<String, Value>, serde_json::Error> {
+        let mut object = match serde_json::to_value(envelope)? {
+            Value::Object(object) => object,
+            // A struct always serialises as an object.
+            _ => Map::new(),
+        };
+        if let Some(key) = &self.key {
+            sign(key, &mut object);
         }
+        Ok(object)
     }
 
     /// Builds a command from the console's JSON `body` (`{"type":"confirm","alert":"a3"}`),
     /// signed `by`, checks it against SPEC.md's commands, and logs it as pending. Returns
-    /// the payload to publish.
-    pub fn prepare(
+    /// what to publish.
+    pub(crate) fn prepare(
         &mut self,
         key: &BoardKey,
         by: &str,
         body: Map<String, Value>,
         now: Instant,
     ) -> Result<Sent, CommandError> {
-        let id = self.next_id();
+        // The hall sets the id and the sender, whatever the body says.
         let mut object = body;
-        object.insert("id".into(), Value::String(id.clone()));
+        let id = format!("{}-{}", self.tag, self.counter + 1);
+        object.insert("id".into(), Value::String(id));
         object.insert("by".into(), Value::String(by.to_string()));
-        let envelope: CommandEnvelope = serde_json::from_value(Value::Object(object))
-            .map_err(|e| CommandError::Invalid(e.to_string()))?;
-        let payload =
-            serde_json::to_value(&envelope).map_err(|e| CommandError::Invalid(e.to_string()))?;
-        let payload = self.seal(payload);
-        Ok(self.remember(id, key, payload, now))
+        let envelope: CommandEnvelope = serde_json::from_value(Value::Object(object))?;
+        self.counter += 1;
+        let payload = self.seal(&envelope)?;
+        Ok(self.remember(key, envelope, payload, now))
     }
 
     /// A `republish` from `from_seq`, signed `by` (the hall's identity).
-    pub fn republish(&mut self, key: &BoardKey, by: &str, from_seq: u64, now: Instant) -> Sent {
-        let id = self.next_id();
+    pub(crate) fn republish(
+        &mut self,
+        key: &BoardKey,
+        by: &str,
+        from_seq: u64,
+        now: Instant,
+    ) -> Result<Sent, CommandError> {
         let envelope = CommandEnvelope {
-            id: id.clone(),
+            id: self.next_id(),
             by: Some(by.to_string()),
             command: Command::Republish { from_seq },
         };
-        let payload = self.seal(serde_json::to_value(&envelope).unwrap_or(Value::Null));
-        self.remember(id, key, payload, now)
+        let payload = self.seal(&envelope)?;
+        Ok(self.remember(key, envelope, payload, now))
     }
 
     /// The next command id of this hall: `{tag}-{n}`.
@@ -136,10 +138,17 @@ impl CommandLog {
     }
 
     /// Records a command as pending (keeping the last `KEEP`) and returns it.
-    fn remember(&mut self, id: String, key: &BoardKey, payload: Value, now: Instant) -> Sent {
+    fn remember(
+        &mut self,
+        key: &BoardKey,
+        command: CommandEnvelope,
+        payload: Map<String, Value>,
+        now: Instant,
+    ) -> Sent {
         let sent = Sent {
-            id,
+            id: command.id.clone(),
             key: key.clone(),
+            command,
             payload,
             outcome: Outcome::Pending,
             at: now,
@@ -153,27 +162,24 @@ impl CommandLog {
 
     /// A `.../cmd/reply` from board `key`: marks the matching command. Returns the command
     /// when the reply was for one of this hall's commands (other halls' replies are ignored).
-    pub fn on_reply(&mut self, key: &BoardKey, reply: &Value) -> Option<&Sent> {
-        let id = reply.get("id")?.as_str()?;
+    pub(crate) fn on_reply(&mut self, key: &BoardKey, reply: &Reply) -> Option<&Sent> {
+        let id = reply.id.as_deref()?;
         let sent = self
             .sent
             .iter_mut()
             .rev()
             .find(|s| s.id == id && &s.key == key)?;
-        sent.outcome = if reply.get("ok").and_then(Value::as_bool) == Some(true) {
+        sent.outcome = if reply.ok {
             Outcome::Acked
         } else {
-            let error = reply
-                .get("error")
-                .and_then(Value::as_str)
-                .unwrap_or("refused without a reason");
+            let error = reply.error.as_deref().unwrap_or("refused without a reason");
             Outcome::Refused(error.to_string())
         };
         Some(sent)
     }
 
     /// The log as JSON for `/api/console/commands`, newest first.
-    pub fn to_json(&self, now: Instant) -> Value {
+    pub(crate) fn to_json(&self, now: Instant) -> Value {
         Value::Array(
             self.sent
                 .iter()
@@ -189,7 +195,7 @@ impl CommandLog {
                         "tournament": s.key.tournament,
                         "board": s.key.board,
                         "type": s.payload.get("type"),
-                        "by": s.payload.get("by"),
+                        "by": s.command.by,
                         "command": s.payload,
                         "status": status,
                         "error": error,
@@ -204,6 +210,8 @@ impl CommandLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tengen_protocol::command::decode_checked;
+    use tengen_protocol::signing::SenderPolicy;
 
     fn key() -> BoardKey {
         BoardKey::new("t", "b1").unwrap()
@@ -213,27 +221,37 @@ mod tests {
         v.as_object().unwrap().clone()
     }
 
+    fn reply(id: &str, ok: bool, error: Option<&str>) -> Reply {
+        Reply {
+            id: Some(id.to_string()),
+            ok,
+            error: error.map(str::to_string),
+        }
+    }
+
     #[test]
     fn with_a_key_every_command_is_signed_so_a_strict_board_takes_it() {
         let secret = b"hall-and-boards-share-this".to_vec();
-        let board = crate::sender::SenderPolicy::new(vec!["chief".into()], Some(&secret));
+        let board = SenderPolicy::new(vec!["chief".into()], Some(&secret));
         let now = Instant::now();
-        let mut log = CommandLog::new("h1").with_key(Some(secret));
+        let mut log = CommandLog::new("h1");
+        log.set_key(Some(secret));
         let sent = log
             .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
             .unwrap();
-        let again = log.republish(&key(), "chief", 5, now);
+        let again = log.republish(&key(), "chief", 5, now).unwrap();
         for s in [sent, again] {
             let wire = serde_json::to_vec(&s.payload).unwrap();
-            let command = crate::mqtt::commands::parse_checked(&wire, &board);
+            let command = decode_checked(&wire, &board);
             assert!(command.is_ok(), "{:?}", command.err());
+            assert_eq!(command.unwrap(), s.command);
         }
         let mut unsigned = CommandLog::new("h2");
         let s = unsigned
             .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
             .unwrap();
         let wire = serde_json::to_vec(&s.payload).unwrap();
-        assert!(crate::mqtt::commands::parse_checked(&wire, &board).is_err());
+        assert!(decode_checked(&wire, &board).is_err());
     }
 
     #[test]
@@ -250,23 +268,36 @@ mod tests {
             .unwrap();
         assert_eq!(s.id, "h1-1");
         assert_eq!(
-            s.payload,
+            Value::Object(s.payload),
             json!({"id": "h1-1", "by": "chief", "type": "confirm", "alert": "a3"})
         );
         assert_eq!(log.to_json(now)[0]["status"], "pending");
         // A reply for another board or another hall's id changes nothing.
         let other = BoardKey::new("t", "b2").unwrap();
-        assert!(log
-            .on_reply(&other, &json!({"id": "h1-1", "ok": true}))
-            .is_none());
-        assert!(log
-            .on_reply(&key(), &json!({"id": "h2-1", "ok": true}))
-            .is_none());
+        assert!(log.on_reply(&other, &reply("h1-1", true, None)).is_none());
+        assert!(log.on_reply(&key(), &reply("h2-1", true, None)).is_none());
         assert_eq!(log.to_json(now)[0]["status"], "pending");
-        assert!(log
-            .on_reply(&key(), &json!({"id": "h1-1", "ok": true}))
-            .is_some());
+        assert!(log.on_reply(&key(), &reply("h1-1", true, None)).is_some());
         assert_eq!(log.to_json(now)[0]["status"], "acked");
+        assert_eq!(log.to_json(now)[0]["by"], "chief");
+    }
+
+    #[test]
+    fn the_console_cannot_choose_the_id_or_the_sender() {
+        let now = Instant::now();
+        let mut log = CommandLog::new("h1");
+        let s = log
+            .prepare(
+                &key(),
+                "chief",
+                body(json!({"type": "pause", "id": "x", "by": "someone"})),
+                now,
+            )
+            .unwrap();
+        assert_eq!(
+            Value::Object(s.payload),
+            json!({"id": "h1-1", "by": "chief", "type": "pause"})
+        );
     }
 
     #[test]
@@ -275,10 +306,7 @@ mod tests {
         let mut log = CommandLog::new("h1");
         log.prepare(&key(), "chief", body(json!({"type": "pause"})), now)
             .unwrap();
-        log.on_reply(
-            &key(),
-            &json!({"id": "h1-1", "ok": false, "error": "no game"}),
-        );
+        log.on_reply(&key(), &reply("h1-1", false, Some("no game")));
         let j = log.to_json(now);
         assert_eq!(
             (j[0]["status"].as_str(), j[0]["error"].as_str()),
@@ -299,5 +327,9 @@ mod tests {
             assert!(matches!(e, CommandError::Invalid(_)));
         }
         assert_eq!(log.to_json(now), json!([]));
+        let s = log
+            .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .unwrap();
+        assert_eq!(s.id, "h1-1", "refused bodies use no id");
     }
 }

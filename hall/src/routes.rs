@@ -1,5 +1,5 @@
 //! The hall's HTTP routes. Public: `/` (overview), `/api/boards`, `/board/{t}/{b}/...` (the
-//! one-board view of [`crate::http::router`] per board), `/round/{round}.zip`. Arbiters
+//! one-board view of [`tengen_net::live_view::router`] per board), `/round/{round}.zip`. Arbiters
 //! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
 //! nor reveal anything of the console.
 
@@ -17,38 +17,40 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tower::ServiceExt;
 
-use super::auth::{self, Sessions, COOKIE};
-use super::client::{lock, MqttLink, Shared};
-use super::config::Arbiter;
-use super::topic::BoardKey;
-use crate::http::LiveFeed;
+use tengen_net::live_view::{self, LiveFeed};
+use tengen_protocol::topics::BoardKey;
+
+use crate::config::Arbiter;
+use crate::console_auth::{self, Sessions, COOKIE};
+use crate::mqtt_client::{lock, MqttLink, Shared};
+use crate::overview_cache::OverviewCache;
 
 /// The overview page: every board, small and live.
-pub const OVERVIEW: &str = include_str!("overview.html");
+const OVERVIEW: &str = include_str!("overview.html");
 /// The arbiters' console page.
-pub const CONSOLE: &str = include_str!("console.html");
+const CONSOLE: &str = include_str!("console.html");
 /// The console's login form; `{{error}}` is replaced with a message or nothing.
-pub const LOGIN: &str = include_str!("login.html");
+const LOGIN: &str = include_str!("login.html");
 
 /// What the handlers share.
 #[derive(Clone)]
-pub struct App {
+pub(crate) struct App {
     /// The hall's boards and commands.
-    pub hall: Shared,
+    pub(crate) hall: Shared,
     /// The MQTT client that publishes commands.
-    pub mqtt: Arc<MqttLink>,
+    pub(crate) mqtt: Arc<MqttLink>,
     /// Who may log in.
-    pub arbiters: Arc<Vec<Arbiter>>,
+    pub(crate) arbiters: Arc<Vec<Arbiter>>,
     /// Open console sessions.
-    pub sessions: Arc<Mutex<Sessions>>,
+    pub(crate) sessions: Arc<Mutex<Sessions>>,
     /// How long a session lasts (the cookie's Max-Age).
-    pub session_lifetime: Duration,
+    pub(crate) session_lifetime: Duration,
     /// The overview shared by every viewer (built at most once a second).
-    pub overview: Arc<super::overview::OverviewCache>,
+    pub(crate) overview: Arc<OverviewCache>,
 }
 
 /// The hall's routes.
-pub fn router(app: App) -> Router {
+pub(crate) fn router(app: App) -> Router {
     Router::new()
         .route("/", get(overview))
         .route("/api/boards", get(boards))
@@ -93,7 +95,7 @@ async fn board_redirect(Path((t, b)): Path<(String, String)>) -> Response {
     }
 }
 
-/// The public one-board pages: the router of `crate::http` on the board's public feed
+/// The public one-board pages: the router of `tengen_net::live_view` on the board's public feed
 /// (delayed under `[broadcast]`), with the path below `/board/{t}/{b}` as its own.
 async fn board_view(
     State(app): State<App>,
@@ -158,7 +160,7 @@ async fn one_board(feed: LiveFeed, params: &HashMap<String, String>, req: Reques
         Err(_) => return not_found("bad path"),
     }
     let inner = Request::from_parts(parts, body);
-    match crate::http::router(feed).oneshot(inner).await {
+    match live_view::router(feed).oneshot(inner).await {
         Ok(r) => r,
         Err(never) => match never {},
     }
@@ -189,7 +191,7 @@ async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response
 }
 
 /// The games as one zip archive (deflated), one entry per `(name, sgf)`.
-pub fn zip_games(games: &[(String, String)]) -> Result<Vec<u8>, zip::result::ZipError> {
+fn zip_games(games: &[(String, String)]) -> Result<Vec<u8>, zip::result::ZipError> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated);
@@ -215,7 +217,7 @@ fn sanitize(s: &str) -> String {
 /// The arbiter logged in on this request, if any.
 fn arbiter(app: &App, headers: &HeaderMap) -> Option<String> {
     let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
-    let id = auth::cookie_value(cookies, COOKIE)?;
+    let id = console_auth::cookie_value(cookies, COOKIE)?;
     app.sessions
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -248,10 +250,11 @@ async fn login(State(app): State<App>, Form(f): Form<LoginForm>) -> Response {
     let arbiters = app.arbiters.clone();
     let (name, password) = (f.name, f.password);
     // Argon2 takes tens of milliseconds: not on the async threads.
-    let who = tokio::task::spawn_blocking(move || auth::verify(&arbiters, &name, &password))
-        .await
-        .ok()
-        .flatten();
+    let who =
+        tokio::task::spawn_blocking(move || console_auth::verify(&arbiters, &name, &password))
+            .await
+            .ok()
+            .flatten();
     let Some(who) = who else {
         return login_page(StatusCode::UNAUTHORIZED, "Wrong name or password.");
     };
@@ -279,7 +282,7 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
     if let Some(id) = headers
         .get(header::COOKIE)
         .and_then(|v| v.to_str().ok())
-        .and_then(|c| auth::cookie_value(c, COOKIE))
+        .and_then(|c| console_auth::cookie_value(c, COOKIE))
     {
         app.sessions
             .lock()

@@ -9,14 +9,14 @@ use argon2::{Argon2, PasswordHash, PasswordVerifier};
 use rand::Rng;
 use subtle::ConstantTimeEq;
 
-use super::config::Arbiter;
+use crate::config::Arbiter;
 
 /// The name of the session cookie.
-pub const COOKIE: &str = "tengen_hall_session";
+pub(crate) const COOKIE: &str = "tengen_hall_session";
 
 /// Checks a name and a password or token against the configured arbiters; the arbiter's
 /// name when they match. Unknown names and wrong secrets look the same to the caller.
-pub fn verify(arbiters: &[Arbiter], name: &str, secret: &str) -> Option<String> {
+pub(crate) fn verify(arbiters: &[Arbiter], name: &str, secret: &str) -> Option<String> {
     let a = arbiters.iter().find(|a| a.name == name)?;
     let ok = match (&a.password_hash, &a.token) {
         (Some(hash), _) => PasswordHash::new(hash)
@@ -34,14 +34,14 @@ pub fn verify(arbiters: &[Arbiter], name: &str, secret: &str) -> Option<String> 
 
 /// The open console sessions: a random id (the cookie's value) to the arbiter's name.
 #[derive(Debug)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     lifetime: Duration,
     open: HashMap<String, (String, Instant)>,
 }
 
 impl Sessions {
     /// No sessions; each one lasts `lifetime` from its login.
-    pub fn new(lifetime: Duration) -> Sessions {
+    pub(crate) fn new(lifetime: Duration) -> Sessions {
         Sessions {
             lifetime,
             open: HashMap::new(),
@@ -49,7 +49,7 @@ impl Sessions {
     }
 
     /// Opens a session for `arbiter` at `now`; returns its id (32 random hex digits).
-    pub fn open(&mut self, arbiter: &str, now: Instant) -> String {
+    pub(crate) fn open(&mut self, arbiter: &str, now: Instant) -> String {
         self.open.retain(|_, (_, until)| *until > now);
         let bytes: [u8; 16] = rand::rng().random();
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -59,7 +59,7 @@ impl Sessions {
     }
 
     /// The arbiter logged in with session `id`, if it is open at `now`.
-    pub fn arbiter(&self, id: &str, now: Instant) -> Option<String> {
+    pub(crate) fn arbiter(&self, id: &str, now: Instant) -> Option<String> {
         self.open
             .get(id)
             .filter(|(_, until)| *until > now)
@@ -67,13 +67,13 @@ impl Sessions {
     }
 
     /// Ends session `id`.
-    pub fn close(&mut self, id: &str) {
+    pub(crate) fn close(&mut self, id: &str) {
         self.open.remove(id);
     }
 }
 
 /// The value of cookie `name` in a `Cookie:` header.
-pub fn cookie_value<'a>(header: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn cookie_value<'a>(header: &'a str, name: &str) -> Option<&'a str> {
     header.split(';').find_map(|part| {
         let (k, v) = part.trim().split_once('=')?;
         (k == name).then_some(v.trim())

@@ -1,55 +1,66 @@
-//! `tengen hall`: every board under the MQTT prefix in one place, for viewers and arbiters.
+//! # tengen-hall
 //!
-//! - [`topic`]: which board and topic a message came on.
-//! - [`board`]: one board rebuilt from its topics (live feed, status, alerts, history).
-//! - [`state`]: the whole hall, sans-IO: messages in, commands out.
-//! - [`commands`]: the commands sent and whether the board acknowledged them.
-//! - [`client`]: the MQTT client (rumqttc, its own task).
-//! - [`auth`]: arbiter passwords/tokens and console sessions.
-//! - [`config`]: the hall's TOML file.
-//! - [`overview`]: `/api/boards`, built at most once a second for every viewer.
-//! - [`delay`]: the broadcast delay: which events the public may see now.
-//! - [`public`]: a board as the public sees it (state and SGF rebuilt from released events).
-//! - [`web`]: the HTTP routes: overview, per-board pages, round zips, the console.
+//! `tengen hall`: every board under the MQTT prefix in one place, for viewers and arbiters.
+//! [`start`] runs it (the MQTT client and the HTTP server) from a [`HallConfig`];
+//! [`HallState`] is the hall without its I/O, fed with the broker's messages.
+//!
+//! Inside:
+//!
+//! - `hall_state`: the whole hall, sans-IO: messages in, what to publish out.
+//! - `board`: one board rebuilt from its topics (live feed, status, alerts, history, its
+//!   hardware trouble) and, under a broadcast delay, its public side. Both are the
+//!   protocol's one fold of events, [`tengen_protocol::GameView`].
+//! - `broadcast_delay`: which events the public may see now.
+//! - `command_log`: the commands sent and whether the board acknowledged them.
+//! - `mqtt_client`: the MQTT client (rumqttc, its own task).
+//! - `console_auth`: arbiter passwords/tokens and console sessions.
+//! - `config`: the hall's TOML file.
+//! - `overview_cache`: `/api/boards`, built at most once a second for every viewer.
+//! - `routes`: the HTTP routes: overview, per-board pages, round zips, the console.
 //!
 //! The hall keeps nothing on disk: it rebuilds everything from the broker's retained topics
 //! (and, with an identity, the boards' republished events), so several can run side by
 //! side and a restarted one catches up by itself.
 
-pub mod auth;
-pub mod board;
-pub mod client;
-pub mod commands;
-pub mod config;
-pub mod delay;
-pub mod overview;
-pub mod public;
-pub mod state;
-pub mod topic;
-pub mod web;
+mod board;
+mod broadcast_delay;
+mod command_log;
+mod config;
+mod console_auth;
+mod hall_state;
+mod mqtt_client;
+mod overview_cache;
+mod routes;
+#[cfg(test)]
+mod test_support;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rand::Rng;
+use tengen_net::broker::{BadUrl, BrokerUrl};
+use tengen_net::secrets::{read_key, read_password_file, SecretError};
+use tengen_net::tls::TlsError;
 use thiserror::Error;
 
-use self::client::{ClientSettings, MqttLink, Shared};
-use self::config::HallConfig;
-use self::state::HallState;
-use crate::mqtt::settings::{BrokerUrl, SettingsError};
-use crate::mqtt::tls::TlsError;
+pub use config::{HallConfig, HallConfigError};
+pub use hall_state::{HallState, Outgoing};
 
-/// Why the hall could not start.
+use mqtt_client::{ClientSettings, MqttLink, Shared};
+
+/// How long a console login lasts when `[hall] session_hours` is not given.
+const DEFAULT_SESSION_HOURS: u64 = 12;
+
+/// Why the hall could not start (or stopped).
 #[derive(Debug, Error)]
 pub enum HallError {
     /// `--broker` is not `mqtt://host:port` / `mqtts://host:port`.
-    #[error("--broker: {0:?} is not mqtt://host:port or mqtts://host:port")]
-    BadBroker(String),
-    /// The broker password file could not be read.
-    #[error("{0}")]
-    Password(#[from] SettingsError),
+    #[error("--broker: {0}")]
+    BadBroker(#[from] BadUrl),
+    /// The broker password file (`mqtt.password_file`) could not be read.
+    #[error("mqtt.password_file: {0}")]
+    Password(#[source] SecretError),
     /// The TLS files are unusable.
     #[error(transparent)]
     Tls(#[from] TlsError),
@@ -63,18 +74,16 @@ pub enum HallError {
     },
     /// The MQTT client has stopped.
     #[error("MQTT: {0}")]
-    Mqtt(String),
+    Mqtt(#[from] rumqttc::ClientError),
     /// `hall.command_key_file` is unusable.
     #[error("hall.command_key_file: {0}")]
-    CommandKey(#[from] crate::sender::KeyError),
+    CommandKey(#[source] SecretError),
 }
 
-/// A running hall: the MQTT client and the HTTP server.
+/// A running hall: the MQTT client and the HTTP server, until [`RunningHall::stop`].
 pub struct RunningHall {
     /// The HTTP address actually bound (useful with port 0).
     pub addr: SocketAddr,
-    /// The hall's state (for tests and tools).
-    pub state: Shared,
     mqtt: Arc<MqttLink>,
     http: tokio::task::JoinHandle<()>,
 }
@@ -90,14 +99,15 @@ impl RunningHall {
     }
 }
 
-/// Starts the hall on the current tokio runtime: connects to `broker` (in the background,
-/// with back-off) and serves HTTP on `http`.
+/// Starts the hall on the current tokio runtime: connects to `broker`
+/// (`mqtt://host[:port]` or `mqtts://...`; in the background, with back-off) and serves
+/// HTTP on `http` (`127.0.0.1:8090`, port 0 for any).
 pub async fn start(
     broker: &str,
     http: &str,
     config: &HallConfig,
 ) -> Result<RunningHall, HallError> {
-    let url = BrokerUrl::parse(broker).map_err(|_| HallError::BadBroker(broker.to_string()))?;
+    let url = BrokerUrl::parse(broker)?;
     let tag: String = {
         let bytes: [u8; 4] = rand::rng().random();
         bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -110,7 +120,7 @@ pub async fn start(
     let credentials = match (&config.mqtt.username, &config.mqtt.password_file) {
         (Some(user), Some(file)) => Some((
             user.clone(),
-            crate::mqtt::settings::read_password_file(file)?,
+            read_password_file(file).map_err(HallError::Password)?,
         )),
         (Some(user), None) => Some((user.clone(), String::new())),
         _ => None,
@@ -122,7 +132,7 @@ pub async fn start(
         tls: config.mqtt.tls(),
     };
     let command_key = match &config.hall.command_key_file {
-        Some(path) => Some(crate::sender::read_key(path)?),
+        Some(path) => Some(read_key(path).map_err(HallError::CommandKey)?),
         None => None,
     };
     // Command ids must not repeat across restarts (a board answers a repeated id from memory
@@ -136,27 +146,26 @@ pub async fn start(
             .with_broadcast(config.broadcast.as_ref())
             .with_command_key(command_key),
     ));
-    let listener = tokio::net::TcpListener::bind(http)
-        .await
-        .map_err(|source| HallError::Bind {
-            addr: http.to_string(),
-            source,
-        })?;
-    let addr = listener.local_addr().map_err(|source| HallError::Bind {
+    let bind_error = |source| HallError::Bind {
         addr: http.to_string(),
         source,
-    })?;
+    };
+    let listener = tokio::net::TcpListener::bind(http)
+        .await
+        .map_err(bind_error)?;
+    let addr = listener.local_addr().map_err(bind_error)?;
     let mqtt = Arc::new(MqttLink::start(&settings, state.clone())?);
-    let lifetime = Duration::from_secs(config.hall.session_hours.unwrap_or(12) * 3600);
-    let app = web::App {
-        hall: state.clone(),
+    let hours = config.hall.session_hours.unwrap_or(DEFAULT_SESSION_HOURS);
+    let lifetime = Duration::from_secs(hours.saturating_mul(3600));
+    let app = routes::App {
+        hall: state,
         mqtt: mqtt.clone(),
-        arbiters: Arc::new(config.arbiter.clone()),
-        sessions: Arc::new(Mutex::new(auth::Sessions::new(lifetime))),
+        arbiters: Arc::new(config.arbiters.clone()),
+        sessions: Arc::new(Mutex::new(console_auth::Sessions::new(lifetime))),
         session_lifetime: lifetime,
         overview: Arc::default(),
     };
-    let router = web::router(app);
+    let router = routes::router(app);
     let http_task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, router).await {
             tracing::error!("hall http server stopped: {e}");
@@ -165,7 +174,6 @@ pub async fn start(
     tracing::info!("hall serving http://{addr}/ as MQTT client {client_id}");
     Ok(RunningHall {
         addr,
-        state,
         mqtt,
         http: http_task,
     })

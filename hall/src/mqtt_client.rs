@@ -11,45 +11,46 @@ use rumqttc::{
 };
 use tokio::task::JoinHandle;
 
-use super::state::{HallState, Outgoing};
-use super::HallError;
-use crate::mqtt::backoff::Backoff;
-use crate::mqtt::settings::{BrokerUrl, TlsFiles};
-use crate::mqtt::tls;
+use tengen_net::backoff::Backoff;
+use tengen_net::broker::{BrokerUrl, TlsFiles};
+use tengen_net::tls;
+
+use crate::hall_state::{HallState, Outgoing};
+use crate::HallError;
 
 /// Largest packet accepted and sent: a whole SGF must fit.
-pub const MAX_PACKET: usize = 4 << 20;
+const MAX_PACKET: usize = 4 << 20;
 
 /// The hall state shared by the MQTT task and the HTTP handlers.
-pub type Shared = Arc<Mutex<HallState>>;
+pub(crate) type Shared = Arc<Mutex<HallState>>;
 
 /// Locks the shared state; a handler that panicked while holding it leaves usable data.
-pub fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, HallState> {
+pub(crate) fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, HallState> {
     shared.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// How the hall reaches the broker.
 #[derive(Debug, Clone)]
-pub struct ClientSettings {
+pub(crate) struct ClientSettings {
     /// The broker.
-    pub url: BrokerUrl,
+    pub(crate) url: BrokerUrl,
     /// Unique among halls (`tengen-hall-{random}` by default).
-    pub client_id: String,
+    pub(crate) client_id: String,
     /// User name and password.
-    pub credentials: Option<(String, String)>,
+    pub(crate) credentials: Option<(String, String)>,
     /// TLS files for `mqtts://`.
-    pub tls: TlsFiles,
+    pub(crate) tls: TlsFiles,
 }
 
 /// The running client: publishes commands; stops when dropped via [`MqttLink::stop`].
-pub struct MqttLink {
+pub(crate) struct MqttLink {
     client: AsyncClient,
     task: JoinHandle<()>,
 }
 
 impl MqttLink {
     /// Connects in the background (with back-off) and keeps `hall` up to date.
-    pub fn start(settings: &ClientSettings, hall: Shared) -> Result<MqttLink, HallError> {
+    pub(crate) fn start(settings: &ClientSettings, hall: Shared) -> Result<MqttLink, HallError> {
         let mut o = MqttOptions::new(
             settings.client_id.clone(),
             settings.url.host.clone(),
@@ -77,15 +78,15 @@ impl MqttLink {
     }
 
     /// Publishes a command (QoS 1); queued while the broker is away.
-    pub async fn publish(&self, out: Outgoing) -> Result<(), HallError> {
+    pub(crate) async fn publish(&self, out: Outgoing) -> Result<(), HallError> {
         self.client
             .publish(out.topic, QoS::AtLeastOnce, out.retain, out.payload)
             .await
-            .map_err(|e| HallError::Mqtt(e.to_string()))
+            .map_err(HallError::Mqtt)
     }
 
     /// Stops the client.
-    pub fn stop(self) {
+    pub(crate) fn stop(self) {
         self.task.abort();
     }
 }

@@ -1,0 +1,760 @@
+//! One board as the hall sees it: the live feed its page is served from (events in `seq`
+//! order, state, SGF), its online/offline status, its open alerts and its hardware trouble,
+//! all rebuilt from what the broker delivers; and, under a broadcast delay, the same board
+//! as the public sees it. Sans-IO: time comes in as an argument.
+//!
+//! Both folds of the board's events are the protocol's [`GameView`]: one of the live
+//! stream (its standing `sensor_fault`s are the console's hardware list) and, under a
+//! broadcast delay, one of the released events (the public `state` and SGF).
+//!
+//! History. A hall that starts after a board has begun its game has only the retained
+//! topics. With an identity to sign commands, it asks the board to `republish` from
+//! `seq` 1 and holds the events back until it has the current game's `game_started` and
+//! every event after it; then the feed gets them in order. Without an identity, or when the
+//! board does not answer within [`HISTORY_WAIT`], the feed gets what has arrived, in
+//! order, and follows live from there.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tengen_net::live_view::LiveFeed;
+use tengen_protocol::view::FaultReport;
+use tengen_protocol::{Envelope, Event, GameView, Timestamp};
+
+use crate::broadcast_delay::{DelayPolicy, DelayQueue};
+
+/// How long the hall holds a board's events back while waiting for the republished history.
+pub(crate) const HISTORY_WAIT: Duration = Duration::from_secs(5);
+
+/// What the hall knows of one board.
+pub(crate) struct BoardView {
+    feed: LiveFeed,
+    /// The fold of the events the live feed took, in `seq` order, each once.
+    live: GameView,
+    status: Option<String>,
+    state_at: Option<Instant>,
+    alerts: Vec<Value>,
+    alert_seen: HashMap<String, u64>,
+    round: String,
+    game: String,
+    history: History,
+    public: Option<PublicSide>,
+}
+
+/// The board as the public sees it under a broadcast delay: the events not yet public, the
+/// fold of those that are, and the feed the public pages are served from.
+struct PublicSide {
+    /// The last live `seq` taken into `queue`.
+    taken: u64,
+    queue: DelayQueue,
+    /// Every released event, private ones included (they only move `seq` on: the public
+    /// snapshot has no alerts and the public SGF no comments).
+    view: GameView,
+    feed: LiveFeed,
+    state_at: Option<Instant>,
+}
+
+/// The board's events before the feed follows them live.
+#[derive(Default)]
+struct History {
+    live: bool,
+    held: BTreeMap<u64, Envelope>,
+    asked_at: Option<Instant>,
+}
+
+/// What the board wants the hall to do after a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// Nothing.
+    Nothing,
+    /// Send `republish` with `from_seq` 1 (the history is missing).
+    History,
+}
+
+impl BoardView {
+    /// A board not heard from yet.
+    pub(crate) fn new() -> BoardView {
+        BoardView {
+            feed: LiveFeed::new(),
+            live: GameView::new(),
+            status: None,
+            state_at: None,
+            alerts: Vec::new(),
+            alert_seen: HashMap::new(),
+            round: String::new(),
+            game: String::new(),
+            history: History::default(),
+            public: None,
+        }
+    }
+
+    /// A board whose public pages lag behind under a broadcast delay (see
+    /// [`BoardView::release`]); without one, the public pages show the live feed.
+    pub(crate) fn delayed() -> BoardView {
+        BoardView {
+            public: Some(PublicSide {
+                taken: 0,
+                queue: DelayQueue::default(),
+                view: GameView::new(),
+                feed: LiveFeed::new(),
+                state_at: None,
+            }),
+            ..BoardView::new()
+        }
+    }
+
+    /// The feed the public pages are served from: the delayed one, or the live one when
+    /// the hall has no broadcast delay.
+    pub(crate) fn public_feed(&self) -> &LiveFeed {
+        match &self.public {
+            Some(p) => &p.feed,
+            None => &self.feed,
+        }
+    }
+
+    /// Takes the events the live feed got since the last call into the delay, and releases
+    /// what `policy` lets the public see at `wall` (`now` is the same moment on the
+    /// monotonic clock). Returns the released public events (alerts and sensor faults are
+    /// never public), oldest first; empty without a broadcast delay.
+    ///
+    /// The public `state` shows the clocks as the last released event left them (the
+    /// pages count the running one down from the release, by `state_age_ms`).
+    pub(crate) fn release(
+        &mut self,
+        policy: &DelayPolicy,
+        now: Instant,
+        wall: Timestamp,
+    ) -> Vec<Envelope> {
+        let Some(p) = self.public.as_mut() else {
+            return Vec::new();
+        };
+        for e in self.feed.events_after(p.taken) {
+            p.taken = e.seq;
+            p.queue.push(e, wall);
+        }
+        let released = p.queue.release(wall, policy);
+        if released.is_empty() {
+            return released;
+        }
+        for e in &released {
+            if let Err(err) = p.view.apply_envelope(e) {
+                tracing::debug!("{} public view, seq {}: {err}", e.board, e.seq);
+            }
+        }
+        let public: Vec<Envelope> = released
+            .into_iter()
+            .filter(|e| !e.event.is_private())
+            .collect();
+        for e in &public {
+            p.feed.publish(e.clone());
+        }
+        let at = p.view.last_time().unwrap_or(wall);
+        p.feed.set_state(
+            p.view
+                .public_snapshot(at)
+                .map_or(Value::Null, |s| s.to_value()),
+        );
+        p.feed.set_sgf(p.view.sgf(false));
+        p.state_at = Some(now);
+        public
+    }
+
+    /// The feed the board's pages are served from.
+    pub(crate) fn feed(&self) -> &LiveFeed {
+        &self.feed
+    }
+
+    /// The round of the current game (from `state` or `game_started`), maybe empty.
+    pub(crate) fn round(&self) -> &str {
+        &self.round
+    }
+
+    /// The current game's id, maybe empty.
+    pub(crate) fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// True once the feed follows the board's events live.
+    #[cfg(test)]
+    fn is_live(&self) -> bool {
+        self.history.live
+    }
+
+    /// The open alerts (each an `alert` event), with the order in which the hall first saw
+    /// each (larger is newer).
+    pub(crate) fn alerts(&self) -> impl Iterator<Item = (&Value, u64)> {
+        self.alerts.iter().map(|a| {
+            let id = a.get("id").and_then(Value::as_str).unwrap_or_default();
+            (a, self.alert_seen.get(id).copied().unwrap_or(0))
+        })
+    }
+
+    /// The board's standing hardware trouble, oldest first: a lost link until it is
+    /// restored, the newest stuck or noisy sensors (the live fold's
+    /// [`GameView::faults`]).
+    pub(crate) fn hardware(&self) -> &[FaultReport] {
+        self.live.faults()
+    }
+
+    /// A `.../state` payload. `can_ask`: the hall may send `republish`.
+    pub(crate) fn on_state(&mut self, state: Value, now: Instant, can_ask: bool) -> Need {
+        if let Some(r) = state.get("round").and_then(Value::as_str) {
+            self.round = r.to_string();
+        }
+        if let Some(g) = state.get("game_id").and_then(Value::as_str) {
+            self.game = g.to_string();
+        }
+        let seq = state.get("seq").and_then(Value::as_u64).unwrap_or(0);
+        self.feed.set_state(state);
+        self.state_at = Some(now);
+        if seq > self.feed.last_seq() && !self.history.live {
+            return self.missing(now, can_ask);
+        }
+        Need::Nothing
+    }
+
+    /// A `.../sgf` payload.
+    pub(crate) fn on_sgf(&mut self, sgf: String) {
+        self.feed.set_sgf(sgf);
+    }
+
+    /// A `.../status` payload's `state` (`online`, `offline`, `restoring`).
+    pub(crate) fn on_status(&mut self, state: &str) {
+        self.status = Some(state.to_string());
+    }
+
+    /// A `.../alerts/active` payload: the alerts open now. `order` numbers the message.
+    pub(crate) fn on_alerts_active(&mut self, alerts: Vec<Value>, order: u64) {
+        for a in &alerts {
+            if let Some(id) = a.get("id").and_then(Value::as_str) {
+                self.alert_seen.entry(id.to_string()).or_insert(order);
+            }
+        }
+        self.alert_seen.retain(|id, _| {
+            alerts
+                .iter()
+                .any(|a| a.get("id").and_then(Value::as_str) == Some(id.as_str()))
+        });
+        self.alerts = alerts;
+    }
+
+    /// One event from `.../events` (live or republished, maybe a duplicate).
+    pub(crate) fn on_event(&mut self, envelope: Envelope, now: Instant, can_ask: bool) -> Need {
+        if let Event::GameStarted(setup) = &envelope.event {
+            self.round.clone_from(&setup.round);
+        }
+        if !envelope.game.is_empty() {
+            self.game.clone_from(&envelope.game);
+        }
+        if self.history.live {
+            self.follow(envelope);
+            return Need::Nothing;
+        }
+        self.history.held.insert(envelope.seq, envelope);
+        if self.try_complete() {
+            return Need::Nothing;
+        }
+        self.missing(now, can_ask)
+    }
+
+    /// The board answered the hall's `republish` with an error: stop waiting.
+    pub(crate) fn history_refused(&mut self) {
+        self.go_live();
+    }
+
+    /// Gives up waiting for the history after [`HISTORY_WAIT`].
+    pub(crate) fn tick(&mut self, now: Instant) {
+        if self.history.live {
+            return;
+        }
+        if let Some(at) = self.history.asked_at {
+            if now.duration_since(at) >= HISTORY_WAIT {
+                self.go_live();
+            }
+        }
+    }
+
+    /// Some history is missing: ask for it once, or, if the hall may not ask, show what
+    /// has arrived and follow live.
+    fn missing(&mut self, now: Instant, can_ask: bool) -> Need {
+        if !can_ask {
+            self.go_live();
+            return Need::Nothing;
+        }
+        if self.history.asked_at.is_none() {
+            self.history.asked_at = Some(now);
+            return Need::History;
+        }
+        Need::Nothing
+    }
+
+    /// Feeds the held events if they hold the current game from its `game_started` on,
+    /// without a gap; true when it did.
+    fn try_complete(&mut self) -> bool {
+        let held = &self.history.held;
+        let Some(last) = held.keys().next_back().copied() else {
+            return false;
+        };
+        let start = held
+            .values()
+            .rev()
+            .find(|e| matches!(e.event, Event::GameStarted(_)))
+            .map(|e| e.seq);
+        let Some(start) = start else {
+            return false;
+        };
+        let count = held.range(start..).count() as u64;
+        if count != last - start + 1 {
+            return false;
+        }
+        let tail = self.history.held.split_off(&start);
+        self.history.held = tail;
+        self.go_live();
+        true
+    }
+
+    fn go_live(&mut self) {
+        self.history.live = true;
+        for (_, e) in std::mem::take(&mut self.history.held) {
+            self.follow(e);
+        }
+    }
+
+    /// The next event of the live stream: into the live fold and the feed, unless the
+    /// feed has it already (a duplicate, or an old event republished).
+    fn follow(&mut self, envelope: Envelope) {
+        if envelope.seq <= self.feed.last_seq() {
+            return;
+        }
+        if let Err(err) = self.live.apply_envelope(&envelope) {
+            tracing::trace!("{} live view, seq {}: {err}", envelope.board, envelope.seq);
+        }
+        self.feed.publish(envelope);
+    }
+
+    /// The board for the overview (`/api/boards`): ids, status, players, position, clocks,
+    /// result. Public: nothing here is for arbiters only.
+    ///
+    /// Under a broadcast delay, the position, clocks and result are the delayed ones and
+    /// `open_alerts` is null (alerts are never public).
+    pub(crate) fn summary(&self, tournament: &str, board: &str, now: Instant) -> Value {
+        let s = self.public_feed().state();
+        let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
+        let state_at = match &self.public {
+            Some(p) => p.state_at,
+            None => self.state_at,
+        };
+        let age = state_at.map_or(0, |t| {
+            u64::try_from(now.duration_since(t).as_millis()).unwrap_or(u64::MAX)
+        });
+        let open_alerts = match self.public {
+            Some(_) => Value::Null,
+            None => Value::from(self.alerts.len()),
+        };
+        let (round, game) = match self.public {
+            Some(_) => (field("round"), field("game_id")),
+            None => (
+                Value::from(self.round.as_str()),
+                Value::from(self.game.as_str()),
+            ),
+        };
+        json!({
+            "tournament": tournament,
+            "board": board,
+            "url": format!("/board/{tournament}/{board}/"),
+            "status": self.status,
+            "game": game,
+            "round": round,
+            "table": field("table"),
+            "black": field("black"),
+            "white": field("white"),
+            "size": field("size"),
+            "position": field("board"),
+            "to_move": field("to_move"),
+            "number": field("number"),
+            "phase": field("phase"),
+            "captured": field("captured"),
+            "clocks": field("clocks"),
+            "state_age_ms": age,
+            "warnings": field("warnings"),
+            "result": field("result"),
+            "open_alerts": open_alerts,
+            "seq": field("seq"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_protocol::event::FaultKind;
+    use tengen_rules::Color;
+
+    use crate::test_support::{env, game_started, gtp};
+
+    fn started(seq: u64) -> Envelope {
+        env(seq, game_started(19, 0, "none"))
+    }
+
+    fn pass(seq: u64) -> Envelope {
+        env(
+            seq,
+            Event::Pass {
+                number: seq as u32,
+                color: Color::Black,
+            },
+        )
+    }
+
+    fn seqs(b: &BoardView) -> Vec<u64> {
+        b.feed().events_after(0).iter().map(|e| e.seq).collect()
+    }
+
+    #[test]
+    fn a_board_seen_from_its_start_goes_live_at_once() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        assert_eq!(b.on_event(started(1), t, true), Need::Nothing);
+        assert_eq!(b.on_event(pass(2), t, true), Need::Nothing);
+        assert_eq!(seqs(&b), vec![1, 2]);
+        assert_eq!(b.round(), "3");
+        assert_eq!(b.game(), "g1");
+    }
+
+    #[test]
+    fn late_hall_asks_once_and_fills_the_gap_in_order() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        let need = b.on_state(json!({"seq": 5, "round": "3", "number": 3}), t, true);
+        assert_eq!(need, Need::History);
+        // Live events overtake the republished ones.
+        assert_eq!(b.on_event(pass(6), t, true), Need::Nothing);
+        assert!(seqs(&b).is_empty(), "held back until the history is whole");
+        b.on_event(pass(1), t, true);
+        b.on_event(started(2), t, true);
+        b.on_event(pass(3), t, true);
+        b.on_event(pass(4), t, true);
+        assert!(!b.is_live());
+        b.on_event(pass(5), t, true);
+        assert!(b.is_live());
+        assert_eq!(
+            seqs(&b),
+            vec![2, 3, 4, 5, 6],
+            "from the current game's start"
+        );
+        b.on_event(pass(6), t, true);
+        b.on_event(pass(7), t, true);
+        assert_eq!(seqs(&b), vec![2, 3, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn without_an_identity_it_shows_what_it_has() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        assert_eq!(b.on_state(json!({"seq": 5}), t, false), Need::Nothing);
+        b.on_event(pass(6), t, false);
+        assert_eq!(seqs(&b), vec![6]);
+        assert_eq!(b.feed().state()["seq"], 5);
+    }
+
+    #[test]
+    fn gives_up_waiting_after_a_while_or_a_refusal() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        assert_eq!(b.on_event(pass(8), t, true), Need::History);
+        assert_eq!(b.on_event(pass(9), t, true), Need::Nothing, "asks once");
+        b.tick(t + HISTORY_WAIT / 2);
+        assert!(seqs(&b).is_empty());
+        b.tick(t + HISTORY_WAIT);
+        assert_eq!(seqs(&b), vec![8, 9]);
+
+        let mut c = BoardView::new();
+        c.on_event(pass(8), t, true);
+        c.history_refused();
+        assert_eq!(seqs(&c), vec![8]);
+    }
+
+    #[test]
+    fn hardware_trouble_stands_until_mended_and_is_counted_once() {
+        let fault = |seq: u64, kind: FaultKind, points: &[&str]| {
+            env(
+                seq,
+                Event::SensorFault {
+                    points: points.iter().map(|p| gtp(p)).collect(),
+                    kind,
+                },
+            )
+        };
+        let now = Instant::now();
+        let mut b = BoardView::new();
+        b.on_event(fault(1, FaultKind::LinkLost, &[]), now, false);
+        b.on_event(fault(2, FaultKind::Noisy, &["J1"]), now, false);
+        // republished: not counted again
+        b.on_event(fault(2, FaultKind::Noisy, &["J1"]), now, false);
+        let kinds = |b: &BoardView| -> Vec<String> {
+            b.hardware()
+                .iter()
+                .map(|f| {
+                    let points: Vec<String> = f.points.iter().map(|p| p.to_gtp()).collect();
+                    format!("{} {}", f.kind, points.join(" "))
+                })
+                .collect()
+        };
+        assert_eq!(kinds(&b), ["link_lost ", "noisy J1"]);
+        assert_eq!(
+            (b.hardware()[1].seq, b.hardware()[1].time),
+            (2, env(2, Event::Counting { dead: vec![] }).time)
+        );
+        b.on_event(fault(3, FaultKind::LinkRestored, &[]), now, false);
+        assert_eq!(kinds(&b), ["noisy J1"]);
+        for seq in 4..20 {
+            b.on_event(fault(seq, FaultKind::Stuck, &["A9"]), now, false);
+        }
+        assert_eq!(b.hardware().len(), tengen_protocol::view::FAULTS_KEPT);
+        assert_eq!(b.hardware()[0].seq, 10);
+    }
+
+    #[test]
+    fn alerts_keep_the_order_first_seen() {
+        let mut b = BoardView::new();
+        b.on_alerts_active(vec![json!({"id": "a1"})], 1);
+        b.on_alerts_active(vec![json!({"id": "a1"}), json!({"id": "a2"})], 2);
+        let seen: Vec<(String, u64)> = b
+            .alerts()
+            .map(|(a, n)| (a["id"].as_str().unwrap().to_string(), n))
+            .collect();
+        assert_eq!(seen, vec![("a1".into(), 1), ("a2".into(), 2)]);
+        b.on_alerts_active(vec![], 3);
+        assert_eq!(b.alerts().count(), 0);
+    }
+
+    /// The public side of a board under a delay, as the released events make it: the
+    /// protocol's fold of them, with nothing for arbiters only.
+    mod public {
+        use super::*;
+        use tengen_protocol::event::{
+            Alert, AlertCode, ClockReading, EndReason, Expected, GameEnd, PerColor, RetractReason,
+        };
+
+        use crate::test_support::mv;
+
+        /// No delay at all: everything the live feed has is released at once.
+        const NOW: DelayPolicy = DelayPolicy {
+            moves: 0,
+            window_ms: 0,
+            release_at_end: true,
+        };
+
+        /// A delayed board fed `events` (seq 1, 2, ...) and released at once.
+        fn released(events: Vec<Event>) -> (BoardView, Vec<Envelope>) {
+            let mut b = BoardView::delayed();
+            let t = Instant::now();
+            for (i, e) in events.into_iter().enumerate() {
+                b.on_event(env(i as u64 + 1, e), t, false);
+            }
+            let out = b.release(&NOW, t, Timestamp::now());
+            (b, out)
+        }
+
+        /// The 9x9 board string with stones at (GTP point, 'X'/'O').
+        fn rows(stones: &[(&str, char)]) -> String {
+            let mut cells = vec!['.'; 81];
+            for (p, c) in stones {
+                cells[gtp(p).index(9)] = *c;
+            }
+            cells.into_iter().collect()
+        }
+
+        fn timed(number: u32, color: Color, point: &str, ms: u64) -> Event {
+            match mv(number, point) {
+                Event::Move {
+                    number,
+                    point,
+                    captured,
+                    ..
+                } => Event::Move {
+                    number,
+                    color,
+                    point,
+                    captured,
+                    clock: Some(PerColor::new(ms, ms + 1000)),
+                },
+                other => other,
+            }
+        }
+
+        #[test]
+        fn nothing_public_before_the_setup() {
+            let (b, out) = released(vec![mv(3, "C3")]);
+            assert_eq!(out.len(), 1, "the event is public, the position is not");
+            assert_eq!(b.public_feed().state(), Value::Null);
+            assert_eq!(b.public_feed().sgf(), "");
+        }
+
+        #[test]
+        fn rebuilds_position_clocks_and_captures() {
+            // White's E5 is captured by Black's four stones around it.
+            let mut events = vec![game_started(9, 0, "byoyomi 60m 5x30s")];
+            for (i, (p, c)) in [
+                ("D5", Color::Black),
+                ("E5", Color::White),
+                ("F5", Color::Black),
+                ("A1", Color::White),
+                ("E4", Color::Black),
+                ("A2", Color::White),
+                ("E6", Color::Black),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                events.push(timed(i as u32 + 1, c, p, 60_000 - i as u64));
+            }
+            let (b, _) = released(events);
+            let s = b.public_feed().state();
+            assert_eq!(
+                s["board"],
+                rows(&[
+                    ("D5", 'X'),
+                    ("F5", 'X'),
+                    ("E4", 'X'),
+                    ("E6", 'X'),
+                    ("A1", 'O'),
+                    ("A2", 'O')
+                ])
+            );
+            assert_eq!(s["captured"], json!({"B": 1, "W": 0}));
+            assert_eq!(s["number"], 7);
+            assert_eq!(s["to_move"], "W");
+            assert_eq!(s["clocks"]["B"], 59_994);
+            assert_eq!(s["seq"], 8);
+            assert_eq!(s["alerts"], json!([]));
+            assert_eq!(s["black"], "Shusaku");
+            assert_eq!(s["phase"], "playing");
+        }
+
+        #[test]
+        fn retractions_clock_presses_warnings_and_the_end_without_secrets() {
+            let alert = Event::Alert(Alert {
+                id: "a1".into(),
+                code: AlertCode::StoneMoved,
+                article: "17.5".into(),
+                color: Some(Color::Black),
+                points: vec![gtp("E5")],
+                expected: Expected::default(),
+                message: "secret".into(),
+            });
+            let (mut b, out) = released(vec![
+                game_started(9, 0, "byoyomi 60m 5x30s"),
+                timed(1, Color::Black, "E5", 500_000),
+                Event::Pass {
+                    number: 2,
+                    color: Color::White,
+                },
+                Event::MoveRetracted {
+                    number: 2,
+                    reason: RetractReason::ClockBeforeMove,
+                },
+                timed(2, Color::White, "C3", 400_000),
+                Event::Clock(ClockReading {
+                    color: Some(Color::White),
+                    black: 1234,
+                    white: 5678,
+                    periods: PerColor::new(5, 4),
+                    running: Some(Color::Black),
+                    paused: Some(false),
+                }),
+                alert,
+                Event::AlertCleared {
+                    id: "a1".into(),
+                    how: tengen_protocol::event::ClearedHow::Restored,
+                },
+                Event::SensorFault {
+                    points: vec![gtp("J1")],
+                    kind: FaultKind::Noisy,
+                },
+                Event::Warning {
+                    color: Color::White,
+                    article: "17.4".into(),
+                    count: 1,
+                },
+            ]);
+            let types: Vec<&str> = out.iter().map(|e| e.event.kind()).collect();
+            assert_eq!(
+                types,
+                [
+                    "game_started",
+                    "move",
+                    "pass",
+                    "move_retracted",
+                    "move",
+                    "clock",
+                    "warning"
+                ],
+                "alerts and sensor faults never go public"
+            );
+            let s = b.public_feed().state();
+            assert_eq!(s["board"], rows(&[("E5", 'X'), ("C3", 'O')]));
+            assert_eq!(s["number"], 2);
+            assert_eq!(
+                s["clocks"],
+                json!({"B": 1234, "W": 5678, "periods": {"B": 5, "W": 4}, "running": "B", "paused": false}),
+                "as the last public event left them"
+            );
+            assert_eq!(s["warnings"], json!({"B": 0, "W": 1}));
+            assert_eq!(s["seq"], 10, "private events move the public seq on");
+            assert_eq!(b.public_feed().last_seq(), 10);
+            assert!(!s.to_string().contains("secret"));
+
+            b.on_event(
+                env(
+                    11,
+                    Event::GameOver(GameEnd::uncounted("B+R", EndReason::Resignation)),
+                ),
+                Instant::now(),
+                false,
+            );
+            b.release(&NOW, Instant::now(), Timestamp::now());
+            let s = b.public_feed().state();
+            assert_eq!(
+                (s["phase"].as_str(), s["result"].as_str()),
+                (Some("over"), Some("B+R"))
+            );
+            let sgf_text = b.public_feed().sgf();
+            assert!(!sgf_text.contains("secret"), "no comments: {sgf_text}");
+            let sgf = tengen_rules::sgf::parse(&sgf_text).unwrap();
+            assert_eq!(sgf.moves.len(), 2);
+            assert_eq!(sgf.result.as_deref(), Some("B+R"));
+            assert_eq!(sgf.black_name.as_deref(), Some("Shusaku"));
+            assert_eq!(
+                sgf.moves[1].time_left_ms,
+                Some(401_000),
+                "White's time after move 2"
+            );
+        }
+
+        #[test]
+        fn a_new_game_starts_afresh_with_its_handicap() {
+            let (b, _) = released(vec![
+                game_started(9, 0, "none"),
+                mv(1, "E5"),
+                game_started(9, 2, "none"),
+            ]);
+            let s = b.public_feed().state();
+            assert_eq!(s["board"].as_str().unwrap().matches('X').count(), 2);
+            assert_eq!(s["to_move"], "W");
+            assert_eq!(s["number"], 0);
+            let sgf = tengen_rules::sgf::parse(&b.public_feed().sgf()).unwrap();
+            assert_eq!(sgf.handicap, 2);
+            assert_eq!(sgf.black_setup.len(), 2);
+        }
+
+        #[test]
+        fn without_a_delay_the_public_side_is_the_live_one() {
+            let mut b = BoardView::new();
+            b.on_event(env(1, game_started(9, 0, "none")), Instant::now(), false);
+            assert!(b.release(&NOW, Instant::now(), Timestamp::now()).is_empty());
+            assert_eq!(b.public_feed().last_seq(), 1);
+        }
+    }
+}

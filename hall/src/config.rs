@@ -1,0 +1,735 @@
+//! The hall's configuration file (`tengen hall --config FILE`, example `config/hall.toml`):
+//! how to reach the broker beyond `--broker`, the identity the hall signs its own commands
+//! with, the broadcast delay, and the arbiters who may log in to the console.
+//!
+//! Read the way the board's config is read ([`tengen_net::config_reader`]): every problem
+//! of a file is reported, each with its key path (`hall.toml: broadcast.delay: unknown
+//! key`, `hall.toml: arbiter[1].token: use at least 12 characters`), not just the first.
+
+use std::path::{Path, PathBuf};
+
+use tengen_net::broker::TlsFiles;
+use tengen_net::config_reader::{join, Problem, Reader};
+use tengen_protocol::topics::is_valid_id;
+use thiserror::Error;
+use toml::{Table, Value};
+
+use crate::broadcast_delay::DelayPolicy;
+
+/// Why the hall configuration is unusable. Its message is one line naming the file and
+/// the first problem; [`HallConfigError::lines`] lists every problem.
+#[derive(Debug, Error)]
+pub enum HallConfigError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The text is not TOML.
+    #[error("{origin}: line {line}: {message}")]
+    Syntax {
+        /// The file name (or what the text came from).
+        origin: String,
+        /// 1-based line of the error.
+        line: usize,
+        /// The parser's message, on one line.
+        message: String,
+    },
+    /// The TOML is well formed but keys or values are wrong.
+    #[error("{origin}: {}{}", problems.first().map(ToString::to_string).unwrap_or_default(),
+        if problems.len() > 1 { format!(" (and {} more problems)", problems.len() - 1) } else { String::new() })]
+    Invalid {
+        /// The file name (or what the text came from).
+        origin: String,
+        /// Every problem found, at least one.
+        problems: Vec<Problem>,
+    },
+}
+
+impl HallConfigError {
+    /// Every problem as its own line, each naming the file and the key path
+    /// (`hall.toml: mqtt.prefix: ...`); one line for a file that cannot be read or parsed.
+    pub fn lines(&self) -> Vec<String> {
+        match self {
+            HallConfigError::Invalid { origin, problems } => {
+                problems.iter().map(|p| format!("{origin}: {p}")).collect()
+            }
+            other => vec![other.to_string()],
+        }
+    }
+}
+
+/// The whole hall configuration. Every key has a default: an empty file (and
+/// `HallConfig::default()`) is a public hall without a console login.
+#[derive(Debug, Clone, Default)]
+pub struct HallConfig {
+    /// `[mqtt]`: topic prefix, client id, credentials, TLS.
+    pub(crate) mqtt: HallMqtt,
+    /// `[hall]`: the hall's own identity, sessions, command key.
+    pub(crate) hall: HallSection,
+    /// `[[arbiter]]`: who may log in to the console.
+    pub(crate) arbiters: Vec<Arbiter>,
+    /// `[broadcast]`: a delay for the public pages and the public topic tree. Without the
+    /// section the public pages show every board live (alert counts included) and the
+    /// hall publishes nothing of its own.
+    pub(crate) broadcast: Option<Broadcast>,
+}
+
+/// `[broadcast]`: what the public (the hall's public pages and `{topic_prefix}/...`) sees,
+/// and how late. The console and the arbiters' board view stay live.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Broadcast {
+    /// Hold back the last this many moves of each game (0: none).
+    pub(crate) delay_moves: u32,
+    /// Hold back what happened in the last this many minutes (0: none; fractions allowed;
+    /// checked to be within 0..=1440).
+    pub(crate) delay_minutes: f64,
+    /// When a game ends the whole game becomes public at once (default true).
+    pub(crate) release_at_end: bool,
+    /// The public topic tree: `{topic_prefix}/{tournament}/{board}/{events,state,sgf,status}`
+    /// (default `public`).
+    pub(crate) topic_prefix: String,
+    /// Whether this hall publishes the public tree (default true). With several halls side
+    /// by side, exactly one should.
+    pub(crate) republish: bool,
+}
+
+impl Default for Broadcast {
+    fn default() -> Broadcast {
+        Broadcast {
+            delay_moves: 0,
+            delay_minutes: 0.0,
+            release_at_end: true,
+            topic_prefix: "public".to_string(),
+            republish: true,
+        }
+    }
+}
+
+impl Broadcast {
+    /// The delay as the sans-IO policy.
+    pub(crate) fn policy(&self) -> DelayPolicy {
+        DelayPolicy {
+            moves: self.delay_moves,
+            // Checked when read: finite, 0..=1440.
+            window_ms: (self.delay_minutes * 60_000.0).round() as u64,
+            release_at_end: self.release_at_end,
+        }
+    }
+}
+
+/// `[mqtt]` of the hall.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct HallMqtt {
+    /// Topic prefix (default `tengen`): the hall subscribes to `{prefix}/+/+/#`.
+    pub(crate) prefix: String,
+    /// Client id; default `tengen-hall-` and random hex, so several halls never clash.
+    pub(crate) client_id: Option<String>,
+    /// Broker user name.
+    pub(crate) username: Option<String>,
+    /// File holding the broker password (one line).
+    pub(crate) password_file: Option<PathBuf>,
+    /// CA certificates for `mqtts://`.
+    pub(crate) ca_file: Option<PathBuf>,
+    /// Client certificate for brokers that authenticate by certificate.
+    pub(crate) cert_file: Option<PathBuf>,
+    /// The client certificate's key.
+    pub(crate) key_file: Option<PathBuf>,
+}
+
+impl Default for HallMqtt {
+    fn default() -> Self {
+        HallMqtt {
+            prefix: "tengen".to_string(),
+            client_id: None,
+            username: None,
+            password_file: None,
+            ca_file: None,
+            cert_file: None,
+            key_file: None,
+        }
+    }
+}
+
+impl HallMqtt {
+    /// The TLS files as the MQTT client wants them.
+    pub(crate) fn tls(&self) -> TlsFiles {
+        TlsFiles {
+            ca_file: self.ca_file.clone(),
+            cert_file: self.cert_file.clone(),
+            key_file: self.key_file.clone(),
+        }
+    }
+}
+
+/// `[hall]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct HallSection {
+    /// The name the hall signs its own commands with (`republish`, to fill the history of a
+    /// board it did not see from the start). Without it the hall sends no command of its own
+    /// and shows a board from its retained `state` and the events it sees live.
+    pub(crate) identity: Option<String>,
+    /// How long a console login lasts, in hours (default 12; 1..=8760).
+    pub(crate) session_hours: Option<u64>,
+    /// The command key shared with the boards (their `mqtt.command_key_file`): every
+    /// command the hall sends is signed with it.
+    pub(crate) command_key_file: Option<PathBuf>,
+}
+
+/// One `[[arbiter]]`: a name and either an Argon2 password hash or a token.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Arbiter {
+    /// Shown in the console and sent as `by` in every command.
+    pub(crate) name: String,
+    /// An Argon2 PHC string (`$argon2id$v=19$m=...`), e.g. from `argon2 SALT -id -e`.
+    pub(crate) password_hash: Option<String>,
+    /// A shared secret typed instead of a password (for a tablet at the arbiters' desk).
+    pub(crate) token: Option<String>,
+}
+
+/// The longest console session, in hours (a year).
+const MAX_SESSION_HOURS: i64 = 8760;
+
+/// The shortest arbiter token, in characters.
+const MIN_TOKEN_CHARS: usize = 12;
+
+const PREFIX_RULE: &str = "use lower-case letters, digits and '-' (levels joined by '/')";
+
+impl HallConfig {
+    /// Reads and checks the file at `path`.
+    pub fn load(path: &Path) -> Result<HallConfig, HallConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| HallConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        HallConfig::parse(&text, path)
+    }
+
+    /// Parses and checks the text of a hall configuration; `path` names it in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<HallConfig, HallConfigError> {
+        let origin = path.display().to_string();
+        let table = text
+            .parse::<Table>()
+            .map_err(|e| syntax_error(text, &origin, &e))?;
+        let mut reader = Reader::default();
+        let config = read(&table, &mut reader);
+        if reader.problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(HallConfigError::Invalid {
+                origin,
+                problems: reader.problems,
+            })
+        }
+    }
+}
+
+/// Reads the whole file. The config returned holds defaults wherever a value was bad, so
+/// it is only meaningful when the reader recorded no problem.
+fn read(root: &Table, r: &mut Reader) -> HallConfig {
+    r.unknown_keys(root, "", &["mqtt", "hall", "arbiter", "broadcast"]);
+    let empty = Table::new();
+    let mqtt = read_mqtt(r.table(root, "", "mqtt").unwrap_or(&empty), r);
+    let hall = read_hall(r.table(root, "", "hall").unwrap_or(&empty), r);
+    let arbiters = read_arbiters(root.get("arbiter"), r);
+    let broadcast = r
+        .table(root, "", "broadcast")
+        .map(|t| read_broadcast(t, &mqtt.prefix, r));
+    HallConfig {
+        mqtt,
+        hall,
+        arbiters,
+        broadcast,
+    }
+}
+
+fn read_mqtt(t: &Table, r: &mut Reader) -> HallMqtt {
+    const P: &str = "mqtt";
+    r.unknown_keys(
+        t,
+        P,
+        &[
+            "prefix",
+            "client_id",
+            "username",
+            "password_file",
+            "ca_file",
+            "cert_file",
+            "key_file",
+        ],
+    );
+    let d = HallMqtt::default();
+    let prefix = topic_prefix(t, P, "prefix", r).unwrap_or(d.prefix);
+    let cert_file = path(t, P, "cert_file", r);
+    let key_file = path(t, P, "key_file", r);
+    if t.contains_key("cert_file") != t.contains_key("key_file") {
+        r.problem(
+            join(P, "cert_file"),
+            "cert_file and key_file must be given together",
+        );
+    }
+    HallMqtt {
+        prefix,
+        client_id: r.string(t, P, "client_id"),
+        username: r.string(t, P, "username"),
+        password_file: path(t, P, "password_file", r),
+        ca_file: path(t, P, "ca_file", r),
+        cert_file,
+        key_file,
+    }
+}
+
+fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
+    const P: &str = "hall";
+    r.unknown_keys(t, P, &["identity", "session_hours", "command_key_file"]);
+    let identity = r.string(t, P, "identity").and_then(|id| {
+        if id.trim().is_empty() {
+            r.problem(join(P, "identity"), "must not be empty");
+            None
+        } else {
+            Some(id)
+        }
+    });
+    let session_hours = r.integer(t, P, "session_hours").and_then(|h| {
+        if h < 1 {
+            r.problem(join(P, "session_hours"), "must be at least 1");
+            None
+        } else if h > MAX_SESSION_HOURS {
+            r.problem(
+                join(P, "session_hours"),
+                format!("must be at most {MAX_SESSION_HOURS} (a year)"),
+            );
+            None
+        } else {
+            u64::try_from(h).ok()
+        }
+    });
+    HallSection {
+        identity,
+        session_hours,
+        command_key_file: path(t, P, "command_key_file", r),
+    }
+}
+
+/// `[[arbiter]]`: an array of tables, each at the key path `arbiter[i]`.
+fn read_arbiters(value: Option<&Value>, r: &mut Reader) -> Vec<Arbiter> {
+    let items = match value {
+        None => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            r.problem(
+                "arbiter",
+                format!(
+                    "expected an array of tables ([[arbiter]]), found {}",
+                    article(other.type_str())
+                ),
+            );
+            return Vec::new();
+        }
+    };
+    let mut arbiters: Vec<Arbiter> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let p = format!("arbiter[{i}]");
+        let Value::Table(t) = item else {
+            r.problem(
+                &p,
+                format!("expected a table, found {}", article(item.type_str())),
+            );
+            continue;
+        };
+        if let Some(a) = read_arbiter(t, &p, &arbiters, r) {
+            arbiters.push(a);
+        }
+    }
+    arbiters
+}
+
+/// One arbiter at key path `p`; `before` are the arbiters read so far (names are unique).
+fn read_arbiter(t: &Table, p: &str, before: &[Arbiter], r: &mut Reader) -> Option<Arbiter> {
+    r.unknown_keys(t, p, &["name", "password_hash", "token"]);
+    let name = if t.contains_key("name") {
+        r.string(t, p, "name")
+    } else {
+        r.problem(join(p, "name"), "required");
+        None
+    };
+    let name = name.and_then(|name| {
+        if name.trim().is_empty() {
+            r.problem(join(p, "name"), "must not be empty");
+            None
+        } else if before.iter().any(|b| b.name == name) {
+            r.problem(join(p, "name"), "the same name is given twice");
+            None
+        } else {
+            Some(name)
+        }
+    });
+    let password_hash = r.string(t, p, "password_hash");
+    let token = r.string(t, p, "token");
+    let secret_ok = match (&password_hash, &token) {
+        (None, None) => {
+            // Unless one was given with the wrong type (already reported).
+            if !t.contains_key("password_hash") && !t.contains_key("token") {
+                r.problem(join(p, "password_hash"), "give password_hash or token");
+            }
+            false
+        }
+        (Some(_), Some(_)) => {
+            r.problem(join(p, "token"), "give password_hash or token, not both");
+            false
+        }
+        (Some(h), None) => {
+            let ok = argon2::PasswordHash::new(h).is_ok();
+            if !ok {
+                r.problem(
+                    join(p, "password_hash"),
+                    "not an Argon2 PHC string ($argon2id$v=19$m=...)",
+                );
+            }
+            ok
+        }
+        (None, Some(token)) => {
+            let ok = token.chars().count() >= MIN_TOKEN_CHARS;
+            if !ok {
+                r.problem(
+                    join(p, "token"),
+                    format!("use at least {MIN_TOKEN_CHARS} characters"),
+                );
+            }
+            ok
+        }
+    };
+    match name {
+        Some(name) if secret_ok => Some(Arbiter {
+            name,
+            password_hash,
+            token,
+        }),
+        _ => None,
+    }
+}
+
+fn read_broadcast(t: &Table, mqtt_prefix: &str, r: &mut Reader) -> Broadcast {
+    const P: &str = "broadcast";
+    r.unknown_keys(
+        t,
+        P,
+        &[
+            "delay_moves",
+            "delay_minutes",
+            "release_at_end",
+            "topic_prefix",
+            "republish",
+        ],
+    );
+    let d = Broadcast::default();
+    let delay_minutes = r.number(t, P, "delay_minutes").and_then(|m| {
+        if (0.0..=1440.0).contains(&m) {
+            Some(m)
+        } else {
+            r.problem(join(P, "delay_minutes"), "give minutes from 0 to 1440");
+            None
+        }
+    });
+    let topic_prefix = topic_prefix(t, P, "topic_prefix", r).and_then(|tp| {
+        let (a, c) = (format!("{mqtt_prefix}/"), format!("{tp}/"));
+        if a.starts_with(&c) || c.starts_with(&a) {
+            r.problem(
+                join(P, "topic_prefix"),
+                "must be a tree of its own, neither inside nor around mqtt.prefix",
+            );
+            None
+        } else {
+            Some(tp)
+        }
+    });
+    Broadcast {
+        delay_moves: r
+            .integer_in(t, P, "delay_moves", 0, i64::from(u32::MAX))
+            .and_then(|v| u32::try_from(v).ok())
+            .unwrap_or(d.delay_moves),
+        delay_minutes: delay_minutes.unwrap_or(d.delay_minutes),
+        release_at_end: boolean(t, P, "release_at_end", r).unwrap_or(d.release_at_end),
+        topic_prefix: topic_prefix.unwrap_or(d.topic_prefix),
+        republish: boolean(t, P, "republish", r).unwrap_or(d.republish),
+    }
+}
+
+/// A topic prefix: one or more ids joined by `/` (`tengen`, `club/tengen`).
+fn topic_prefix(t: &Table, prefix: &str, key: &str, r: &mut Reader) -> Option<String> {
+    let text = r.string(t, prefix, key)?;
+    if text.split('/').all(is_valid_id) {
+        Some(text)
+    } else {
+        r.problem(join(prefix, key), PREFIX_RULE);
+        None
+    }
+}
+
+/// A file name, taken as written.
+fn path(t: &Table, prefix: &str, key: &str, r: &mut Reader) -> Option<PathBuf> {
+    r.string(t, prefix, key).map(PathBuf::from)
+}
+
+/// A boolean value, or `None` when absent or of another type (recorded).
+fn boolean(t: &Table, prefix: &str, key: &str, r: &mut Reader) -> Option<bool> {
+    match t.get(key)? {
+        Value::Boolean(b) => Some(*b),
+        other => {
+            r.problem(
+                join(prefix, key),
+                format!("expected a boolean, found {}", article(other.type_str())),
+            );
+            None
+        }
+    }
+}
+
+/// "a string", "an integer", ...
+fn article(type_name: &str) -> String {
+    match type_name.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {type_name}"),
+        _ => format!("a {type_name}"),
+    }
+}
+
+/// A TOML syntax error as one line with its line number.
+fn syntax_error(text: &str, origin: &str, e: &toml::de::Error) -> HallConfigError {
+    let line = e
+        .span()
+        .and_then(|span| text.get(..span.start))
+        .map_or(1, |before| before.matches('\n').count() + 1);
+    let message = e
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    HallConfigError::Syntax {
+        origin: origin.to_string(),
+        line,
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<HallConfig, HallConfigError> {
+        HallConfig::parse(text, Path::new("hall.toml"))
+    }
+
+    fn lines(text: &str) -> Vec<String> {
+        parse(text).expect_err("a bad file").lines()
+    }
+
+    #[test]
+    fn empty_file_is_a_public_hall() {
+        let c = parse("").unwrap();
+        assert_eq!(c.mqtt.prefix, "tengen");
+        assert!(c.arbiters.is_empty());
+        assert!(c.hall.identity.is_none());
+        assert!(c.broadcast.is_none());
+        let d = HallConfig::default();
+        assert_eq!((d.mqtt, d.hall, d.arbiters), (c.mqtt, c.hall, c.arbiters));
+    }
+
+    #[test]
+    fn reads_arbiters_and_identity() {
+        let c = parse(
+            "[hall]\nidentity = \"hall-main\"\nsession_hours = 3\n\
+             [[arbiter]]\nname = \"chief\"\ntoken = \"0123456789abcdef\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.hall.identity.as_deref(), Some("hall-main"));
+        assert_eq!(c.hall.session_hours, Some(3));
+        assert_eq!(c.arbiters[0].name, "chief");
+        assert_eq!(c.arbiters[0].token.as_deref(), Some("0123456789abcdef"));
+    }
+
+    #[test]
+    fn the_example_file_is_valid_and_its_password_works() {
+        let c = parse(include_str!("../../config/hall.toml")).unwrap();
+        assert_eq!(c.hall.identity.as_deref(), Some("hall-desk"));
+        assert_eq!(c.mqtt.username.as_deref(), Some("hall"));
+        assert_eq!(
+            c.mqtt.tls().ca_file.as_deref(),
+            Some(Path::new("/etc/tengen/hall-ca.pem"))
+        );
+        let who = crate::console_auth::verify(&c.arbiters, "chief", "change-me-please");
+        assert_eq!(who.as_deref(), Some("chief"));
+        assert_eq!(
+            crate::console_auth::verify(&c.arbiters, "chief", "change-me"),
+            None
+        );
+    }
+
+    #[test]
+    fn broadcast_section() {
+        let c = parse("[broadcast]\n").unwrap();
+        let b = c.broadcast.unwrap();
+        assert_eq!(
+            (
+                b.delay_moves,
+                b.topic_prefix.as_str(),
+                b.republish,
+                b.release_at_end
+            ),
+            (0, "public", true, true)
+        );
+        let c = parse(
+            "[broadcast]\ndelay_moves = 10\ndelay_minutes = 2.5\nrepublish = false\n\
+             release_at_end = false\n",
+        )
+        .unwrap();
+        let b = c.broadcast.unwrap();
+        assert!(!b.republish);
+        let p = b.policy();
+        assert_eq!(
+            (p.moves, p.window_ms, p.release_at_end),
+            (10, 150_000, false)
+        );
+        assert_eq!(
+            parse("[broadcast]\ndelay_minutes = 3\n")
+                .unwrap()
+                .broadcast
+                .unwrap()
+                .policy()
+                .window_ms,
+            180_000,
+            "whole minutes may be written as an integer"
+        );
+        for (text, key) in [
+            (
+                "[broadcast]\ndelay_minutes = -1\n",
+                "broadcast.delay_minutes",
+            ),
+            (
+                "[broadcast]\ndelay_minutes = 1441\n",
+                "broadcast.delay_minutes",
+            ),
+            (
+                "[broadcast]\ntopic_prefix = \"tengen\"\n",
+                "broadcast.topic_prefix",
+            ),
+            (
+                "[broadcast]\ntopic_prefix = \"tengen/pub\"\n",
+                "broadcast.topic_prefix",
+            ),
+            (
+                "[mqtt]\nprefix = \"club/tengen\"\n[broadcast]\ntopic_prefix = \"club\"\n",
+                "broadcast.topic_prefix",
+            ),
+            (
+                "[broadcast]\ntopic_prefix = \"Pub\"\n",
+                "broadcast.topic_prefix",
+            ),
+            ("[broadcast]\ndelay_moves = -1\n", "broadcast.delay_moves"),
+            ("[broadcast]\nrepublish = \"yes\"\n", "broadcast.republish"),
+            ("[broadcast]\ndelay = 3\n", "broadcast.delay"),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("hall.toml: {key}: ")), "{e}");
+        }
+        assert_eq!(
+            lines("[broadcast]\ndelay = 3\n"),
+            ["hall.toml: broadcast.delay: unknown key"]
+        );
+        assert_eq!(
+            lines("broadcast = 3\n"),
+            ["hall.toml: broadcast: expected a table, found an integer"]
+        );
+    }
+
+    #[test]
+    fn bad_files_name_the_key() {
+        assert_eq!(
+            lines("[mqtt]\nprefix = \"tengen\"\ncolour = 1\n"),
+            ["hall.toml: mqtt.colour: unknown key"]
+        );
+        assert_eq!(
+            lines("[[arbiter]]\nname = \"a\"\n"),
+            ["hall.toml: arbiter[0].password_hash: give password_hash or token"]
+        );
+        let e = parse("[[arbiter]]\nname = \"a\"\npassword_hash = \"plain\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("hall.toml: arbiter[0].password_hash: not an Argon2"),
+            "{e}"
+        );
+        assert_eq!(
+            lines("[[arbiter]]\nname = \"a\"\ntoken = \"short\"\n"),
+            ["hall.toml: arbiter[0].token: use at least 12 characters"]
+        );
+        assert_eq!(
+            lines("[mqtt]\nprefix = \"Tengen\"\n"),
+            ["hall.toml: mqtt.prefix: use lower-case letters, digits and '-' (levels joined by '/')"]
+        );
+        assert_eq!(
+            lines("[mqtt]\ncert_file = \"c.pem\"\n"),
+            ["hall.toml: mqtt.cert_file: cert_file and key_file must be given together"]
+        );
+        assert_eq!(
+            lines("[hall]\nsession_hours = 0\n"),
+            ["hall.toml: hall.session_hours: must be at least 1"]
+        );
+        assert_eq!(
+            lines("[hall]\nidentity = \" \"\n"),
+            ["hall.toml: hall.identity: must not be empty"]
+        );
+        assert_eq!(
+            lines("arbiter = \"chief\"\n"),
+            ["hall.toml: arbiter: expected an array of tables ([[arbiter]]), found a string"]
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_key_path() {
+        let text = "colour = 1\n\
+            [mqtt]\nprefix = \"Tengen\"\nusername = 7\n\
+            [hall]\nsession_hours = 0\nidentity = \"\"\n\
+            [broadcast]\ndelay_minutes = 2000\ntopic_prefix = \"public\"\ndelay = 3\n\
+            [[arbiter]]\nname = \"chief\"\ntoken = \"0123456789abcdef\"\n\
+            [[arbiter]]\nname = \"chief\"\ntoken = \"short\"\n\
+            [[arbiter]]\npassword_hash = \"x\"\ntoken = \"0123456789abcdef\"\nrole = \"x\"\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(
+            e.lines(),
+            [
+                "hall.toml: colour: unknown key",
+                "hall.toml: mqtt.prefix: use lower-case letters, digits and '-' (levels joined by '/')",
+                "hall.toml: mqtt.username: expected a string, found an integer",
+                "hall.toml: hall.identity: must not be empty",
+                "hall.toml: hall.session_hours: must be at least 1",
+                "hall.toml: arbiter[1].name: the same name is given twice",
+                "hall.toml: arbiter[1].token: use at least 12 characters",
+                "hall.toml: arbiter[2].role: unknown key",
+                "hall.toml: arbiter[2].name: required",
+                "hall.toml: arbiter[2].token: give password_hash or token, not both",
+                "hall.toml: broadcast.delay: unknown key",
+                "hall.toml: broadcast.delay_minutes: give minutes from 0 to 1440",
+            ]
+        );
+        let one = e.to_string();
+        assert_eq!(one, "hall.toml: colour: unknown key (and 11 more problems)");
+        assert!(!one.contains('\n'));
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let e = parse("[hall]\nidentity = \"a\"\nsession_hours = \n").unwrap_err();
+        assert!(matches!(e, HallConfigError::Syntax { line: 3, .. }), "{e}");
+        let text = e.to_string();
+        assert!(text.starts_with("hall.toml: line 3: "), "{text}");
+        assert!(!text.contains('\n'));
+        assert_eq!(e.lines(), [text]);
+        let e = HallConfig::load(Path::new("/nonexistent/hall.toml")).unwrap_err();
+        assert!(e.to_string().starts_with("/nonexistent/hall.toml: "), "{e}");
+    }
+}

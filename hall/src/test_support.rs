@@ -1,0 +1,56 @@
+//! Events for the unit tests: envelopes of board `b1`, game `g1`.
+
+use tengen_protocol::event::GameSetup;
+use tengen_protocol::{Envelope, Event, Timestamp};
+use tengen_rules::clock::TimeControl;
+use tengen_rules::{Color, Point};
+
+/// When every test event happened: 2026-11-29T13:45:00Z.
+pub(crate) const T0: Timestamp = Timestamp::from_millis(1_795_959_900_000);
+
+/// Event `seq` of board `b1` in game `g1`, at [`T0`].
+pub(crate) fn env(seq: u64, event: Event) -> Envelope {
+    Envelope {
+        seq,
+        time: T0,
+        board: "b1".into(),
+        game: "g1".into(),
+        by: None,
+        event,
+    }
+}
+
+/// A GTP point (`E5`).
+pub(crate) fn gtp(text: &str) -> Point {
+    tengen_protocol::gtp::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// `game_started` of Shusaku (Black) and Gennan (White), round 3, table 7.
+pub(crate) fn game_started(size: u8, handicap: u8, time_control: &str) -> Event {
+    Event::GameStarted(GameSetup {
+        size,
+        handicap,
+        time_control: TimeControl::parse(time_control)
+            .unwrap_or_else(|e| panic!("{time_control}: {e}")),
+        black: "Shusaku".into(),
+        white: "Gennan".into(),
+        round: "3".into(),
+        table: "7".into(),
+        ..GameSetup::default()
+    })
+}
+
+/// Move `number` at `point`, Black on odd numbers, without captures or clock.
+pub(crate) fn mv(number: u32, point: &str) -> Event {
+    Event::Move {
+        number,
+        color: if number % 2 == 1 {
+            Color::Black
+        } else {
+            Color::White
+        },
+        point: gtp(point),
+        captured: vec![],
+        clock: None,
+    }
+}
