@@ -4,7 +4,7 @@
 use std::io::Cursor;
 use std::process::Command;
 
-use tengen_daemon::cli::calibrate::{guide, save, FRAMES_PER_ROUND};
+use tengen_daemon::cli::calibrate::{guide, save, ScanError, FRAMES_PER_ROUND};
 use tengen_daemon::config::Config;
 use tengen_hal::calibration::{AdcBits, Calibration};
 use tengen_hal::{Frame, FrameData};
@@ -14,7 +14,7 @@ const N: usize = (SIZE as usize) * (SIZE as usize);
 
 /// A board whose sensors read 2048 when empty, +600 under black, -600 under white, with a
 /// little deterministic jitter; `covered` says which points have a stone in each scan.
-fn scanner(plan: Vec<(i32, Vec<bool>)>) -> impl FnMut() -> Result<Frame, String> {
+fn scanner(plan: Vec<(i32, Vec<bool>)>) -> impl FnMut() -> Result<Frame, ScanError> {
     let mut n = 0usize;
     move || {
         // Each plan entry lasts one round of scans.

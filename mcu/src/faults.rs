@@ -103,7 +103,7 @@ impl FaultCommand {
         };
         let words: Vec<&str> = line.split_whitespace().collect();
         let (when, rest) = match words.as_slice() {
-            ["at", t, rest @ ..] => (When::At(parse_time(t).map_err(err)?), rest),
+            ["at", t, rest @ ..] => (When::At(parse_time(t).map_err(|e| err(e.0))?), rest),
             ["move", n, rest @ ..] => {
                 let n: usize = n
                     .parse()
@@ -117,10 +117,10 @@ impl FaultCommand {
         let point = |v: &str| Point::parse_gtp(v, size).map_err(|e| err(e.to_string()));
         let fault = match rest {
             ["unplug", t] => Fault::Unplug {
-                ms: parse_time(t).map_err(err)?,
+                ms: parse_time(t).map_err(|e| err(e.0))?,
             },
             ["silence", t] => Fault::Silence {
-                ms: parse_time(t).map_err(err)?,
+                ms: parse_time(t).map_err(|e| err(e.0))?,
             },
             ["garbage", n] => Fault::Garbage {
                 bytes: n
@@ -136,7 +136,7 @@ impl FaultCommand {
             },
             ["stuck", p, s] => Fault::Stuck {
                 point: point(p)?,
-                state: parse_stuck_state(s).map_err(err)?,
+                state: parse_stuck_state(s).map_err(|e| err(e.0))?,
             },
             ["flicker", p, q] => Fault::Flicker {
                 point: point(p)?,

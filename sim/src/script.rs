@@ -114,6 +114,24 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
+/// One word of a script (or of a fault command) that does not read, and why: the
+/// sentence a [`ScriptError`] carries for its line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadWord(pub String);
+
+impl From<String> for BadWord {
+    fn from(why: String) -> BadWord {
+        BadWord(why)
+    }
+}
+
+impl From<&str> for BadWord {
+    fn from(why: &str) -> BadWord {
+        BadWord(why.to_string())
+    }
+}
+
 impl Script {
     /// Parses a script. Points are checked for form here and against the board size when
     /// the script is carried out.
@@ -127,7 +145,7 @@ impl Script {
             let Some((&keyword, args)) = tokens.split_first() else {
                 continue;
             };
-            let err = |m: String| ScriptError::new(line, m);
+            let err = |m: BadWord| ScriptError::new(line, m.0);
             let kw = keyword.to_ascii_lowercase();
             let setup_kw = match kw.as_str() {
                 "size" => Some("size"),
@@ -140,12 +158,18 @@ impl Script {
             };
             if let Some(name) = setup_kw {
                 if let Some(first) = first_action {
-                    return Err(err(format!(
-                        "setup line '{name}' must come before the first action (line {first})"
-                    )));
+                    return Err(ScriptError::new(
+                        line,
+                        format!(
+                            "setup line '{name}' must come before the first action (line {first})"
+                        ),
+                    ));
                 }
                 if let Some(at) = script.setup_line(name) {
-                    return Err(err(format!("'{name}' is already set on line {at}")));
+                    return Err(ScriptError::new(
+                        line,
+                        format!("'{name}' is already set on line {at}"),
+                    ));
                 }
                 script.setup_lines.push((name, line));
                 parse_setup(&mut script.setup, name, args).map_err(err)?;
@@ -162,12 +186,12 @@ impl Script {
     }
 }
 
-fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), String> {
-    let one = || -> Result<&str, String> {
+fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), BadWord> {
+    let one = || -> Result<&str, BadWord> {
         match args {
             [a] => Ok(a),
-            [] => Err(format!("'{name}' needs a value")),
-            _ => Err(format!("'{name}' takes one value, got {}", args.len())),
+            [] => Err(BadWord(format!("'{name}' needs a value"))),
+            _ => Err(BadWord(format!("'{name}' takes one value, got {}", args.len()))),
         }
     };
     match name {
@@ -175,7 +199,7 @@ fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), Strin
             let v = one()?;
             let n: u8 = v
                 .parse()
-                .map_err(|_| format!("size '{v}' is not a number"))?;
+                .map_err(|_| BadWord(format!("size '{v}' is not a number")))?;
             tengen_rules::point::check_size(n).map_err(|e| e.to_string())?;
             setup.size = Some(n);
         }
@@ -185,7 +209,7 @@ fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), Strin
                 .parse()
                 .ok()
                 .filter(|k: &f64| k.is_finite() && k.abs() <= 1000.0)
-                .ok_or_else(|| format!("komi '{v}' is not a number of points"))?;
+                .ok_or_else(|| BadWord(format!("komi '{v}' is not a number of points")))?;
             setup.komi = Some(k);
         }
         "handicap" => {
@@ -194,7 +218,7 @@ fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), Strin
                 .parse()
                 .ok()
                 .filter(|n| *n <= 9)
-                .ok_or_else(|| format!("handicap '{v}' is not a number from 0 to 9"))?;
+                .ok_or_else(|| BadWord(format!("handicap '{v}' is not a number from 0 to 9")))?;
             setup.handicap = Some(n);
         }
         "time" => {
@@ -208,7 +232,7 @@ fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), Strin
             let v = one()?;
             let s: u64 = v
                 .parse()
-                .map_err(|_| format!("seed '{v}' is not a whole number"))?;
+                .map_err(|_| BadWord(format!("seed '{v}' is not a whole number")))?;
             setup.seed = Some(s);
         }
         _ => {
@@ -218,18 +242,18 @@ fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), Strin
     Ok(())
 }
 
-fn parse_probability(v: &str) -> Result<f64, String> {
+fn parse_probability(v: &str) -> Result<f64, BadWord> {
     v.parse()
         .ok()
         .filter(|p: &f64| (0.0..=1.0).contains(p))
-        .ok_or_else(|| format!("noise '{v}' is not a probability from 0 to 1"))
+        .ok_or_else(|| BadWord(format!("noise '{v}' is not a probability from 0 to 1")))
 }
 
 /// Parses a time: `250ms`, `3s`, `2m`, `1h` (the rules core's notation, as in the config).
-pub fn parse_time(v: &str) -> Result<Millis, String> {
-    let ms = parse_duration(v).map_err(|_| format!("'{v}' is not a time (e.g. 250ms, 3s, 2m)"))?;
+pub fn parse_time(v: &str) -> Result<Millis, BadWord> {
+    let ms = parse_duration(v).map_err(|_| BadWord(format!("'{v}' is not a time (e.g. 250ms, 3s, 2m)")))?;
     if ms > MAX_TIME_MS {
-        return Err(format!("time '{v}' is longer than a day"));
+        return Err(BadWord(format!("time '{v}' is longer than a day")));
     }
     Ok(ms)
 }
@@ -238,41 +262,41 @@ fn looks_like_time(v: &str) -> bool {
     v.starts_with(|c: char| c.is_ascii_digit()) && v.ends_with(|c: char| c.is_ascii_alphabetic())
 }
 
-fn parse_point(v: &str) -> Result<Point, String> {
-    Point::parse_gtp(v, MAX_SIZE).map_err(|_| format!("'{v}' is not a point (e.g. Q16)"))
+fn parse_point(v: &str) -> Result<Point, BadWord> {
+    Point::parse_gtp(v, MAX_SIZE).map_err(|_| BadWord(format!("'{v}' is not a point (e.g. Q16)")))
 }
 
-fn parse_color(v: &str) -> Result<Color, String> {
+fn parse_color(v: &str) -> Result<Color, BadWord> {
     match v.to_ascii_lowercase().as_str() {
         "b" => Ok(Color::Black),
         "w" => Ok(Color::White),
-        _ => Err(format!("'{v}' is not a colour (B or W)")),
+        _ => Err(BadWord(format!("'{v}' is not a colour (B or W)"))),
     }
 }
 
 /// Parses a stuck sensor's state: `B`, `W`, `E` (empty), `U` (unknown) or `off` (freed).
-pub fn parse_stuck_state(v: &str) -> Result<Option<PointState>, String> {
+pub fn parse_stuck_state(v: &str) -> Result<Option<PointState>, BadWord> {
     match v.to_ascii_lowercase().as_str() {
         "b" => Ok(Some(PointState::Black)),
         "w" => Ok(Some(PointState::White)),
         "e" | "empty" => Ok(Some(PointState::Empty)),
         "u" | "unknown" => Ok(Some(PointState::Unknown)),
         "off" => Ok(None),
-        _ => Err(format!(
+        _ => Err(BadWord(format!(
             "'{v}' is not a sensor state (B, W, E for empty, U for unknown, or off)"
-        )),
+        ))),
     }
 }
 
 /// Splits an optional trailing time off the arguments.
-fn split_time<'a>(args: &'a [&'a str]) -> Result<(&'a [&'a str], Option<Millis>), String> {
+fn split_time<'a>(args: &'a [&'a str]) -> Result<(&'a [&'a str], Option<Millis>), BadWord> {
     match args.split_last() {
         Some((last, rest)) if looks_like_time(last) => Ok((rest, Some(parse_time(last)?))),
         _ => Ok((args, None)),
     }
 }
 
-fn parse_action(kw: &str, keyword: &str, args: &[&str]) -> Result<Step, String> {
+fn parse_action(kw: &str, keyword: &str, args: &[&str]) -> Result<Step, BadWord> {
     let usage = |form: &str| format!("expected '{form}'");
     let (args, budget) = split_time(args)?;
     let action = match kw {
@@ -288,7 +312,7 @@ fn parse_action(kw: &str, keyword: &str, args: &[&str]) -> Result<Step, String> 
                     .collect::<Result<Vec<_>, _>>()?;
                 for (i, p) in points.iter().enumerate() {
                     if points[..i].contains(p) {
-                        return Err(format!("place: {p} is named twice"));
+                        return Err(BadWord(format!("place: {p} is named twice")));
                     }
                 }
                 Action::PlaceTogether {
@@ -296,29 +320,29 @@ fn parse_action(kw: &str, keyword: &str, args: &[&str]) -> Result<Step, String> 
                     points,
                 }
             }
-            _ => return Err(usage("place B|W POINT [TIME]")),
+            _ => return Err(BadWord(usage("place B|W POINT [TIME]"))),
         },
         "press" => match args {
             [c] => Action::Press {
                 color: parse_color(c)?,
             },
-            _ => return Err(usage("press B|W [TIME]")),
+            _ => return Err(BadWord(usage("press B|W [TIME]"))),
         },
         "lift" => match args {
             [p] => Action::Lift {
                 point: parse_point(p)?,
             },
-            _ => return Err(usage("lift POINT [TIME]")),
+            _ => return Err(BadWord(usage("lift POINT [TIME]"))),
         },
         "slide" => match args {
             [a, b] => {
                 let (from, to) = (parse_point(a)?, parse_point(b)?);
                 if from == to {
-                    return Err(format!("slide: {from} to itself"));
+                    return Err(BadWord(format!("slide: {from} to itself")));
                 }
                 Action::Slide { from, to }
             }
-            _ => return Err(usage("slide FROM TO [TIME]")),
+            _ => return Err(BadWord(usage("slide FROM TO [TIME]"))),
         },
         "hover" => {
             let (color, pts) = match args.split_first() {
@@ -326,7 +350,7 @@ fn parse_action(kw: &str, keyword: &str, args: &[&str]) -> Result<Step, String> 
                 _ => (None, args),
             };
             if pts.is_empty() {
-                return Err(usage("hover [B|W] POINT... [TIME]"));
+                return Err(BadWord(usage("hover [B|W] POINT... [TIME]")));
             }
             let points = pts
                 .iter()
@@ -336,7 +360,7 @@ fn parse_action(kw: &str, keyword: &str, args: &[&str]) -> Result<Step, String> 
         }
         "wait" => match (args, budget) {
             ([], Some(_)) => Action::Wait,
-            _ => return Err(usage("wait TIME")),
+            _ => return Err(BadWord(usage("wait TIME"))),
         },
         "knock" => match args {
             [n] => {
@@ -344,25 +368,25 @@ fn parse_action(kw: &str, keyword: &str, args: &[&str]) -> Result<Step, String> 
                     .parse()
                     .ok()
                     .filter(|c| (1..=MAX_KNOCK).contains(c))
-                    .ok_or_else(|| format!("knock: '{n}' is not a number of stones"))?;
+                    .ok_or_else(|| BadWord(format!("knock: '{n}' is not a number of stones")))?;
                 Action::Knock { count }
             }
-            _ => return Err(usage("knock N [TIME]")),
+            _ => return Err(BadWord(usage("knock N [TIME]"))),
         },
         "noise" => match (args, budget) {
             ([p], None) => Action::Noise {
                 probability: parse_probability(p)?,
             },
-            _ => return Err(usage("noise P")),
+            _ => return Err(BadWord(usage("noise P"))),
         },
         "stuck" => match (args, budget) {
             ([p, s], None) => Action::Stuck {
                 point: parse_point(p)?,
                 state: parse_stuck_state(s)?,
             },
-            _ => return Err(usage("stuck POINT B|W|E|U|off")),
+            _ => return Err(BadWord(usage("stuck POINT B|W|E|U|off"))),
         },
-        _ => return Err(format!("unknown action '{keyword}'")),
+        _ => return Err(BadWord(format!("unknown action '{keyword}'"))),
     };
     Ok(Step {
         action,

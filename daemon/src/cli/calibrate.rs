@@ -66,8 +66,24 @@ pub fn save(config: &Config, outcome: &Outcome, out: &mut dyn Write) -> Result<(
     )
 }
 
+/// Why a scan for the calibration did not come.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// The microcontroller sent no scan in time.
+    #[error("{path}: no scan for 2 s{reason}")]
+    Silent {
+        /// Its device.
+        path: std::path::PathBuf,
+        /// The link's last failure, as ` (why)`, or nothing.
+        reason: String,
+    },
+    /// The sensors could not be read.
+    #[error("sensor scan: {0}")]
+    Sensors(Box<dyn std::error::Error + Send + Sync>),
+}
+
 /// One raw scan from the hardware.
-pub type Scanner = dyn FnMut() -> Result<Frame, String>;
+pub type Scanner = dyn FnMut() -> Result<Frame, ScanError>;
 
 /// The guided procedure over any scanner and any terminal: prompts on `out`, Enter on
 /// `input`, frames from `scan`.
@@ -189,20 +205,20 @@ fn serial_scanner(config: &Config) -> Result<(Box<Scanner>, AdcBits), CliError> 
             )))
         }
     };
-    let scanner = move || -> Result<Frame, String> {
+    let scanner = move || -> Result<Frame, ScanError> {
         let deadline = Instant::now() + Duration::from_secs(2);
         loop {
             if let Some(frame) = link.next_frame() {
                 return Ok(frame);
             }
             if Instant::now() > deadline {
-                return Err(format!(
-                    "{}: no scan for 2 s{}",
-                    link.config().path.display(),
-                    link.last_failure()
+                return Err(ScanError::Silent {
+                    path: link.config().path.clone(),
+                    reason: link
+                        .last_failure()
                         .map(|f| format!(" ({f})"))
-                        .unwrap_or_default()
-                ));
+                        .unwrap_or_default(),
+                });
             }
             link.pump(now(), Duration::from_millis(20));
         }
@@ -213,17 +229,18 @@ fn serial_scanner(config: &Config) -> Result<(Box<Scanner>, AdcBits), CliError> 
 #[cfg(feature = "rpi")]
 fn rpi_scanner(config: &Config) -> Result<(Box<Scanner>, AdcBits), CliError> {
     use tengen_hal::SensorMatrix;
-    let (pins, wiring) = crate::service::wiring::rpi_layout(config).map_err(CliError::input)?;
+    let (pins, wiring) = crate::service::board_setup::rpi_layout(config)
+        .map_err(|e| CliError::input(e.to_string()))?;
     let bits = wiring.adc.bits();
     let mut matrix =
         tengen_hal::rpi::open_matrix(&wiring, &pins).map_err(|e| CliError::work(e.to_string()))?;
     let period = std::time::Duration::from_secs(1) / config.hardware.scan_hz;
     let start = std::time::Instant::now();
-    let scanner = move || -> Result<Frame, String> {
+    let scanner = move || -> Result<Frame, ScanError> {
         std::thread::sleep(period);
         matrix
             .scan(start.elapsed().as_millis() as u64)
-            .map_err(|e| e.to_string())
+            .map_err(|e| ScanError::Sensors(Box::new(e)))
     };
     Ok((Box::new(scanner), bits))
 }

@@ -231,10 +231,10 @@ impl Journal {
         while offset < bytes.len() {
             match record::decode(&bytes[offset..]) {
                 Decoded::Record(payload, len) => {
-                    let env = parse_header(payload).map_err(|detail| JournalError::Corrupt {
+                    let env = parse_header(payload).map_err(|e| JournalError::Corrupt {
                         path: path.to_path_buf(),
                         offset: offset as u64,
-                        detail,
+                        detail: format!("not an event: {e}"),
                     })?;
                     if index.offsets.is_empty() {
                         index.first_seq = env.seq.max(1);
@@ -454,7 +454,8 @@ impl JournalReader {
             };
             match record::decode(&bytes[offset..]) {
                 Decoded::Record(payload, len) => {
-                    let header = parse_header(payload).map_err(corrupt)?;
+                    let header =
+                        parse_header(payload).map_err(|e| corrupt(format!("not an event: {e}")))?;
                     out.push((header.seq, payload.to_vec()));
                     offset += len;
                 }
@@ -492,8 +493,8 @@ struct Header {
     time: Option<Timestamp>,
 }
 
-fn parse_header(payload: &[u8]) -> Result<Header, String> {
-    serde_json::from_slice(payload).map_err(|e| format!("not an event: {e}"))
+fn parse_header(payload: &[u8]) -> Result<Header, serde_json::Error> {
+    serde_json::from_slice(payload)
 }
 
 /// The offset of the first whole record (with a readable envelope) at or after `from`.
