@@ -151,7 +151,7 @@ pub fn guide(
 
 fn feed(cal: &mut Calibrator, scan: &mut Scanner, stage: Stage, n: usize) -> Result<(), CliError> {
     for _ in 0..n {
-        let frame = scan().map_err(CliError::work)?;
+        let frame = scan().map_err(|e| CliError::work(e.to_string()))?;
         if !matches!(frame.data, FrameData::Raw(_)) {
             return Err(CliError::work(
                 "the hardware sends classified states, not raw readings: calibrate its \
