@@ -65,6 +65,8 @@ pub struct SensorHealth {
     size: u8,
     /// Every point's last reading (empty before the first frame).
     last: Vec<PointState>,
+    /// How many of them read `Unknown` (those are looked at every scan, for `stuck`).
+    unknown: usize,
     points: Vec<PointHealth>,
 }
 
@@ -74,6 +76,7 @@ impl SensorHealth {
         SensorHealth {
             size,
             last: Vec::new(),
+            unknown: 0,
             points: vec![PointHealth::default(); size as usize * size as usize],
         }
     }
@@ -90,6 +93,11 @@ impl SensorHealth {
         }
         if self.last.is_empty() {
             self.last = readings.to_vec();
+            self.unknown = readings.iter().filter(|r| **r == PointState::Unknown).count();
+        }
+        // Nothing changed and nothing reads Unknown: nothing to look at (most scans).
+        if self.unknown == 0 && readings == self.last.as_slice() {
+            return Vec::new();
         }
         let mut noisy = Vec::new();
         let mut stuck = Vec::new();
@@ -97,6 +105,13 @@ impl SensorHealth {
             let changed = r != *last;
             if !changed && r != PointState::Unknown {
                 continue;
+            }
+            if changed {
+                match (*last, r) {
+                    (PointState::Unknown, _) => self.unknown -= 1,
+                    (_, PointState::Unknown) => self.unknown += 1,
+                    _ => {}
+                }
             }
             *last = r;
             let h = &mut self.points[i];

@@ -45,6 +45,10 @@ pub struct Stabiliser {
     held: Vec<Change>,
     /// Whether any frame has been seen (the first frame seeds the candidates).
     started: bool,
+    /// True when the last frame left nothing on its way: no point reading a stone state
+    /// other than its stable one, no change held. A frame equal to the last one then
+    /// changes nothing, and is passed over without looking at each point (most scans).
+    quiet: bool,
 }
 
 fn stone_of(state: PointState) -> Option<Stone> {
@@ -81,6 +85,7 @@ impl Stabiliser {
             since: vec![0; n],
             held: Vec::new(),
             started: false,
+            quiet: false,
         }
     }
 
@@ -108,25 +113,35 @@ impl Stabiliser {
                 *s = now;
             }
         }
+        if self.quiet && readings == self.candidate.as_slice() {
+            return Ok(Vec::new());
+        }
+        let mut waiting = false;
         for (i, &r) in readings.iter().enumerate() {
             if r != self.candidate[i] {
                 self.candidate[i] = r;
                 self.since[i] = now;
             }
             let Some(stone) = stone_of(r) else { continue };
-            if stone != self.stable[i] && now.saturating_sub(self.since[i]) >= self.stable_ms {
-                self.held.push(Change {
-                    point: Point::from_index(i, self.size),
-                    from: self.stable[i],
-                    to: stone,
-                    onset: self.since[i],
-                });
-                self.stable[i] = stone;
+            if stone != self.stable[i] {
+                if now.saturating_sub(self.since[i]) >= self.stable_ms {
+                    self.held.push(Change {
+                        point: Point::from_index(i, self.size),
+                        from: self.stable[i],
+                        to: stone,
+                        onset: self.since[i],
+                    });
+                    self.stable[i] = stone;
+                } else {
+                    waiting = true;
+                }
             }
         }
+        self.quiet = !waiting && self.held.is_empty();
         if self.held.is_empty() || self.in_motion() {
             return Ok(Vec::new());
         }
+        self.quiet = !waiting;
         let mut batch = std::mem::take(&mut self.held);
         batch.sort_by_key(|c| (c.onset, c.point));
         Ok(batch)
