@@ -35,7 +35,7 @@ use board::{median_ms, BoardProcess, Consumer};
 use rand::{Rng, SeedableRng};
 use tengen_protocol::event::{BoardState, FaultKind};
 use tengen_protocol::Event;
-use tengen_daemon::journal::{record, Journal};
+use tengen_daemon::journal::{framing, Journal};
 
 /// `TENGEN_FAULT_RUNS` (the long form), or `None` for the short form.
 fn long_runs() -> Option<usize> {
@@ -365,7 +365,7 @@ async fn a_journal_torn_inside_its_last_record_recovers_and_one_cut_anywhere_is_
         points: vec![],
         kind: FaultKind::LinkLost,
     };
-    let torn_record = record::encode(&serde_json::to_vec(&next).unwrap());
+    let torn_record = framing::encode(&serde_json::to_vec(&next).unwrap());
     let mut torn = Figures::default();
     for i in 0..torn_runs {
         let copy = base.path().join(format!("torn-{i}"));

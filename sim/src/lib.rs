@@ -78,7 +78,7 @@ mod flicker;
 pub mod game;
 mod options;
 pub mod physics;
-pub mod record;
+pub mod sgf_input;
 pub mod script;
 mod seeds;
 /// Where the players sit (the hal's: the referee and the config use the same).

@@ -5,7 +5,7 @@
 //! game the board has played (`seq` runs across games and restarts, as SPEC.md wants; a
 //! game is about 1 MB, so there is no rotation — archive the file between tournaments
 //! with the service stopped, and the next event starts again at seq 1). The file starts
-//! with [`record::MAGIC`], then one record per event (see [`record`]): its JSON is the
+//! with [`framing::MAGIC`], then one record per event (see [`framing`]): its JSON is the
 //! [`Envelope`] exactly as published.
 //!
 //! Recovery on [`Journal::open`]: the records are read and checked in order. A tail that
@@ -14,7 +14,7 @@
 //! not a torn write but real corruption: the journal refuses to open
 //! ([`JournalError::Corrupt`]) rather than drop events that were already published.
 
-pub mod record;
+pub mod framing;
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -25,7 +25,7 @@ use serde::Deserialize;
 use tengen_protocol::{Envelope, Event, Timestamp};
 use thiserror::Error;
 
-use record::{Decoded, MAGIC};
+use framing::{Decoded, MAGIC};
 
 /// The journal's file name inside `storage.dir`.
 pub const FILE_NAME: &str = "events.journal";
@@ -229,7 +229,7 @@ impl Journal {
         let mut last_time = None;
         let mut offset = MAGIC.len();
         while offset < bytes.len() {
-            match record::decode(&bytes[offset..]) {
+            match framing::decode(&bytes[offset..]) {
                 Decoded::Record(payload, len) => {
                     let env = parse_header(payload).map_err(|e| JournalError::Corrupt {
                         path: path.to_path_buf(),
@@ -316,7 +316,7 @@ impl Journal {
             offset: end,
             detail: format!("event not serialisable: {e}"),
         })?;
-        let bytes = record::encode(&payload);
+        let bytes = framing::encode(&payload);
         if let Err(source) = self.file.write_all(&bytes) {
             // Take back a partial write so the next record does not follow garbage.
             if self.file.set_len(end).is_err() {
@@ -452,7 +452,7 @@ impl JournalReader {
                 offset: start + offset as u64,
                 detail,
             };
-            match record::decode(&bytes[offset..]) {
+            match framing::decode(&bytes[offset..]) {
                 Decoded::Record(payload, len) => {
                     let header =
                         parse_header(payload).map_err(|e| corrupt(format!("not an event: {e}")))?;
@@ -499,7 +499,7 @@ fn parse_header(payload: &[u8]) -> Result<Header, serde_json::Error> {
 
 /// The offset of the first whole record (with a readable envelope) at or after `from`.
 fn whole_record_after(bytes: &[u8], from: usize) -> Option<usize> {
-    (from..bytes.len()).find(|&o| match record::decode(&bytes[o..]) {
+    (from..bytes.len()).find(|&o| match framing::decode(&bytes[o..]) {
         Decoded::Record(payload, _) => parse_header(payload).is_ok(),
         _ => false,
     })
