@@ -13,13 +13,13 @@ use std::time::Duration;
 use broker::{Mosquitto, Subscriber};
 use rumqttc::QoS;
 use serde_json::{json, Map, Value};
-use tengen_daemon::command::Command;
 use tengen_daemon::config::{Config, MqttUrl};
 use tengen_daemon::journal::Journal;
-use tengen_daemon::mqtt::commands;
-use tengen_daemon::mqtt::wiring::MqttService;
-use tengen_daemon::sender::sign;
+use tengen_daemon::service::links::{start_links, LinkOptions, ServiceEnds};
 use tengen_daemon::service::outputs::Outputs;
+use tengen_daemon::service::scan_loop::Request;
+use tengen_protocol::signing::sign;
+use tengen_protocol::Command;
 
 const WAIT: Duration = Duration::from_secs(15);
 /// How long "nothing arrives" is watched for.
@@ -196,11 +196,19 @@ async fn the_board_refuses_commands_from_anyone_but_its_signed_arbiters() {
     config.mqtt.arbiters = vec!["chief".into(), "deputy".into()];
     config.mqtt.command_key_file = Some(key_file);
     config.storage.dir = dir.path().to_path_buf();
+    config.http.listen = "127.0.0.1:0".parse().unwrap();
 
     let (journal, _) = Journal::open(dir.path(), "b1").unwrap();
-    let (tx, mut service) = commands::channel(8);
-    let mqtt = MqttService::start(&config, journal.reader(), Outputs::new(), tx, "test").unwrap();
-    // The service side: take every command that gets through and say yes.
+    let (tx, mut service) = tokio::sync::mpsc::channel::<Request>(8);
+    let ends = ServiceEnds {
+        journal: journal.reader(),
+        outputs: Outputs::new(),
+        commands: tx,
+    };
+    let links = start_links(&config, ends, &LinkOptions::default())
+        .await
+        .unwrap();
+    // The scan loop's side: take every command that gets through and say yes.
     let (taken_tx, mut taken) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         while let Some(req) = service.recv().await {
@@ -297,5 +305,5 @@ async fn the_board_refuses_commands_from_anyone_but_its_signed_arbiters() {
         "the replayed command was not carried out again"
     );
     sub.stop();
-    mqtt.shutdown(WAIT).await.unwrap();
+    links.shutdown(WAIT).await.unwrap();
 }

@@ -12,9 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use broker::{envelope, Mosquitto, Subscriber};
-use tengen_daemon::mqtt::publisher::PublisherParts;
-use tengen_daemon::mqtt::settings::{BrokerUrl, TlsFiles};
-use tengen_daemon::mqtt::{MemorySource, MqttSettings, Publisher, Topics};
+use tengen_daemon::mqtt::{MemorySource, MqttSettings, Publisher, PublisherParts, Topics};
+use tengen_net::broker::{BrokerUrl, TlsFiles};
 
 fn openssl(dir: &Path, args: &[&str]) {
     let out = Command::new("openssl")
@@ -130,7 +129,7 @@ async fn publishes_over_tls_with_a_client_certificate() {
     };
     let source = MemorySource::new();
     for seq in 1..=5 {
-        source.push(envelope(seq)).unwrap();
+        source.push(&envelope(seq)).unwrap();
     }
     let publisher = Publisher::start(
         settings,
@@ -143,7 +142,6 @@ async fn publishes_over_tls_with_a_client_certificate() {
         },
     )
     .unwrap();
-    publisher.wake();
     publisher
         .wait_acked(5, Duration::from_secs(15))
         .await

@@ -16,7 +16,7 @@ use super::CliError;
 use crate::config::{Config, SimSource, TimeSystem};
 use tengen_protocol::describe::describe;
 use crate::service::launch::{serve_until_stopped, start_with};
-use crate::service::links::{start_links, LinkOptions};
+use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 
 /// The bundled game.
 pub const GAME: &str = include_str!("../../assets/ear-reddening.sgf");
@@ -72,7 +72,7 @@ pub fn run(args: DemoArgs) -> Result<(), CliError> {
             http: Some(args.http.clone()),
             mqtt_listen: Some(mqtt_listen),
         };
-        let links = match start_links(&config, &service, &options).await {
+        let links = match start_links(&config, ServiceEnds::of(&service), &options).await {
             Ok(l) => l,
             Err(e) => {
                 service.request_stop();
@@ -105,7 +105,9 @@ pub fn run(args: DemoArgs) -> Result<(), CliError> {
             }
         });
         let result = serve_until_stopped(service).await;
-        links.shutdown(Duration::from_secs(3)).await;
+        if let Err(e) = links.shutdown(Duration::from_secs(3)).await {
+            tracing::warn!("{e}");
+        }
         printer.abort();
         result.map_err(|e| CliError::work(e.to_string()))?;
         Ok(())

@@ -8,7 +8,7 @@ use crate::config::Config;
 use std::time::Duration;
 
 use crate::service::launch::{serve_until_stopped, start};
-use crate::service::links::{start_links, LinkOptions};
+use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 
 /// Runs `tengen run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
@@ -18,7 +18,8 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
         let service = start(&config, false).map_err(|e| CliError::work(e.to_string()))?;
-        let links = match start_links(&config, &service, &LinkOptions::default()).await {
+        let ends = ServiceEnds::of(&service);
+        let links = match start_links(&config, ends, &LinkOptions::default()).await {
             Ok(links) => links,
             Err(e) => {
                 service.request_stop();
@@ -27,7 +28,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             }
         };
         let result = serve_until_stopped(service).await;
-        links.shutdown(Duration::from_secs(5)).await;
+        if let Err(e) = links.shutdown(Duration::from_secs(5)).await {
+            tracing::warn!("{e}");
+        }
         result.map_err(|e| CliError::work(e.to_string()))?;
         Ok(())
     })

@@ -4,23 +4,24 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tengen_net::broker::BrokerUrl;
+use tengen_protocol::{Envelope, Topics};
 use thiserror::Error;
 
-use super::publisher::{Publisher, PublisherError, PublisherParts, Retained};
+use super::publisher::{Publisher, PublisherError, PublisherParts};
+use super::publisher_state::Retained;
 use super::settings::{MqttSettings, SettingsError};
-use tengen_net::broker::BrokerUrl;
-use super::source::MemorySource;
-use tengen_protocol::{Envelope, Topics};
+use super::source::{EventSource, MemorySource, SourceError};
 
 /// Why a batch could not be published.
 #[derive(Debug, Error)]
-pub enum BatchError {
+pub(crate) enum BatchError {
     /// The URL is not usable.
     #[error("--broker: {0}")]
     Url(#[from] SettingsError),
     /// The events are not numbered 1, 2, 3...
     #[error("--broker: {0}")]
-    Events(String),
+    Events(#[from] SourceError),
     /// The runtime could not be built.
     #[error("--broker: {0}")]
     Runtime(std::io::Error),
@@ -37,7 +38,7 @@ pub enum BatchError {
 /// Publishes `events` (seq 1, 2, 3...) and `retained` under `topics` to the broker at `url`
 /// (`mqtt://host:port`), waits until the broker acknowledged every message (at most
 /// `timeout`), then disconnects cleanly. Returns the number of events acknowledged.
-pub fn publish_and_wait(
+pub(crate) fn publish_and_wait(
     url: &str,
     topics: Topics,
     events: Vec<Envelope>,
@@ -46,10 +47,10 @@ pub fn publish_and_wait(
 ) -> Result<u64, BatchError> {
     let broker = BrokerUrl::parse(url).map_err(SettingsError::from)?;
     let source = MemorySource::new();
-    for e in events {
-        source.push(e).map_err(BatchError::Events)?;
+    for e in &events {
+        source.push(e)?;
     }
-    let last = super::source::EventSource::last_seq(&source);
+    let last = source.last_seq();
     let mut settings = MqttSettings::new(broker, topics.board());
     settings.client_id = format!("tengen-sim-{}", topics.board());
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -72,8 +73,7 @@ pub fn publish_and_wait(
             },
         )
         .map_err(fail)?;
-        publisher.set_retained(retained);
-        publisher.wake();
+        publisher.handle().set_retained(retained);
         let started = tokio::time::Instant::now();
         publisher.wait_acked(last, timeout).await.map_err(fail)?;
         let left = timeout.saturating_sub(started.elapsed());

@@ -111,11 +111,6 @@ impl EmbeddedBroker {
         }
     }
 
-    /// The address it listens on.
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
-    }
-
     /// The URL a client on this machine uses to reach it.
     pub fn url(&self) -> String {
         let a = connect_addr(self.addr);

@@ -1,7 +1,9 @@
 //! Commands on `{root}/cmd`: decoded strictly and their sender checked with
-//! [`tengen_protocol::command::decode_checked`]; a malformed, unknown or refused command is
-//! answered with an error on `{root}/cmd/reply` and goes nowhere else; a valid one goes to
-//! the service as a [`CommandRequest`] and the service's answer is the reply.
+//! [`tengen_protocol::command::decode_checked`] (by the publisher's core, see
+//! [`super::publisher_state`]); a malformed, unknown or refused command is answered with an
+//! error on `{root}/cmd/reply` and goes nowhere else; a valid one goes to the service as a
+//! [`CommandRequest`] and the service's answer is the reply. [`RecentCommands`] remembers
+//! the ids taken lately so a repeated one is answered again, never carried out twice.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -23,18 +25,35 @@ pub fn channel(capacity: usize) -> (mpsc::Sender<CommandRequest>, mpsc::Receiver
     mpsc::channel(capacity)
 }
 
+/// Why a command handed to the service got no answer from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Unanswered {
+    /// The service's queue is full.
+    #[error("the board is busy; send the command again")]
+    Busy,
+    /// The service is gone.
+    #[error("the board service is not running")]
+    NotRunning,
+    /// The service dropped the command without answering.
+    #[error("the board service dropped the command")]
+    Dropped,
+    /// The service did not answer within [`super::publisher_state::ANSWER_TIMEOUT`].
+    #[error("the board service did not answer in time")]
+    TimedOut,
+}
+
 /// The command ids a board has taken lately, with their answers: MQTT delivers a command at
 /// least once, and a signed command could be replayed by whoever saw it, so a repeated id is
 /// never carried out twice. Its answer is sent again when it is known.
 #[derive(Debug, Default)]
-pub struct RecentCommands {
+pub(crate) struct RecentCommands {
     order: VecDeque<String>,
     answers: HashMap<String, Option<Result<(), String>>>,
 }
 
 /// What to do with a command, by its id.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Seen {
+pub(crate) enum Seen {
     /// A new id: carry it out.
     New,
     /// Being carried out: its answer will go out once; say nothing now.
@@ -45,10 +64,10 @@ pub enum Seen {
 
 impl RecentCommands {
     /// How many ids are remembered.
-    pub const KEEP: usize = 1024;
+    pub(crate) const KEEP: usize = 1024;
 
     /// Looks `id` up; a new id is remembered as pending.
-    pub fn take(&mut self, id: &str) -> Seen {
+    pub(crate) fn take(&mut self, id: &str) -> Seen {
         match self.answers.get(id) {
             Some(None) => Seen::Pending,
             Some(Some(answer)) => Seen::Answered(answer.clone()),
@@ -66,7 +85,7 @@ impl RecentCommands {
     }
 
     /// Records the answer to `id`.
-    pub fn answered(&mut self, id: &str, answer: &Result<(), String>) {
+    pub(crate) fn answered(&mut self, id: &str, answer: &Result<(), String>) {
         if let Some(slot) = self.answers.get_mut(id) {
             *slot = Some(answer.clone());
         }

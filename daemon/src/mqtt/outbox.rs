@@ -18,48 +18,48 @@ use thiserror::Error;
 /// `events` and `alerts`) and counts as acknowledged when all of them are. After a
 /// disconnection everything not acknowledged is sent again, from the lowest such `seq`.
 #[derive(Debug, Clone)]
-pub struct AckTracker {
+pub(crate) struct AckTracker {
     acked_through: u64,
     acked_above: BTreeSet<u64>,
     outstanding: HashMap<u64, u32>,
+    /// The sum of `outstanding`: publishes of events not acknowledged.
+    publishes_out: usize,
     next: u64,
     force_until: u64,
 }
 
 impl AckTracker {
     /// A tracker for a stream whose events up to `acked_through` were acknowledged before.
-    pub fn new(acked_through: u64) -> AckTracker {
+    pub(crate) fn new(acked_through: u64) -> AckTracker {
         AckTracker {
             acked_through,
             acked_above: BTreeSet::new(),
             outstanding: HashMap::new(),
+            publishes_out: 0,
             next: acked_through + 1,
             force_until: 0,
         }
     }
 
     /// The highest `seq` such that it and every `seq` below it were acknowledged.
-    pub fn acked_through(&self) -> u64 {
+    pub(crate) fn acked_through(&self) -> u64 {
         self.acked_through
     }
 
-    /// The `seq` the next call to [`AckTracker::take_next`] would consider.
-    pub fn next(&self) -> u64 {
-        self.next
+    /// Publishes of events sent on this connection and not yet acknowledged (an alert
+    /// counts twice until both its copies are).
+    pub(crate) fn in_flight(&self) -> usize {
+        self.publishes_out
     }
 
-    /// Events sent on this connection and not yet acknowledged.
-    pub fn in_flight(&self) -> usize {
-        self.outstanding.len()
-    }
-
-    /// The next `seq` to send, if any is available up to `last_seq`; skips events already
-    /// acknowledged out of order (unless a republish asked for them).
-    pub fn take_next(&mut self, last_seq: u64) -> Option<u64> {
+    /// The next `seq` to send, if any is due up to `last_seq`; skips events already
+    /// acknowledged out of order (unless a republish asked for them). Asking again gives
+    /// the same `seq` until [`AckTracker::sent`] says it went out.
+    pub(crate) fn next_due(&mut self, last_seq: u64) -> Option<u64> {
         while self.next <= last_seq {
             let seq = self.next;
-            self.next += 1;
             if seq > self.force_until && self.acked_above.contains(&seq) {
+                self.next += 1;
                 continue;
             }
             return Some(seq);
@@ -67,21 +67,26 @@ impl AckTracker {
         None
     }
 
-    /// `publishes` messages carrying `seq` were handed to the client.
-    pub fn sent(&mut self, seq: u64, publishes: u32) {
+    /// `publishes` messages carrying `seq` (the one [`AckTracker::next_due`] gave) were
+    /// handed to the client.
+    pub(crate) fn sent(&mut self, seq: u64, publishes: u32) {
         *self.outstanding.entry(seq).or_insert(0) += publishes;
+        self.publishes_out += publishes as usize;
+        self.next = self.next.max(seq + 1);
     }
 
     /// One publish carrying `seq` was acknowledged. Returns true when the highest
     /// contiguous acknowledged `seq` moved.
-    pub fn acked(&mut self, seq: u64) -> bool {
+    pub(crate) fn acked(&mut self, seq: u64) -> bool {
         match self.outstanding.get_mut(&seq) {
             Some(n) if *n > 1 => {
                 *n -= 1;
+                self.publishes_out -= 1;
                 return false;
             }
             Some(_) => {
                 self.outstanding.remove(&seq);
+                self.publishes_out -= 1;
             }
             None => return false,
         }
@@ -97,13 +102,14 @@ impl AckTracker {
     }
 
     /// The connection was lost: whatever was in flight is sent again on the next one.
-    pub fn disconnected(&mut self) {
+    pub(crate) fn disconnected(&mut self) {
         self.outstanding.clear();
+        self.publishes_out = 0;
         self.next = self.acked_through + 1;
     }
 
     /// Sends the stream again from `from` (a `republish` command), acknowledged or not.
-    pub fn rewind(&mut self, from: u64) {
+    pub(crate) fn rewind(&mut self, from: u64) {
         let from = from.max(1);
         self.force_until = self.force_until.max(self.next.saturating_sub(1));
         self.next = self.next.min(from);
@@ -198,15 +204,20 @@ impl AckFile {
 mod tests {
     use super::*;
 
-    #[test]
-    fn sends_in_order_and_tracks_contiguous_acks() {
-        let mut t = AckTracker::new(0);
+    /// Sends every due event up to `last`, one publish each; returns their seqs.
+    fn send_all(t: &mut AckTracker, last: u64) -> Vec<u64> {
         let mut sent = Vec::new();
-        while let Some(s) = t.take_next(5) {
+        while let Some(s) = t.next_due(last) {
             t.sent(s, 1);
             sent.push(s);
         }
-        assert_eq!(sent, [1, 2, 3, 4, 5]);
+        sent
+    }
+
+    #[test]
+    fn sends_in_order_and_tracks_contiguous_acks() {
+        let mut t = AckTracker::new(0);
+        assert_eq!(send_all(&mut t, 5), [1, 2, 3, 4, 5]);
         assert_eq!(t.in_flight(), 5);
         assert!(!t.acked(2));
         assert_eq!(t.acked_through(), 0);
@@ -223,9 +234,13 @@ mod tests {
     #[test]
     fn an_event_with_two_publishes_needs_both_acks() {
         let mut t = AckTracker::new(0);
-        assert_eq!(t.take_next(1), Some(1));
+        assert_eq!(t.next_due(1), Some(1));
+        assert_eq!(t.next_due(1), Some(1), "asking again gives the same seq");
         t.sent(1, 2);
+        assert_eq!(t.next_due(1), None);
+        assert_eq!(t.in_flight(), 2);
         assert!(!t.acked(1));
+        assert_eq!(t.in_flight(), 1);
         assert_eq!(t.acked_through(), 0);
         assert!(t.acked(1));
         assert_eq!(t.acked_through(), 1);
@@ -234,21 +249,12 @@ mod tests {
     #[test]
     fn reconnect_resends_only_what_was_not_acked() {
         let mut t = AckTracker::new(10);
-        let mut sent = Vec::new();
-        while let Some(s) = t.take_next(15) {
-            t.sent(s, 1);
-            sent.push(s);
-        }
-        assert_eq!(sent, [11, 12, 13, 14, 15]);
+        assert_eq!(send_all(&mut t, 15), [11, 12, 13, 14, 15]);
         t.acked(11);
         t.acked(13);
         t.disconnected();
         assert_eq!(t.in_flight(), 0);
-        let mut again = Vec::new();
-        while let Some(s) = t.take_next(16) {
-            t.sent(s, 1);
-            again.push(s);
-        }
+        let again = send_all(&mut t, 16);
         assert_eq!(again, [12, 14, 15, 16]);
         for s in again {
             t.acked(s);
@@ -259,20 +265,14 @@ mod tests {
     #[test]
     fn republish_rewinds_even_over_acked_events() {
         let mut t = AckTracker::new(0);
-        while let Some(s) = t.take_next(4) {
-            t.sent(s, 1);
-        }
+        send_all(&mut t, 4);
         t.acked(1);
         t.acked(3);
         t.rewind(2);
-        let mut again = Vec::new();
-        while let Some(s) = t.take_next(5) {
-            again.push(s);
-        }
-        assert_eq!(again, [2, 3, 4, 5]);
+        assert_eq!(send_all(&mut t, 5), [2, 3, 4, 5]);
         // A rewind to 0 means from the first event.
         t.rewind(0);
-        assert_eq!(t.take_next(5), Some(1));
+        assert_eq!(t.next_due(5), Some(1));
     }
 
     #[test]

@@ -39,7 +39,8 @@ pub struct MqttSettings {
     pub max_packet_size: usize,
     /// Reconnect back-off.
     pub backoff: Backoff,
-    /// Events in flight (sent, not acknowledged) at most.
+    /// Publishes of events in flight (sent, not acknowledged) at most; an alert's two
+    /// copies count twice.
     pub window: usize,
     /// Who may send commands (`mqtt.arbiters`, `mqtt.command_key_file`); open by default.
     pub senders: SenderPolicy,

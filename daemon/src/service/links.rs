@@ -1,31 +1,31 @@
-//! The service's outputs wired to the world: the HTTP live view and MQTT (the embedded
-//! broker for `mqtt.url = "embedded"`, or an external broker), both fed from what the
-//! recorder has journaled. The MQTT publisher re-reads the journal itself after a
-//! reconnect or restart; its acknowledgements persist in `{storage.dir}/mqtt-acked`.
+//! The service's outputs wired to the world, the one way `tengen run`, `tengen demo` and
+//! the tests do it: the HTTP live view and MQTT (the embedded broker for
+//! `mqtt.url = "embedded"`, or an external broker), both fed from what the recorder has
+//! journaled, and the commands from `cmd` to the scan loop. The MQTT publisher reads the
+//! journal itself (every event byte for byte, again after a reconnect or restart); its
+//! acknowledgements persist in `{storage.dir}/mqtt-acked`.
 
-use std::sync::Arc;
+use std::net::SocketAddr;
 use std::time::Duration;
 
+use thiserror::Error;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use tengen_net::broker::BrokerUrl;
 use tengen_net::live_view::{self, LiveFeed, ServeHandle};
-use tengen_protocol::Topics;
+use tengen_protocol::topics::TopicError;
 
 use super::outputs::Outputs;
 use super::scan_loop::Request;
-use super::{Service, ServiceError};
+use super::{Service, COMMAND_QUEUE};
 use crate::config::{Config, MqttUrl};
-use crate::journal::JournalReader;
-use crate::mqtt::broker::EmbeddedBroker;
+use crate::journal::{JournalError, JournalReader};
+use crate::mqtt::broker::{BrokerError, EmbeddedBroker};
 use crate::mqtt::commands::{self, CommandRequest};
 use crate::mqtt::outbox::AckFile;
-use crate::mqtt::publisher::{PublisherHandle, PublisherParts};
-use crate::mqtt::{MqttSettings, Publisher, Retained};
-
-/// Largest MQTT packet, both ways: a long game's SGF fits.
-pub const MAX_PACKET: usize = 1 << 20;
+use crate::mqtt::settings::SettingsError;
+use crate::mqtt::{wiring, Publisher, PublisherError, PublisherHandle, PublisherParts};
 
 /// Where the links listen; `None` keeps the config's address.
 #[derive(Debug, Clone, Default)]
@@ -33,7 +33,58 @@ pub struct LinkOptions {
     /// The live view's address (`http.listen`).
     pub http: Option<String>,
     /// The embedded broker's address (`mqtt.listen`).
-    pub mqtt_listen: Option<std::net::SocketAddr>,
+    pub mqtt_listen: Option<SocketAddr>,
+}
+
+/// What the links take from a running service: its journal, its outputs and where
+/// commands go.
+#[derive(Debug, Clone)]
+pub struct ServiceEnds {
+    /// The journal the publisher reads.
+    pub journal: JournalReader,
+    /// The recorded events and what is shown.
+    pub outputs: Outputs,
+    /// The scan loop's commands.
+    pub commands: mpsc::Sender<Request>,
+}
+
+impl ServiceEnds {
+    /// The ends of a running service.
+    pub fn of(service: &Service) -> ServiceEnds {
+        ServiceEnds {
+            journal: service.journal(),
+            outputs: service.outputs().clone(),
+            commands: service.commands(),
+        }
+    }
+}
+
+/// Why the links could not start.
+#[derive(Debug, Error)]
+pub enum LinkError {
+    /// The journal could not be read for the live view.
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    /// The live view could not listen.
+    #[error("http {addr}: {source}")]
+    Http {
+        /// The address.
+        addr: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// `mqtt.prefix`, `board.tournament` or `board.id` cannot be a topic level.
+    #[error("config: {0}")]
+    Topic(#[from] TopicError),
+    /// The MQTT settings are unusable.
+    #[error("config: {0}")]
+    Settings(#[from] SettingsError),
+    /// The embedded broker did not start.
+    #[error("embedded broker: {0}")]
+    Broker(#[from] BrokerError),
+    /// The publisher did not start (TLS files).
+    #[error("mqtt: {0}")]
+    Publisher(#[from] PublisherError),
 }
 
 /// The running links.
@@ -45,34 +96,44 @@ pub struct Links {
     /// The URL the publisher connects to.
     pub broker_url: String,
     publisher: Publisher,
+    outputs: Outputs,
     tasks: Vec<JoinHandle<()>>,
 }
 
 impl Links {
-    /// After the service has stopped: lets the publisher send what is left (`offline`
-    /// included) for up to `timeout`, then closes everything.
-    pub async fn shutdown(self, timeout: Duration) {
-        // Let the forwarders pass on the last events first.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        if let Err(e) = self.publisher.shutdown(timeout).await {
-            tracing::warn!("mqtt: {e}");
-        }
+    /// The MQTT publisher (to wait for acknowledgements or connections).
+    pub fn publisher(&self) -> &Publisher {
+        &self.publisher
+    }
+
+    /// After the service has stopped: hands the publisher what is shown last, lets it send
+    /// what is left (`offline` included: every event the journal holds acknowledged) for
+    /// up to `timeout`, then closes everything.
+    pub async fn shutdown(self, timeout: Duration) -> Result<(), PublisherError> {
+        let last = wiring::retained(&self.outputs.subscribe_shown().borrow());
+        self.publisher.handle().set_retained(last);
+        let result = self.publisher.shutdown(timeout).await;
         for t in self.tasks {
             t.abort();
         }
         self.http.stop();
+        result
     }
 }
 
-/// Starts the live view and MQTT for a running service.
+/// Starts the live view and MQTT for a running service ([`ServiceEnds::of`]).
 pub async fn start_links(
     config: &Config,
-    service: &Service,
+    service: ServiceEnds,
     options: &LinkOptions,
-) -> Result<Links, ServiceError> {
-    let reader = service.journal();
+) -> Result<Links, LinkError> {
+    let ServiceEnds {
+        journal,
+        outputs,
+        commands: to_loop,
+    } = service;
     let feed = LiveFeed::new();
-    for env in reader.current_game()? {
+    for env in journal.current_game()? {
         feed.publish(env);
     }
     let http_addr = options
@@ -81,84 +142,73 @@ pub async fn start_links(
         .unwrap_or_else(|| config.http.listen.to_string());
     let http = live_view::serve(&http_addr, feed.clone())
         .await
-        .map_err(|e| ServiceError::Backend(format!("http {http_addr}: {e}")))?;
+        .map_err(|source| LinkError::Http {
+            addr: http_addr,
+            source,
+        })?;
 
-    let (broker, url) = match &config.mqtt.url {
+    let listen = options.mqtt_listen.unwrap_or(config.mqtt.listen);
+    let settings = wiring::settings(config, listen)?;
+    let topics = wiring::topics(config)?;
+    let (broker, broker_url) = match &config.mqtt.url {
         MqttUrl::Embedded => {
-            let listen = options.mqtt_listen.unwrap_or(config.mqtt.listen);
-            let broker = EmbeddedBroker::start(listen, MAX_PACKET)
-                .map_err(|e| ServiceError::Backend(format!("embedded broker: {e}")))?;
+            let broker = EmbeddedBroker::start(listen, settings.max_packet_size)?;
             let url = broker.url();
             (Some(broker), url)
         }
         external => (None, external.to_string()),
     };
-    let settings = mqtt_settings(config, &url)?;
-    let topics = Topics::new(
-        &config.mqtt.prefix,
-        &config.board.tournament,
-        &config.board.id,
-    )
-    .map_err(|e| ServiceError::Config(e.to_string()))?;
-    let (cmd_tx, cmd_rx) = commands::channel(super::COMMAND_QUEUE);
+    let (cmd_tx, cmd_rx) = commands::channel(COMMAND_QUEUE);
     let publisher = Publisher::start(
         settings,
         PublisherParts {
             topics,
-            source: Arc::new(reader.clone()),
+            source: std::sync::Arc::new(journal.clone()),
             ack_file: Some(AckFile::new(config.storage.dir.join("mqtt-acked"))),
             commands: Some(cmd_tx),
-            version: env!("CARGO_PKG_VERSION").into(),
+            version: super::VERSION.into(),
         },
-    )
-    .map_err(|e| ServiceError::Backend(format!("mqtt: {e}")))?;
+    )?;
     let handle = publisher.handle();
     let tasks = vec![
         tokio::spawn(forward_events(
-            service.outputs().clone(),
-            reader,
+            outputs.clone(),
+            journal,
             feed.clone(),
             handle.clone(),
         )),
-        tokio::spawn(forward_retained(service.outputs().clone(), feed, handle)),
-        tokio::spawn(forward_commands(cmd_rx, service.commands())),
+        tokio::spawn(forward_shown(outputs.clone(), feed, handle)),
+        tokio::spawn(forward_commands(cmd_rx, to_loop)),
     ];
     Ok(Links {
         http,
         broker,
-        broker_url: url,
+        broker_url,
         publisher,
+        outputs,
         tasks,
     })
 }
 
-/// The publisher's settings from `[mqtt]` (as [`crate::mqtt::wiring::settings`] reads them),
-/// aimed at `url`: the broker actually in use (the embedded one may listen elsewhere).
-fn mqtt_settings(config: &Config, url: &str) -> Result<MqttSettings, ServiceError> {
-    let mut settings =
-        crate::mqtt::wiring::settings(config).map_err(|e| ServiceError::Config(e.to_string()))?;
-    settings.url = BrokerUrl::parse(url).map_err(|e| ServiceError::Config(e.to_string()))?;
-    settings.max_packet_size = MAX_PACKET;
-    Ok(settings)
-}
-
-/// Every recorded event to the live view and the publisher; after a lag, the missed ones
-/// are read back from the journal.
+/// Every recorded event to the live view, and a wake-up to the publisher (which reads the
+/// journal's bytes itself); after a lag, the missed ones are read back from the journal.
 async fn forward_events(
     outputs: Outputs,
-    reader: JournalReader,
+    journal: JournalReader,
     feed: LiveFeed,
     publisher: PublisherHandle,
 ) {
     let mut rx = outputs.subscribe_events();
+    // Anything journaled before this task subscribed.
+    publisher.wake();
     loop {
         match rx.recv().await {
             Ok(env) => {
-                feed.publish(env.clone());
-                publisher.publish_event(env);
+                feed.publish(env);
+                publisher.wake();
             }
             Err(RecvError::Lagged(_)) => {
-                if let Ok(missed) = reader.read_from(feed.last_seq() + 1) {
+                if let Ok(missed) = journal.read_from(feed.last_seq() + 1) {
                     for env in missed {
                         feed.publish(env);
                     }
@@ -171,15 +221,11 @@ async fn forward_events(
 }
 
 /// What is shown (state, SGF, open alerts) to the live view and the retained topics.
-async fn forward_retained(outputs: Outputs, feed: LiveFeed, publisher: PublisherHandle) {
+async fn forward_shown(outputs: Outputs, feed: LiveFeed, publisher: PublisherHandle) {
     let mut shown = outputs.subscribe_shown();
     loop {
         let now = shown.borrow_and_update().clone();
-        publisher.set_retained(Retained {
-            state: (!now.state.is_null()).then(|| now.state.to_string()),
-            sgf: (!now.sgf.is_empty()).then(|| now.sgf.clone()),
-            alerts_active: Some(now.alerts_active.clone()),
-        });
+        publisher.set_retained(wiring::retained(&now));
         feed.set_state(now.state);
         feed.set_sgf(now.sgf);
         if shown.changed().await.is_err() {
@@ -189,10 +235,7 @@ async fn forward_retained(outputs: Outputs, feed: LiveFeed, publisher: Publisher
 }
 
 /// Commands decoded by the publisher to the scan loop, answers back.
-async fn forward_commands(
-    mut rx: tokio::sync::mpsc::Receiver<CommandRequest>,
-    to_loop: tokio::sync::mpsc::Sender<Request>,
-) {
+async fn forward_commands(mut rx: mpsc::Receiver<CommandRequest>, to_loop: mpsc::Sender<Request>) {
     while let Some(CommandRequest { command, reply }) = rx.recv().await {
         if let Err(e) = to_loop.send(Request { command, reply }).await {
             let _ = e.0.reply.send(Err("the board is shutting down".into()));

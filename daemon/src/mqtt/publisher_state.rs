@@ -1,0 +1,1504 @@
+//! The publisher's core: a sans-IO state machine, after rumqttc's own `state.rs` and
+//! quinn-proto. It owns the bookkeeping of one board's MQTT client (what goes out next, in
+//! which order, what the broker has acknowledged, which commands are being carried out)
+//! and does no I/O: the driver ([`super::publisher`]) feeds it what happened, with the
+//! time, and carries out the [`Output`]s it asks for. So every rule below is unit tested
+//! without sockets.
+//!
+//! - **Events** go out in `seq` order, each on `events`; an `alert`, `alert_cleared` or
+//!   `warning` also on `alerts` (the event is acknowledged when both are); a `status` also
+//!   on the retained `status`. At most `window` publishes of events are out and not
+//!   acknowledged (an alert's two copies count twice), so every acknowledgement lets the
+//!   next event go at once. The payload
+//!   is the [`Record`]'s JSON, byte for byte as the source holds it. Records are asked for
+//!   with [`Output::ReadEvents`] and come back through [`PublisherState::events_read`].
+//! - **Acknowledgements**: rumqttc reports the packet id of each publish in the order the
+//!   publishes were handed to it, so the core keeps a queue of what each one carries and
+//!   maps packet ids as they are reported; a PubAck then acknowledges one publish of an
+//!   event, and the highest contiguous acknowledged `seq` is to be persisted
+//!   ([`Output::PersistAcked`]).
+//! - **Connections**: whatever the broker kept of the session, after every ConnAck the core
+//!   subscribes to `cmd`, publishes `status` online, re-publishes the retained `state`,
+//!   `sgf` and `alerts/active`, and sends every event not acknowledged, in order.
+//! - **Commands** on `cmd`: the sender is checked first (a refused one is answered and
+//!   nothing else happens), then the id: an id taken lately is answered from memory and
+//!   never carried out twice; `republish` is carried out here; anything else goes to the
+//!   service ([`Output::Forward`]) and its answer ([`PublisherState::answer`]) is the reply.
+//! - **Shutdown**: `offline` on `status`, then DISCONNECT once everything is acknowledged
+//!   or the deadline has passed; the answer goes out once DISCONNECT is written.
+//! - **The client's queue** never holds more than `queue` publishes that rumqttc has not
+//!   written yet, so a `try_publish` from the driver never finds it full.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tengen_protocol::command::{decode_checked, reply_payload};
+use tengen_protocol::signing::SenderPolicy;
+use tengen_protocol::{Command, CommandEnvelope, Topics};
+use thiserror::Error;
+
+use super::commands::{RecentCommands, Seen, Unanswered};
+use super::outbox::AckTracker;
+use super::source::{Record, RecordKind, SourceError};
+
+/// How long the service has to answer a command.
+pub(crate) const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long after a failed read of the source it is read again.
+pub(crate) const READ_RETRY: Duration = Duration::from_secs(1);
+/// How long the driver waits for rumqttc to write DISCONNECT at shutdown.
+pub(crate) const DISCONNECT_WAIT: Duration = Duration::from_secs(1);
+/// Records asked for at once.
+pub(crate) const READ_BATCH: usize = 256;
+/// Retained payloads (and other non-event publishes) unacknowledged at most before the
+/// retained topics wait.
+const OTHERS_MAX: usize = 16;
+
+/// The retained topics' payloads: set whenever they change, re-published on every
+/// connection.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Retained {
+    /// `.../state`: the snapshot JSON.
+    pub state: Option<String>,
+    /// `.../sgf`: the game record.
+    pub sgf: Option<String>,
+    /// `.../alerts/active`: JSON array of open alerts.
+    pub alerts_active: Option<String>,
+}
+
+/// Shutdown ran out of time before the broker acknowledged everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("MQTT broker acknowledged events up to seq {acked} of {last} before the time ran out")]
+pub struct Unacknowledged {
+    /// Highest contiguous acknowledged `seq`.
+    pub acked: u64,
+    /// Highest `seq` to publish.
+    pub last: u64,
+}
+
+/// What one publish carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Carries {
+    /// Event `seq` on `events` or `alerts`: part of its acknowledgement.
+    Event(u64),
+    /// Event `seq`, a `status`, on the retained `status` (not part of its acknowledgement).
+    StatusCopy(u64),
+    /// `status` online, on every connection.
+    Online,
+    /// `status` offline, at shutdown.
+    Offline,
+    /// `state`, `sgf` or `alerts/active`.
+    Retained,
+    /// A `cmd/reply`.
+    Reply,
+}
+
+/// One QoS 1 publish for the driver to hand to the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Publish {
+    /// The topic.
+    pub(crate) topic: String,
+    /// The payload.
+    pub(crate) payload: Vec<u8>,
+    /// The retain flag.
+    pub(crate) retain: bool,
+    /// What it carries.
+    pub(crate) carries: Carries,
+}
+
+/// What the core asks the driver to do, in order.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Output {
+    /// Subscribe to this topic (`cmd`) at QoS 1.
+    Subscribe(String),
+    /// Hand this publish to the client.
+    Publish(Publish),
+    /// Send DISCONNECT (report it written with [`PublisherState::disconnect_written`]).
+    Disconnect,
+    /// Read the source's records from `from`, at most `max`, and give them to
+    /// [`PublisherState::events_read`].
+    ReadEvents {
+        /// The first `seq` wanted.
+        from: u64,
+        /// How many at most.
+        max: usize,
+    },
+    /// Hand this command to the service; its answer goes to [`PublisherState::answer`],
+    /// or why there is none to [`PublisherState::unanswered`].
+    Forward(Box<CommandEnvelope>),
+    /// The broker has acknowledged every event up to this `seq`: persist it.
+    PersistAcked(u64),
+    /// Shutdown is over, with this outcome.
+    ShutdownDone(Result<(), Unacknowledged>),
+}
+
+/// What the core is set up with.
+#[derive(Debug, Clone)]
+pub(crate) struct Setup {
+    /// The board's topics.
+    pub(crate) topics: Topics,
+    /// The version `status` reports.
+    pub(crate) version: String,
+    /// Who may send commands.
+    pub(crate) senders: SenderPolicy,
+    /// Whether commands other than `republish` go to a service.
+    pub(crate) takes_commands: bool,
+    /// Publishes of events sent and not acknowledged at most.
+    pub(crate) window: usize,
+    /// Publishes handed to the client and not yet written at most.
+    pub(crate) queue: usize,
+}
+
+/// Where the source's records stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Idle,
+    /// Asked with [`Output::ReadEvents`], not answered yet.
+    Asked,
+    /// A read failed: read again at this time.
+    RetryAt(Instant),
+}
+
+/// Where shutdown stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Running,
+    /// `offline` published (once connected); waiting for every acknowledgement.
+    Draining {
+        deadline: Instant,
+        offline_acked: bool,
+    },
+    /// DISCONNECT handed to the client; the outcome is known.
+    Disconnecting {
+        result: Result<(), Unacknowledged>,
+        give_up_at: Instant,
+    },
+    Done,
+}
+
+/// One connection to the broker, from its ConnAck to its loss.
+#[derive(Debug, Default)]
+struct Link {
+    /// The broker acknowledged the subscription to `cmd`.
+    subscribed: bool,
+    /// The retained payloads published on this connection (`state`, `sgf`,
+    /// `alerts/active`).
+    sent_retained: [Option<String>; 3],
+    /// `offline` is to be published.
+    offline_due: bool,
+    /// What each publish handed to the client carries, until rumqttc reports it written.
+    unwritten: VecDeque<Carries>,
+    /// Packet id -> what it carries, until acknowledged.
+    pkids: HashMap<u16, Carries>,
+    /// Publishes other than events' written and not acknowledged.
+    others_in_flight: usize,
+}
+
+/// The publisher's state machine; see the module documentation.
+#[derive(Debug)]
+pub(crate) struct PublisherState {
+    setup: Setup,
+    tracker: AckTracker,
+    /// The highest `seq` the source holds, as far as the core knows.
+    last_seq: u64,
+    /// Records read and not sent yet, by `seq`.
+    ahead: BTreeMap<u64, Record>,
+    reading: Reading,
+    link: Option<Link>,
+    /// The retained payloads as they should be (`state`, `sgf`, `alerts/active`).
+    retained: [Option<String>; 3],
+    recent: RecentCommands,
+    /// Commands with the service, by id, with the time their answer is due.
+    with_service: HashMap<String, Instant>,
+    /// Replies waiting for room in the client's queue.
+    replies: VecDeque<Vec<u8>>,
+    stop: Stop,
+    outputs: VecDeque<Output>,
+    /// The latest time an input brought.
+    now: Instant,
+    /// Something changed since what is due was last worked out.
+    dirty: bool,
+}
+
+impl PublisherState {
+    /// A core for a source holding events up to `last_seq`, of which the broker
+    /// acknowledged those up to `acked_through` before (persisted). More acknowledgements
+    /// than events means a new source (a journal archived and started afresh): everything
+    /// is sent.
+    pub(crate) fn new(
+        setup: Setup,
+        acked_through: u64,
+        last_seq: u64,
+        now: Instant,
+    ) -> PublisherState {
+        let acked_through = if acked_through > last_seq {
+            tracing::warn!(
+                "MQTT acknowledgements reach seq {acked_through} but the journal ends at \
+                 {last_seq}: a new journal; resending every event"
+            );
+            0
+        } else {
+            acked_through
+        };
+        PublisherState {
+            setup: Setup {
+                window: setup.window.max(1),
+                queue: setup.queue.max(3),
+                ..setup
+            },
+            tracker: AckTracker::new(acked_through),
+            last_seq,
+            ahead: BTreeMap::new(),
+            reading: Reading::Idle,
+            link: None,
+            retained: Default::default(),
+            recent: RecentCommands::default(),
+            with_service: HashMap::new(),
+            replies: VecDeque::new(),
+            stop: Stop::Running,
+            outputs: VecDeque::new(),
+            now,
+            dirty: false,
+        }
+    }
+
+    // ---- queries ----
+
+    /// The next thing to do, if any. What is due (publishes, reads, the steps of shutdown)
+    /// is worked out here, once the outputs asked for so far are taken: a batch of inputs
+    /// costs one pass.
+    pub(crate) fn poll_output(&mut self) -> Option<Output> {
+        if self.outputs.is_empty() && self.dirty {
+            self.dirty = false;
+            self.pump();
+        }
+        self.outputs.pop_front()
+    }
+
+    /// When [`PublisherState::handle_timeout`] is due next.
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
+        let read = match self.reading {
+            Reading::RetryAt(t) => Some(t),
+            _ => None,
+        };
+        let stop = match self.stop {
+            Stop::Draining { deadline, .. } => Some(deadline),
+            Stop::Disconnecting { give_up_at, .. } => Some(give_up_at),
+            _ => None,
+        };
+        let answers = self.with_service.values().min().copied();
+        [read, stop, answers].into_iter().flatten().min()
+    }
+
+    /// The highest contiguous acknowledged `seq`.
+    pub(crate) fn acked_through(&self) -> u64 {
+        self.tracker.acked_through()
+    }
+
+    /// Connected, and the broker acknowledged the subscription to `cmd`.
+    pub(crate) fn subscribed(&self) -> bool {
+        self.link.as_ref().is_some_and(|l| l.subscribed)
+    }
+
+    /// Shutdown is over ([`Output::ShutdownDone`] was given).
+    pub(crate) fn is_done(&self) -> bool {
+        self.stop == Stop::Done
+    }
+
+    // ---- inputs: the connection ----
+
+    /// A ConnAck: a new connection is up (`session_present`: the broker kept the session;
+    /// nothing here depends on it).
+    pub(crate) fn connected(&mut self, session_present: bool, now: Instant) {
+        if self.link.is_some() {
+            self.lose_link();
+        }
+        tracing::info!("MQTT connected to the broker (session present: {session_present})");
+        if matches!(self.stop, Stop::Disconnecting { .. } | Stop::Done) {
+            return;
+        }
+        let mut link = Link::default();
+        self.outputs
+            .push_back(Output::Subscribe(self.setup.topics.cmd()));
+        let online = status_payload(&self.setup, "online");
+        link.hand(
+            &mut self.outputs,
+            self.setup.topics.status(),
+            online,
+            true,
+            Carries::Online,
+        );
+        if let Stop::Draining { offline_acked, .. } = &mut self.stop {
+            *offline_acked = false;
+            link.offline_due = true;
+        }
+        self.link = Some(link);
+        self.touch(now);
+    }
+
+    /// The connection was lost. Whatever was handed to the client for it is dropped (the
+    /// driver empties rumqttc's queues); what was not acknowledged goes again on the next.
+    pub(crate) fn disconnected(&mut self, now: Instant) {
+        self.lose_link();
+        if let Stop::Disconnecting { result, .. } = self.stop {
+            self.finish(result);
+        }
+        self.touch(now);
+    }
+
+    /// rumqttc wrote the next publish handed to it, with packet id `pkid`.
+    pub(crate) fn publish_written(&mut self, pkid: u16, now: Instant) {
+        if let Some(link) = &mut self.link {
+            if let Some(carries) = link.unwritten.pop_front() {
+                link.pkids.insert(pkid, carries);
+            }
+        }
+        self.touch(now);
+    }
+
+    /// The broker acknowledged the publish with packet id `pkid`.
+    pub(crate) fn puback(&mut self, pkid: u16, now: Instant) {
+        let Some(link) = &mut self.link else { return };
+        match link.pkids.remove(&pkid) {
+            Some(Carries::Event(seq)) => {
+                let moved = self.tracker.acked(seq);
+                if moved {
+                    self.outputs
+                        .push_back(Output::PersistAcked(self.tracker.acked_through()));
+                }
+            }
+            Some(carries) => {
+                link.others_in_flight = link.others_in_flight.saturating_sub(1);
+                if carries == Carries::Offline {
+                    if let Stop::Draining { offline_acked, .. } = &mut self.stop {
+                        *offline_acked = true;
+                    }
+                }
+            }
+            None => {}
+        }
+        self.touch(now);
+    }
+
+    /// The broker acknowledged the subscription to `cmd`.
+    pub(crate) fn suback(&mut self) {
+        if let Some(link) = &mut self.link {
+            link.subscribed = true;
+        }
+    }
+
+    /// rumqttc wrote DISCONNECT.
+    pub(crate) fn disconnect_written(&mut self) {
+        if let Stop::Disconnecting { result, .. } = self.stop {
+            self.finish(result);
+        }
+    }
+
+    /// A message arrived on `topic` (commands on `cmd`; anything else is ignored).
+    pub(crate) fn incoming_publish(&mut self, topic: &str, payload: &[u8], now: Instant) {
+        if topic == self.setup.topics.cmd() {
+            self.on_command(payload, now);
+            self.touch(now);
+        }
+    }
+
+    // ---- inputs: the source, the service, time ----
+
+    /// The source holds events up to `last_seq` now.
+    pub(crate) fn source_grew(&mut self, last_seq: u64, now: Instant) {
+        self.last_seq = self.last_seq.max(last_seq);
+        self.touch(now);
+    }
+
+    /// The answer to [`Output::ReadEvents`] from `from`.
+    pub(crate) fn events_read(
+        &mut self,
+        from: u64,
+        records: Result<Vec<Record>, SourceError>,
+        now: Instant,
+    ) {
+        self.reading = Reading::Idle;
+        match records {
+            Ok(records) => {
+                let end = from.saturating_add(READ_BATCH as u64);
+                let mut found = false;
+                for r in records {
+                    self.last_seq = self.last_seq.max(r.seq);
+                    if r.seq == from {
+                        found = true;
+                    }
+                    if (from..end).contains(&r.seq) {
+                        self.ahead.insert(r.seq, r);
+                    }
+                }
+                if !found {
+                    tracing::error!("event seq {from} is missing from the journal");
+                    self.reading = Reading::RetryAt(now + READ_RETRY);
+                }
+            }
+            Err(e) => {
+                tracing::error!("cannot read event seq {from} from the journal: {e}");
+                self.reading = Reading::RetryAt(now + READ_RETRY);
+            }
+        }
+        self.touch(now);
+    }
+
+    /// New retained payloads (`None` leaves a topic as it was).
+    pub(crate) fn set_retained(&mut self, retained: Retained, now: Instant) {
+        let new = [retained.state, retained.sgf, retained.alerts_active];
+        for (slot, value) in self.retained.iter_mut().zip(new) {
+            if value.is_some() {
+                *slot = value;
+            }
+        }
+        self.touch(now);
+    }
+
+    /// The service's answer to the command `id` ([`Output::Forward`]).
+    pub(crate) fn answer(&mut self, id: &str, result: Result<(), String>, now: Instant) {
+        if self.with_service.remove(id).is_some() {
+            self.recent.answered(id, &result);
+            self.replies.push_back(reply_payload(Some(id), &result));
+        }
+        self.touch(now);
+    }
+
+    /// The command `id` ([`Output::Forward`]) got no answer from the service.
+    pub(crate) fn unanswered(&mut self, id: &str, why: Unanswered, now: Instant) {
+        self.answer(id, Err(why.to_string()), now);
+    }
+
+    /// Stop: `offline` on `status`, everything acknowledged (until `deadline`), DISCONNECT,
+    /// then [`Output::ShutdownDone`].
+    pub(crate) fn shutdown(&mut self, deadline: Instant, now: Instant) {
+        if self.stop != Stop::Running {
+            return;
+        }
+        self.stop = Stop::Draining {
+            deadline,
+            offline_acked: false,
+        };
+        if let Some(link) = &mut self.link {
+            link.offline_due = true;
+        }
+        self.touch(now);
+    }
+
+    /// Time has passed: failed reads are tried again, commands the service did not answer
+    /// are answered, shutdown gives up at its deadline.
+    pub(crate) fn handle_timeout(&mut self, now: Instant) {
+        if matches!(self.reading, Reading::RetryAt(t) if t <= now) {
+            self.reading = Reading::Idle;
+        }
+        let mut overdue: Vec<String> = self
+            .with_service
+            .iter()
+            .filter(|(_, due)| **due <= now)
+            .map(|(id, _)| id.clone())
+            .collect();
+        overdue.sort();
+        for id in overdue {
+            self.unanswered(&id, Unanswered::TimedOut, now);
+        }
+        self.touch(now);
+    }
+
+    // ---- the machinery ----
+
+    fn lose_link(&mut self) {
+        if self.link.take().is_some() {
+            tracing::warn!("MQTT connection lost");
+        }
+        self.tracker.disconnected();
+        self.outputs.retain(|o| {
+            !matches!(
+                o,
+                Output::Publish(_) | Output::Subscribe(_) | Output::Disconnect
+            )
+        });
+    }
+
+    fn finish(&mut self, result: Result<(), Unacknowledged>) {
+        self.outputs.push_back(Output::ShutdownDone(result));
+        self.stop = Stop::Done;
+    }
+
+    fn on_command(&mut self, payload: &[u8], now: Instant) {
+        let cmd = match decode_checked(payload, &self.setup.senders) {
+            Ok(c) => c,
+            Err(rejected) => {
+                // Refused before anything else: the memory of ids is not touched.
+                tracing::warn!("refused a command: {}", rejected.error);
+                let result = Err(rejected.error.to_string());
+                self.replies
+                    .push_back(reply_payload(rejected.id.as_deref(), &result));
+                return;
+            }
+        };
+        match self.recent.take(&cmd.id) {
+            Seen::New => {}
+            Seen::Pending => return,
+            Seen::Answered(answer) => {
+                self.replies
+                    .push_back(reply_payload(Some(&cmd.id), &answer));
+                return;
+            }
+        }
+        if let Command::Republish { from_seq } = cmd.command {
+            self.tracker.rewind(from_seq);
+            self.answered(&cmd.id, Ok(()));
+            return;
+        }
+        if !self.setup.takes_commands {
+            self.answered(
+                &cmd.id,
+                Err("this board does not take commands".to_string()),
+            );
+            return;
+        }
+        self.with_service
+            .insert(cmd.id.clone(), now + ANSWER_TIMEOUT);
+        self.outputs.push_back(Output::Forward(Box::new(cmd)));
+    }
+
+    /// Remembers the answer to `id` and replies with it.
+    fn answered(&mut self, id: &str, result: Result<(), String>) {
+        self.recent.answered(id, &result);
+        self.replies.push_back(reply_payload(Some(id), &result));
+    }
+
+    /// An input came at `now`: what is due is worked out at the next
+    /// [`PublisherState::poll_output`].
+    fn touch(&mut self, now: Instant) {
+        self.now = self.now.max(now);
+        self.dirty = true;
+    }
+
+    /// Publishes what is due, then moves shutdown on.
+    fn pump(&mut self) {
+        if matches!(self.stop, Stop::Running | Stop::Draining { .. }) {
+            self.publish_due();
+        }
+        self.check_stop();
+    }
+
+    fn publish_due(&mut self) {
+        let queue = self.setup.queue;
+        let topics = &self.setup.topics;
+        let Some(link) = &mut self.link else { return };
+        if link.offline_due && link.free(queue) > 0 {
+            link.offline_due = false;
+            let offline = status_payload(&self.setup, "offline");
+            link.hand(
+                &mut self.outputs,
+                topics.status(),
+                offline,
+                true,
+                Carries::Offline,
+            );
+        }
+        while link.free(queue) > 0 {
+            let Some(reply) = self.replies.pop_front() else {
+                break;
+            };
+            link.hand(
+                &mut self.outputs,
+                topics.cmd_reply(),
+                reply,
+                false,
+                Carries::Reply,
+            );
+        }
+        let retained_topics = [topics.state(), topics.sgf(), topics.alerts_active()];
+        for (i, topic) in retained_topics.into_iter().enumerate() {
+            if link.others_in_flight >= OTHERS_MAX || link.free(queue) == 0 {
+                break;
+            }
+            let want = &self.retained[i];
+            if want.is_some() && *want != link.sent_retained[i] {
+                link.sent_retained[i] = want.clone();
+                let payload = want.clone().unwrap_or_default().into_bytes();
+                link.hand(&mut self.outputs, topic, payload, true, Carries::Retained);
+            }
+        }
+        while self.tracker.in_flight() < self.setup.window {
+            let Some(seq) = self.tracker.next_due(self.last_seq) else {
+                break;
+            };
+            if self.ahead.first_key_value().is_some_and(|(s, _)| *s < seq) {
+                self.ahead = self.ahead.split_off(&seq);
+            }
+            let Some(record) = self.ahead.get(&seq) else {
+                if self.reading == Reading::Idle {
+                    self.reading = Reading::Asked;
+                    self.outputs.push_back(Output::ReadEvents {
+                        from: seq,
+                        max: READ_BATCH,
+                    });
+                }
+                break;
+            };
+            // Where it goes; the status copy is not part of the event's acknowledgement.
+            let mut copies = vec![(topics.events(), false, Carries::Event(seq))];
+            match record.kind {
+                RecordKind::Plain => {}
+                RecordKind::ForArbiters => {
+                    copies.push((topics.alerts(), false, Carries::Event(seq)));
+                }
+                RecordKind::Status => {
+                    copies.push((topics.status(), true, Carries::StatusCopy(seq)))
+                }
+            }
+            let acked_copies = copies
+                .iter()
+                .filter(|(_, _, c)| matches!(c, Carries::Event(_)))
+                .count();
+            let in_flight = self.tracker.in_flight();
+            if (in_flight > 0 && in_flight + acked_copies > self.setup.window)
+                || link.free(queue) < copies.len()
+            {
+                break;
+            }
+            let Some(record) = self.ahead.remove(&seq) else {
+                break;
+            };
+            for (topic, retain, carries) in copies {
+                let payload = record.json.clone();
+                link.hand(&mut self.outputs, topic, payload, retain, carries);
+            }
+            self.tracker.sent(seq, acked_copies as u32);
+        }
+    }
+
+    fn check_stop(&mut self) {
+        let now = self.now;
+        match self.stop {
+            Stop::Draining {
+                deadline,
+                offline_acked,
+            } => {
+                let acked = self.tracker.acked_through();
+                let done = self.link.is_some() && acked >= self.last_seq && offline_acked;
+                if !done && now < deadline {
+                    return;
+                }
+                let result = if done {
+                    Ok(())
+                } else {
+                    Err(Unacknowledged {
+                        acked,
+                        last: self.last_seq,
+                    })
+                };
+                if self.link.is_some() {
+                    self.outputs.push_back(Output::Disconnect);
+                    self.stop = Stop::Disconnecting {
+                        result,
+                        give_up_at: now + DISCONNECT_WAIT,
+                    };
+                } else {
+                    self.finish(result);
+                }
+            }
+            Stop::Disconnecting { result, give_up_at } if now >= give_up_at => {
+                self.finish(result);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `status` payload: `{"state":..,"version":..,"board":..}`.
+pub(crate) fn status_payload(setup: &Setup, state: &str) -> Vec<u8> {
+    let board = setup.topics.board();
+    json!({"state": state, "version": setup.version, "board": board})
+        .to_string()
+        .into_bytes()
+}
+
+impl Link {
+    /// Room left in the client's queue, of `queue`.
+    fn free(&self, queue: usize) -> usize {
+        queue.saturating_sub(self.unwritten.len())
+    }
+
+    /// Hands one publish to the client (the caller checked there is room).
+    fn hand(
+        &mut self,
+        outputs: &mut VecDeque<Output>,
+        topic: String,
+        payload: Vec<u8>,
+        retain: bool,
+        carries: Carries,
+    ) {
+        self.unwritten.push_back(carries);
+        if !matches!(carries, Carries::Event(_)) {
+            self.others_in_flight += 1;
+        }
+        outputs.push_back(Output::Publish(Publish {
+            topic,
+            payload,
+            retain,
+            carries,
+        }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mqtt::source::{EventSource, MemorySource};
+
+    fn topics() -> Topics {
+        Topics::new("tengen", "t1", "b1").unwrap()
+    }
+
+    fn setup(window: usize) -> Setup {
+        Setup {
+            topics: topics(),
+            version: "0.1.0-test".into(),
+            senders: SenderPolicy::default(),
+            takes_commands: true,
+            window,
+            queue: 100,
+        }
+    }
+
+    /// Event `seq` as a journal would hold it: an alert every tenth event from 3, a status
+    /// every tenth from 5, moves otherwise; written with odd spacing so a payload that was
+    /// written again would show.
+    fn json(seq: u64) -> Vec<u8> {
+        let kind = match seq % 10 {
+            3 => "alert",
+            5 => "status",
+            _ => "move",
+        };
+        format!(r#"{{"seq":{seq}, "board":"b1",  "type":"{kind}" ,"n":{seq}}}"#).into_bytes()
+    }
+
+    /// The core with a broker stand-in: what is handed to the client, written (with packet
+    /// ids) and acknowledged, and everything else the core says.
+    struct Board {
+        core: PublisherState,
+        source: MemorySource,
+        fail_reads: bool,
+        reads: usize,
+        now: Instant,
+        pkid: u16,
+        handed: VecDeque<Publish>,
+        unacked: BTreeMap<u16, Publish>,
+        said: Vec<Output>,
+    }
+
+    impl Board {
+        fn new(setup: Setup, acked: u64, events: u64) -> Board {
+            let source = MemorySource::new();
+            for seq in 1..=events {
+                source.push_json(json(seq)).unwrap();
+            }
+            Board {
+                core: PublisherState::new(setup, acked, events, Instant::now()),
+                source,
+                fail_reads: false,
+                reads: 0,
+                now: Instant::now(),
+                pkid: 0,
+                handed: VecDeque::new(),
+                unacked: BTreeMap::new(),
+                said: Vec::new(),
+            }
+        }
+
+        /// Carries out what the core asks: publishes are queued for the broker, reads are
+        /// answered from the source.
+        fn run(&mut self) {
+            while let Some(o) = self.core.poll_output() {
+                match o {
+                    Output::Publish(p) => self.handed.push_back(p),
+                    Output::ReadEvents { from, max } => {
+                        self.reads += 1;
+                        let records = if self.fail_reads {
+                            Err(Record::from_json(b"x".to_vec()).unwrap_err())
+                        } else {
+                            self.source.read_from(from, max)
+                        };
+                        self.core.events_read(from, records, self.now);
+                    }
+                    o => self.said.push(o),
+                }
+            }
+        }
+
+        fn said(&mut self) -> Vec<Output> {
+            std::mem::take(&mut self.said)
+        }
+
+        fn connect(&mut self, session_present: bool) {
+            self.core.connected(session_present, self.now);
+            self.run();
+            self.core.suback();
+        }
+
+        fn drop_connection(&mut self) {
+            self.core.disconnected(self.now);
+            self.handed.clear();
+            self.unacked.clear();
+            self.run();
+        }
+
+        /// The journal grows to `last`.
+        fn grow(&mut self, last: u64) {
+            for seq in self.source.last_seq() + 1..=last {
+                self.source.push_json(json(seq)).unwrap();
+            }
+            self.core.source_grew(last, self.now);
+            self.run();
+        }
+
+        /// rumqttc writes everything handed to it, in order; returns what it wrote.
+        fn write(&mut self) -> Vec<Publish> {
+            let mut out = Vec::new();
+            while let Some(p) = self.handed.pop_front() {
+                self.pkid += 1;
+                self.unacked.insert(self.pkid, p.clone());
+                self.core.publish_written(self.pkid, self.now);
+                self.run();
+                out.push(p);
+            }
+            out
+        }
+
+        /// The broker acknowledges the written publishes `which` picks.
+        fn ack(&mut self, which: impl Fn(&Publish) -> bool) {
+            let ids: Vec<u16> = self
+                .unacked
+                .iter()
+                .filter(|(_, p)| which(p))
+                .map(|(id, _)| *id)
+                .collect();
+            for id in ids {
+                self.unacked.remove(&id);
+                self.core.puback(id, self.now);
+                self.run();
+            }
+        }
+
+        /// Writes and acknowledges until nothing is left; returns what was written.
+        fn settle(&mut self) -> Vec<Publish> {
+            let mut all = Vec::new();
+            loop {
+                let written = self.write();
+                if written.is_empty() && self.unacked.is_empty() {
+                    return all;
+                }
+                all.extend(written);
+                self.ack(|_| true);
+            }
+        }
+
+        fn command(&mut self, payload: &str) {
+            self.core
+                .incoming_publish(&topics().cmd(), payload.as_bytes(), self.now);
+            self.run();
+        }
+
+        fn later(&mut self, by: Duration) {
+            self.now += by;
+            self.core.handle_timeout(self.now);
+            self.run();
+        }
+    }
+
+    /// The seqs published on `topic`.
+    fn seqs_on(published: &[Publish], topic: &str) -> Vec<u64> {
+        published
+            .iter()
+            .filter(|p| p.topic == topic)
+            .map(|p| match p.carries {
+                Carries::Event(seq) | Carries::StatusCopy(seq) => seq,
+                other => panic!("{other:?} on {topic}"),
+            })
+            .collect()
+    }
+
+    fn replies(published: &[Publish]) -> Vec<serde_json::Value> {
+        published
+            .iter()
+            .filter(|p| p.topic == topics().cmd_reply())
+            .map(|p| serde_json::from_slice(&p.payload).unwrap())
+            .collect()
+    }
+
+    fn is_event(p: &Publish) -> bool {
+        matches!(p.carries, Carries::Event(_))
+    }
+
+    #[test]
+    fn events_go_out_in_seq_order_byte_for_byte() {
+        let mut b = Board::new(setup(64), 0, 12);
+        b.connect(false);
+        let out = b.settle();
+        assert_eq!(
+            seqs_on(&out, &topics().events()),
+            (1..=12).collect::<Vec<_>>()
+        );
+        for p in out.iter().filter(|p| p.topic == topics().events()) {
+            let Carries::Event(seq) = p.carries else {
+                unreachable!()
+            };
+            assert_eq!(p.payload, json(seq), "the source's bytes, untouched");
+            assert!(!p.retain);
+        }
+        assert_eq!(b.core.acked_through(), 12);
+        assert_eq!(b.said().last(), Some(&Output::PersistAcked(12)));
+        // New events go out as the source grows.
+        b.grow(14);
+        let out = b.settle();
+        assert_eq!(seqs_on(&out, &topics().events()), [13, 14]);
+        assert_eq!(
+            b.said(),
+            [Output::PersistAcked(13), Output::PersistAcked(14)]
+        );
+    }
+
+    #[test]
+    fn nothing_is_handed_to_the_client_while_disconnected() {
+        let mut b = Board::new(setup(64), 0, 3);
+        b.grow(5);
+        b.core.set_retained(
+            Retained {
+                state: Some("{}".into()),
+                ..Retained::default()
+            },
+            b.now,
+        );
+        b.run();
+        assert!(b.handed.is_empty());
+        assert_eq!(b.reads, 0, "nothing is read before it can be sent");
+        assert!(!b.core.subscribed());
+        b.connect(false);
+        assert!(b.core.subscribed());
+        assert_eq!(seqs_on(&b.settle(), &topics().events()), [1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn every_connection_subscribes_says_online_and_republishes_the_retained_topics() {
+        let mut b = Board::new(setup(64), 0, 1);
+        b.core.set_retained(
+            Retained {
+                state: Some(r#"{"number":1}"#.into()),
+                sgf: Some("(;GM[1])".into()),
+                alerts_active: Some("[]".into()),
+            },
+            b.now,
+        );
+        for session_present in [false, true, false] {
+            b.connect(session_present);
+            assert_eq!(b.said(), [Output::Subscribe(topics().cmd())]);
+            let out = b.settle();
+            let t = topics();
+            let order: Vec<(&str, bool)> =
+                out.iter().map(|p| (p.topic.as_str(), p.retain)).collect();
+            assert_eq!(
+                &order[..4],
+                [
+                    (t.status().as_str(), true),
+                    (t.state().as_str(), true),
+                    (t.sgf().as_str(), true),
+                    (t.alerts_active().as_str(), true),
+                ]
+            );
+            assert_eq!(
+                serde_json::from_slice::<serde_json::Value>(&out[0].payload).unwrap(),
+                serde_json::json!({"state":"online","version":"0.1.0-test","board":"b1"})
+            );
+            assert_eq!(out[0].carries, Carries::Online);
+            b.said();
+            b.drop_connection();
+        }
+        // The first connection sent event 1 and had it acknowledged: never again.
+        assert_eq!(b.core.acked_through(), 1);
+    }
+
+    #[test]
+    fn a_retained_topic_goes_again_only_when_it_changed() {
+        let mut b = Board::new(setup(64), 0, 0);
+        b.connect(false);
+        let state = |s: &str| Retained {
+            state: Some(s.into()),
+            ..Retained::default()
+        };
+        b.core.set_retained(state("1"), b.now);
+        b.run();
+        b.core.set_retained(state("1"), b.now);
+        b.run();
+        b.core.set_retained(
+            Retained {
+                sgf: Some("(;)".into()),
+                ..Retained::default()
+            },
+            b.now,
+        );
+        b.run();
+        let topics_written: Vec<String> = b.settle().into_iter().map(|p| p.topic).collect();
+        assert_eq!(
+            topics_written,
+            [topics().status(), topics().state(), topics().sgf()],
+            "`None` leaves a topic as it was; the same payload is not sent twice"
+        );
+    }
+
+    #[test]
+    fn an_alert_goes_to_events_and_alerts_and_counts_when_both_are_acknowledged() {
+        let mut b = Board::new(setup(64), 2, 3);
+        b.connect(false);
+        let out = b.write();
+        let alert: Vec<&Publish> = out.iter().filter(|p| is_event(p)).collect();
+        assert_eq!(alert.len(), 2);
+        assert_eq!(alert[0].topic, topics().events());
+        assert_eq!(alert[1].topic, topics().alerts());
+        assert!(alert.iter().all(|p| p.payload == json(3) && !p.retain));
+        b.ack(|p| p.topic == topics().events());
+        assert_eq!(b.core.acked_through(), 2, "the alerts copy is still out");
+        b.ack(|p| p.topic == topics().alerts());
+        assert_eq!(b.core.acked_through(), 3);
+        assert_eq!(
+            b.said(),
+            [Output::Subscribe(topics().cmd()), Output::PersistAcked(3)]
+        );
+    }
+
+    #[test]
+    fn a_status_event_also_goes_to_the_retained_status() {
+        let mut b = Board::new(setup(64), 4, 5);
+        b.connect(false);
+        let out = b.write();
+        let copies: Vec<&Publish> = out
+            .iter()
+            .filter(|p| matches!(p.carries, Carries::Event(5) | Carries::StatusCopy(5)))
+            .collect();
+        assert_eq!(copies.len(), 2);
+        assert_eq!(
+            (copies[0].topic.clone(), copies[0].retain),
+            (topics().events(), false)
+        );
+        assert_eq!(
+            (copies[1].topic.clone(), copies[1].retain),
+            (topics().status(), true)
+        );
+        assert!(copies.iter().all(|p| p.payload == json(5)));
+        // The event is acknowledged by its `events` copy alone.
+        b.ack(is_event);
+        assert_eq!(b.core.acked_through(), 5);
+    }
+
+    #[test]
+    fn after_a_disconnect_exactly_the_unacknowledged_events_go_again() {
+        for session_present in [false, true] {
+            let mut b = Board::new(setup(64), 0, 6);
+            b.connect(false);
+            let out = b.write();
+            assert_eq!(seqs_on(&out, &topics().events()), [1, 2, 3, 4, 5, 6]);
+            // 1, 2 and 4 are acknowledged (3's alerts copy is not), then the link drops.
+            b.ack(|p| {
+                matches!(p.carries, Carries::Event(1 | 2 | 4))
+                    || (p.carries == Carries::Event(3) && p.topic == topics().events())
+            });
+            assert_eq!(b.core.acked_through(), 2);
+            b.drop_connection();
+            b.grow(7);
+            assert!(b.handed.is_empty());
+            // Whatever the broker kept of the session, the rest goes again, in order.
+            b.connect(session_present);
+            let out = b.settle();
+            assert_eq!(seqs_on(&out, &topics().events()), [3, 5, 6, 7]);
+            assert_eq!(seqs_on(&out, &topics().alerts()), [3]);
+            assert_eq!(b.core.acked_through(), 7);
+        }
+    }
+
+    #[test]
+    fn a_restart_resends_from_the_persisted_mark() {
+        let mut b = Board::new(setup(64), 20, 25);
+        b.connect(false);
+        assert_eq!(
+            seqs_on(&b.settle(), &topics().events()),
+            [21, 22, 23, 24, 25]
+        );
+        // More acknowledgements than events: a journal started afresh, all of it goes.
+        let mut b = Board::new(setup(64), 30, 2);
+        assert_eq!(b.core.acked_through(), 0);
+        b.connect(false);
+        assert_eq!(seqs_on(&b.settle(), &topics().events()), [1, 2]);
+    }
+
+    #[test]
+    fn the_window_bounds_the_publishes_of_events_in_flight() {
+        let mut b = Board::new(setup(3), 0, 10);
+        b.connect(false);
+        // 1 and 2 go; 3 is an alert, two publishes: one too many.
+        assert_eq!(seqs_on(&b.write(), &topics().events()), [1, 2]);
+        assert!(b.write().is_empty());
+        // An acknowledgement out of order frees a place too.
+        b.ack(|p| p.carries == Carries::Event(2));
+        let out = b.write();
+        assert_eq!(seqs_on(&out, &topics().events()), [3]);
+        assert_eq!(seqs_on(&out, &topics().alerts()), [3]);
+        assert!(b.write().is_empty(), "1 and both copies of 3 are out");
+        b.ack(|p| p.carries == Carries::Event(1));
+        assert_eq!(b.core.acked_through(), 2);
+        assert_eq!(seqs_on(&b.write(), &topics().events()), [4]);
+        // One copy of the alert acknowledged: the next event goes at once. 5 is a status:
+        // its retained copy is not waited for.
+        b.ack(|p| p.carries == Carries::Event(3) && p.topic == topics().alerts());
+        let out = b.write();
+        assert_eq!(seqs_on(&out, &topics().events()), [5]);
+        assert_eq!(seqs_on(&out, &topics().status()), [5]);
+        assert!(b.write().is_empty());
+        assert_eq!(seqs_on(&b.settle(), &topics().events()), [6, 7, 8, 9, 10]);
+        // A window of one still sends an alert.
+        let mut b = Board::new(setup(1), 2, 4);
+        b.connect(false);
+        let out = b.write();
+        assert_eq!(seqs_on(&out, &topics().alerts()), [3]);
+        assert_eq!(seqs_on(&out, &topics().events()), [3]);
+        assert_eq!(seqs_on(&b.settle(), &topics().events()), [4]);
+    }
+
+    #[test]
+    fn the_client_queue_is_never_overfilled() {
+        let mut s = setup(64);
+        s.queue = 4;
+        let mut b = Board::new(s, 0, 30);
+        b.connect(false);
+        let mut sent = Vec::new();
+        loop {
+            assert!(b.handed.len() <= 4, "{} handed", b.handed.len());
+            let Some(p) = b.handed.pop_front() else { break };
+            b.pkid += 1;
+            b.core.publish_written(b.pkid, b.now);
+            b.run();
+            sent.push(p);
+        }
+        assert_eq!(
+            seqs_on(&sent, &topics().events()),
+            (1..=30).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn records_are_read_in_batches_and_a_failed_read_is_tried_again() {
+        let mut b = Board::new(setup(64), 0, 600);
+        b.connect(false);
+        b.settle();
+        assert_eq!(b.core.acked_through(), 600);
+        assert!(b.reads <= 4, "{} reads for 600 events", b.reads);
+
+        b.fail_reads = true;
+        b.grow(601);
+        assert!(b.handed.is_empty());
+        let reads = b.reads;
+        assert_eq!(b.core.poll_timeout(), Some(b.now + READ_RETRY));
+        b.grow(602);
+        assert_eq!(b.reads, reads, "no read before the retry time");
+        b.fail_reads = false;
+        b.later(READ_RETRY);
+        assert_eq!(seqs_on(&b.settle(), &topics().events()), [601, 602]);
+    }
+
+    #[test]
+    fn a_gap_in_the_source_is_waited_out() {
+        let mut b = Board::new(setup(64), 0, 2);
+        // The core hears of seq 3 before the source holds it.
+        b.core.source_grew(3, b.now);
+        b.connect(false);
+        assert_eq!(seqs_on(&b.write(), &topics().events()), [1, 2]);
+        assert_eq!(b.core.poll_timeout(), Some(b.now + READ_RETRY));
+        b.source.push_json(json(3)).unwrap();
+        b.later(READ_RETRY);
+        assert_eq!(seqs_on(&b.settle(), &topics().events()), [3]);
+    }
+
+    #[test]
+    fn republish_sends_the_stream_again_from_a_seq() {
+        let mut b = Board::new(setup(64), 0, 5);
+        b.connect(false);
+        b.settle();
+        b.command(r#"{"id":"r1","type":"republish","from_seq":3}"#);
+        let out = b.settle();
+        assert_eq!(replies(&out), [serde_json::json!({"id":"r1","ok":true})]);
+        assert_eq!(seqs_on(&out, &topics().events()), [3, 4, 5]);
+        assert_eq!(b.core.acked_through(), 5);
+        assert!(
+            !b.said().iter().any(|o| matches!(o, Output::Forward(_))),
+            "republish is not the service's"
+        );
+        // From 0 means from the first event.
+        b.command(r#"{"id":"r2","type":"republish","from_seq":0}"#);
+        assert_eq!(seqs_on(&b.settle(), &topics().events()), [1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_command_goes_to_the_service_once_and_its_answer_is_the_reply() {
+        let mut b = Board::new(setup(64), 0, 0);
+        b.connect(false);
+        b.settle();
+        b.said();
+        let pause = r#"{"id":"c1","type":"pause","by":"chief"}"#;
+        b.command(pause);
+        let forwarded = b.said();
+        let [Output::Forward(cmd)] = &forwarded[..] else {
+            panic!("{forwarded:?}")
+        };
+        assert_eq!((cmd.id.as_str(), &cmd.command), ("c1", &Command::Pause {}));
+        // Delivered again while the service is at it: nothing.
+        b.command(pause);
+        assert!(b.said().is_empty());
+        assert!(b.settle().is_empty());
+        b.core
+            .answer("c1", Err("no clock is running".into()), b.now);
+        b.run();
+        let want = serde_json::json!({"id":"c1","ok":false,"error":"no clock is running"});
+        assert_eq!(replies(&b.settle()), std::slice::from_ref(&want));
+        // Delivered again later: the first answer again, not carried out again.
+        b.command(pause);
+        assert!(b.said().is_empty());
+        assert_eq!(replies(&b.settle()), [want]);
+    }
+
+    #[test]
+    fn a_refused_sender_is_answered_before_anything_else() {
+        let mut s = setup(64);
+        s.senders = SenderPolicy::new(vec!["chief".into()], None);
+        let mut b = Board::new(s, 0, 0);
+        b.connect(false);
+        b.settle();
+        b.said();
+        b.command(r#"{"id":"c1","type":"pause","by":"chief"}"#);
+        assert!(matches!(b.said()[..], [Output::Forward(_)]));
+        b.core.answer("c1", Ok(()), b.now);
+        b.run();
+        b.settle();
+        // The same id from someone else: refused, the memory of c1 untouched.
+        b.command(r#"{"id":"c1","type":"pause","by":"kid"}"#);
+        b.command(r#"{"id":"c2","type":"republish","from_seq":1,"by":"kid"}"#);
+        assert!(b.said().is_empty());
+        let r = replies(&b.settle());
+        assert_eq!(
+            r,
+            [
+                serde_json::json!({"id":"c1","ok":false,"error":"refused: \"kid\" is not an arbiter of this board"}),
+                serde_json::json!({"id":"c2","ok":false,"error":"refused: \"kid\" is not an arbiter of this board"}),
+            ]
+        );
+        b.command(r#"{"id":"c1","type":"pause","by":"chief"}"#);
+        assert_eq!(
+            replies(&b.settle()),
+            [serde_json::json!({"id":"c1","ok":true})]
+        );
+        assert!(b.said().is_empty());
+    }
+
+    #[test]
+    fn malformed_commands_are_answered_and_go_nowhere() {
+        let mut b = Board::new(setup(64), 0, 0);
+        b.connect(false);
+        b.settle();
+        b.said();
+        b.command(r#"{"id":"c1","type":"explode"}"#);
+        b.command("not json");
+        // Other topics are not commands.
+        b.core.incoming_publish(&topics().events(), b"{}", b.now);
+        b.run();
+        assert!(b.said().is_empty());
+        let r = replies(&b.settle());
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            (&r[0]["id"], &r[1]["id"]),
+            (&serde_json::json!("c1"), &serde_json::Value::Null)
+        );
+        assert!(r.iter().all(|r| r["ok"] == false
+            && r["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("malformed command")));
+    }
+
+    #[test]
+    fn a_board_without_a_service_refuses_commands_but_republishes() {
+        let mut s = setup(64);
+        s.takes_commands = false;
+        let mut b = Board::new(s, 0, 1);
+        b.connect(false);
+        b.settle();
+        b.command(r#"{"id":"c1","type":"pause"}"#);
+        b.command(r#"{"id":"c2","type":"republish","from_seq":1}"#);
+        let out = b.settle();
+        assert_eq!(
+            replies(&out),
+            [
+                serde_json::json!({"id":"c1","ok":false,"error":"this board does not take commands"}),
+                serde_json::json!({"id":"c2","ok":true}),
+            ]
+        );
+        assert_eq!(seqs_on(&out, &topics().events()), [1]);
+    }
+
+    #[test]
+    fn a_service_that_does_not_answer_in_time_is_answered_for() {
+        let mut b = Board::new(setup(64), 0, 0);
+        b.connect(false);
+        b.settle();
+        b.command(r#"{"id":"c1","type":"pause"}"#);
+        assert_eq!(b.core.poll_timeout(), Some(b.now + ANSWER_TIMEOUT));
+        b.later(ANSWER_TIMEOUT - Duration::from_millis(1));
+        assert!(b.settle().is_empty());
+        b.later(Duration::from_millis(1));
+        let timed_out = serde_json::json!({"id":"c1","ok":false,"error":"the board service did not answer in time"});
+        assert_eq!(replies(&b.settle()), std::slice::from_ref(&timed_out));
+        assert_eq!(b.core.poll_timeout(), None);
+        // A late answer changes nothing; a busy service is answered for at once.
+        b.core.answer("c1", Ok(()), b.now);
+        b.run();
+        assert!(b.settle().is_empty());
+        b.command(r#"{"id":"c1","type":"pause"}"#);
+        assert_eq!(replies(&b.settle()), [timed_out]);
+        b.command(r#"{"id":"c2","type":"pause"}"#);
+        b.core.unanswered("c2", Unanswered::Busy, b.now);
+        b.run();
+        assert_eq!(
+            replies(&b.settle()),
+            [
+                serde_json::json!({"id":"c2","ok":false,"error":"the board is busy; send the command again"})
+            ]
+        );
+    }
+
+    #[test]
+    fn replies_wait_for_a_connection() {
+        let mut b = Board::new(setup(64), 0, 0);
+        b.connect(false);
+        b.settle();
+        b.command(r#"{"id":"c1","type":"pause"}"#);
+        b.drop_connection();
+        b.core.answer("c1", Ok(()), b.now);
+        b.run();
+        assert!(b.handed.is_empty());
+        b.connect(false);
+        assert_eq!(
+            replies(&b.settle()),
+            [serde_json::json!({"id":"c1","ok":true})]
+        );
+    }
+
+    #[test]
+    fn shutdown_says_offline_and_disconnects_once_everything_is_acknowledged() {
+        let mut b = Board::new(setup(64), 0, 3);
+        b.connect(false);
+        b.write();
+        b.said();
+        let deadline = b.now + Duration::from_secs(5);
+        b.core.shutdown(deadline, b.now);
+        b.run();
+        let out = b.write();
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            (out[0].topic.clone(), out[0].retain, out[0].carries),
+            (topics().status(), true, Carries::Offline)
+        );
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&out[0].payload).unwrap(),
+            serde_json::json!({"state":"offline","version":"0.1.0-test","board":"b1"})
+        );
+        // Events acknowledged, offline not yet: no DISCONNECT.
+        b.ack(is_event);
+        assert_eq!(b.said().last(), Some(&Output::PersistAcked(3)));
+        // An event journaled during shutdown is waited for too.
+        b.grow(4);
+        b.ack(|p| p.carries == Carries::Offline);
+        assert!(b.said().is_empty());
+        b.settle();
+        assert_eq!(b.said(), [Output::PersistAcked(4), Output::Disconnect]);
+        assert!(
+            !b.core.is_done(),
+            "the answer waits for DISCONNECT to be written"
+        );
+        b.core.disconnect_written();
+        b.run();
+        assert_eq!(b.said(), [Output::ShutdownDone(Ok(()))]);
+        assert!(b.core.is_done());
+        // Nothing more goes out.
+        b.grow(5);
+        assert!(b.handed.is_empty());
+    }
+
+    #[test]
+    fn shutdown_gives_up_at_its_deadline() {
+        // Connected, the broker silent: DISCONNECT at the deadline, the answer once written
+        // or a second later.
+        let mut b = Board::new(setup(64), 0, 3);
+        b.connect(false);
+        b.write();
+        b.said();
+        let deadline = b.now + Duration::from_secs(5);
+        b.core.shutdown(deadline, b.now);
+        b.run();
+        assert_eq!(b.core.poll_timeout(), Some(deadline));
+        b.later(Duration::from_secs(5));
+        assert_eq!(b.said(), [Output::Disconnect]);
+        assert_eq!(b.core.poll_timeout(), Some(b.now + DISCONNECT_WAIT));
+        b.later(DISCONNECT_WAIT);
+        assert_eq!(
+            b.said(),
+            [Output::ShutdownDone(Err(Unacknowledged {
+                acked: 0,
+                last: 3
+            }))]
+        );
+
+        // Never connected: the answer at the deadline, no DISCONNECT.
+        let mut b = Board::new(setup(64), 1, 3);
+        b.core.shutdown(b.now + Duration::from_secs(2), b.now);
+        b.run();
+        b.later(Duration::from_secs(2));
+        assert_eq!(
+            b.said(),
+            [Output::ShutdownDone(Err(Unacknowledged {
+                acked: 1,
+                last: 3
+            }))]
+        );
+    }
+
+    #[test]
+    fn shutdown_while_disconnected_says_offline_on_the_next_connection() {
+        let mut b = Board::new(setup(64), 0, 2);
+        b.core.shutdown(b.now + Duration::from_secs(5), b.now);
+        b.run();
+        b.connect(true);
+        let out = b.settle();
+        let carries: Vec<Carries> = out.iter().map(|p| p.carries).collect();
+        assert_eq!(
+            carries,
+            [
+                Carries::Online,
+                Carries::Offline,
+                Carries::Event(1),
+                Carries::Event(2)
+            ]
+        );
+        assert_eq!(
+            b.said(),
+            [
+                Output::Subscribe(topics().cmd()),
+                Output::PersistAcked(1),
+                Output::PersistAcked(2),
+                Output::Disconnect
+            ]
+        );
+        // The connection drops before DISCONNECT is written: done all the same.
+        b.drop_connection();
+        assert_eq!(b.said(), [Output::ShutdownDone(Ok(()))]);
+    }
+}
