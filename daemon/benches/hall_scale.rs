@@ -34,14 +34,18 @@ use clap::Parser;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
-use tengen_daemon::cli::sim::{settings_for_record, utc_millis};
 use tengen_daemon::config::Config;
-use tengen_daemon::event::{Envelope, Event};
-use tengen_daemon::mqtt::settings::{BrokerUrl, MqttSettings};
-use tengen_daemon::mqtt::wiring::ActiveAlerts;
-use tengen_daemon::mqtt::{MemorySource, Publisher, PublisherParts, Retained, Topics};
-use tengen_daemon::pipeline::Pipeline;
+use tengen_daemon::mqtt::{
+    MemorySource, MqttSettings, Publisher, PublisherParts, Retained, Topics,
+};
+use tengen_daemon::sim_game::settings_for_record;
+use tengen_net::broker::BrokerUrl;
+use tengen_protocol::{Envelope, Event, GameView, Timestamp};
+use tengen_referee::Pipeline;
 use tengen_rules::sgf;
+
+/// What goes wrong in the generator, as one line.
+type Failure = Box<dyn std::error::Error + Send + Sync>;
 use tengen_sim::{GameOptions, SimOptions, Simulation};
 
 /// The generator's options.
@@ -131,7 +135,7 @@ fn default_games() -> Vec<PathBuf> {
 
 /// Runs `path`'s game through the simulator and the pipeline, keeping each scan's events
 /// with the state and SGF after it.
-fn simulate(path: &Path, seed: u64) -> Result<Game, String> {
+fn simulate(path: &Path, seed: u64) -> Result<Game, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let record = sgf::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut options = SimOptions::seeded(seed);
@@ -145,7 +149,8 @@ fn simulate(path: &Path, seed: u64) -> Result<Game, String> {
         Pipeline::new(settings, None, start).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut last_sgf = String::new();
     let mut batch = |at: u64, events: Vec<Event>, p: &Pipeline| {
-        let sgf = sgf::write(&p.referee().sgf_record());
+        let view = p.referee().view();
+        let sgf = view.sgf(true);
         let changed = sgf != last_sgf;
         if changed {
             last_sgf = sgf.clone();
@@ -153,7 +158,9 @@ fn simulate(path: &Path, seed: u64) -> Result<Game, String> {
         Batch {
             at,
             events,
-            state: p.referee().snapshot(),
+            state: view
+                .snapshot(Timestamp::from_millis(start + at))
+                .map_or(Value::Null, |s| s.to_value()),
             sgf: changed.then(|| Arc::from(sgf.as_str())),
         }
     };
@@ -208,13 +215,13 @@ async fn board(
     stop: Instant,
     sent: Sent,
     counters: Arc<Counters>,
-) -> Result<u64, String> {
+) -> Result<u64, Failure> {
     tokio::time::sleep_until(start.into()).await;
     counters.started.fetch_add(1, Ordering::Relaxed);
     let id = board_id(i);
     let game_id = format!("{id}-g1");
-    let topics = Topics::new(&args.prefix, &args.tournament, &id).map_err(|e| e.to_string())?;
-    let url = BrokerUrl::parse(&args.broker).map_err(|e| e.to_string())?;
+    let topics = Topics::new(&args.prefix, &args.tournament, &id)?;
+    let url = BrokerUrl::parse(&args.broker)?;
     let settings = MqttSettings::new(url, &id);
     let source = MemorySource::new();
     let publisher = Publisher::start(
@@ -226,8 +233,8 @@ async fn board(
             commands: None,
             version: "scale".to_string(),
         },
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
+    let handle = publisher.handle();
     let mut connected = publisher.connected();
     let counted = counters.clone();
     let closing = Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -258,12 +265,12 @@ async fn board(
     });
     // Built from JSON so that envelope fields added later (absent here) take their defaults.
     let template: Envelope = serde_json::from_value(json!({
-        "seq": 0, "time": "", "board": id, "game": game_id, "type": "pass", "number": 0,
-        "color": "B",
-    }))
-    .map_err(|e| format!("envelope template: {e}"))?;
+        "seq": 0, "time": "2026-01-01T00:00:00.000Z", "board": id, "game": game_id,
+        "type": "pass", "number": 0, "color": "B",
+    }))?;
     let mut seq = 0u64;
-    let mut alerts = ActiveAlerts::default();
+    // The open alerts as the board's outputs fold them.
+    let mut view = GameView::new();
     let mut acked_before = 0u64;
     for b in &game.batches {
         let due = start + Duration::from_secs_f64(b.at as f64 / 1000.0 / args.speed);
@@ -276,14 +283,15 @@ async fn board(
             seq += 1;
             let mut env = template.clone();
             env.seq = seq;
-            env.time = utc_millis(unix_ms());
+            env.time = Timestamp::from_millis(unix_ms());
             env.event = e.clone();
-            source.push(env.clone())?;
+            source.push(&env)?;
             if let Ok(mut v) = sent[i].lock() {
                 v.push(Instant::now());
             }
-            alerts_changed |= alerts.apply(&env);
-            publisher.publish_event(env);
+            alerts_changed |= env.event.is_private();
+            let _ = view.apply_envelope(&env);
+            handle.wake();
             counters.published.fetch_add(1, Ordering::Relaxed);
         }
         let mut state = b.state.clone();
@@ -292,11 +300,11 @@ async fn board(
             o.insert("board_id".into(), id.clone().into());
             o.insert("game_id".into(), game_id.clone().into());
         }
-        publisher.set_retained(Retained {
+        handle.set_retained(Retained {
             state: Some(state.to_string()),
             sgf: b.sgf.as_ref().map(|s| s.to_string()),
             alerts_active: (alerts_changed || seq == b.events.len() as u64)
-                .then(|| alerts.to_json()),
+                .then(|| view.active_alerts_json()),
         });
         let acked = *publisher.acked().borrow();
         counters
@@ -591,7 +599,7 @@ fn proc_stats(s: &[(f64, ProcSample)], from: f64, to: f64, hz: f64) -> Value {
     })
 }
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), Failure> {
     let args = Args::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -629,12 +637,11 @@ fn main() -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
+        .build()?;
     runtime.block_on(run(Arc::new(args), games))
 }
 
-async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), String> {
+async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), Failure> {
     let n = args.boards;
     let counters = Arc::new(Counters::default());
     let sent: Sent = Arc::new((0..n).map(|_| Mutex::new(Vec::new())).collect());
@@ -706,7 +713,7 @@ async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), String> {
     for (i, b) in boards.into_iter().enumerate() {
         match b.await {
             Ok(Ok(s)) => last[i] = s,
-            Ok(Err(e)) => failures.push(e),
+            Ok(Err(e)) => failures.push(e.to_string()),
             Err(e) => failures.push(format!("{}: {e}", board_id(i))),
         }
     }

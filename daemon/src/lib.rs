@@ -12,5 +12,5 @@ pub mod config;
 pub mod journal;
 pub mod mqtt;
 pub mod service;
-pub mod sim_game;
 pub mod sgf_file;
+pub mod sim_game;

@@ -103,12 +103,11 @@ pub fn from_record(
     play: &GameOptions,
 ) -> Result<(Simulation, RefereeSettings), SimGameError> {
     let record = read_sgf(path)?;
-    let sim = Simulation::from_sgf(&record, options, play).map_err(|source| {
-        SimGameError::Game {
+    let sim =
+        Simulation::from_sgf(&record, options, play).map_err(|source| SimGameError::Game {
             path: path.to_path_buf(),
             source,
-        }
-    })?;
+        })?;
     Ok((sim, settings_for_record(config, &record)))
 }
 

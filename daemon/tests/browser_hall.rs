@@ -113,7 +113,7 @@ async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str])
             } else {
                 Color::White
             },
-            point: point(*p),
+            point: point(p),
             captured: vec![],
             clock: None,
         });

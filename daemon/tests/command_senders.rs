@@ -213,7 +213,7 @@ async fn the_board_refuses_commands_from_anyone_but_its_signed_arbiters() {
     tokio::spawn(async move {
         while let Some(req) = service.recv().await {
             let _ = taken_tx.send(req.command.clone());
-            let _ = req.reply.send(Ok(()));
+            let _ = req.reply.send(tengen_protocol::Answer::Done);
         }
     });
 

@@ -183,7 +183,11 @@ dir = "data"
 
 #[test]
 fn time_controls_are_written_in_the_script_form() {
-    let tc = |body: &str| ok(&format!("[board]\nid = \"b\"\n[time]\n{body}")).time_control().to_string();
+    let tc = |body: &str| {
+        ok(&format!("[board]\nid = \"b\"\n[time]\n{body}"))
+            .time_control()
+            .to_string()
+    };
     assert_eq!(tc("system = \"none\""), "none");
     assert_eq!(tc("system = \"absolute\"\nmain = \"30m\""), "absolute 30m");
     assert_eq!(

@@ -33,9 +33,9 @@ use std::time::{Duration, Instant};
 
 use board::{median_ms, BoardProcess, Consumer};
 use rand::{Rng, SeedableRng};
+use tengen_daemon::journal::{framing, Journal};
 use tengen_protocol::event::{BoardState, FaultKind};
 use tengen_protocol::Event;
-use tengen_daemon::journal::{framing, Journal};
 
 /// `TENGEN_FAULT_RUNS` (the long form), or `None` for the short form.
 fn long_runs() -> Option<usize> {
@@ -411,12 +411,20 @@ async fn a_journal_torn_inside_its_last_record_recovers_and_one_cut_anywhere_is_
             recovery.truncated_at, None,
             "the restart already cut the tail"
         );
-        assert!(
-            matches!(&events[last as usize].event, Event::Status { state: BoardState::Restoring, .. })
-        );
-        assert!(events
-            .iter()
-            .all(|e| !matches!(&e.event, Event::SensorFault { kind: FaultKind::LinkLost, .. })));
+        assert!(matches!(
+            &events[last as usize].event,
+            Event::Status {
+                state: BoardState::Restoring,
+                ..
+            }
+        ));
+        assert!(events.iter().all(|e| !matches!(
+            &e.event,
+            Event::SensorFault {
+                kind: FaultKind::LinkLost,
+                ..
+            }
+        )));
         consumer.with(|s| {
             assert!(s.events.keys().all(|q| *q > last), "only new events arrive");
             torn.events += s.events.len() as u64;

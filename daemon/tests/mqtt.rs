@@ -259,7 +259,9 @@ async fn commands_are_checked(url: &str) {
         .unwrap();
     assert_eq!(req.command.id, "c3");
     assert_eq!(req.command.command, Command::Pause {});
-    req.reply.send(Err("no clock is running".into())).unwrap();
+    req.reply
+        .send(tengen_protocol::Answer::refused("no clock is running"))
+        .unwrap();
     let r = sub
         .next_on(&topics().cmd_reply(), WAIT)
         .await

@@ -166,7 +166,7 @@ async fn the_service_is_published_through_the_embedded_broker() {
     );
     request
         .reply
-        .send(Err("no clock is running".into()))
+        .send(tengen_protocol::Answer::refused("no clock is running"))
         .unwrap();
     let reply = arbiter
         .next_on("tengen/t1/b1/cmd/reply", WAIT)

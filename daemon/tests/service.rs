@@ -14,7 +14,7 @@ use tengen_daemon::service::scan_loop::{LoopEnd, Pacer, Request};
 use tengen_daemon::service::{open_game, opening, restoring, Opening, Parts, Service};
 use tengen_hal::{ButtonEvent, Frame, FrameData, Millis, PointState};
 use tengen_protocol::event::{BoardState, FaultKind, GameSetup};
-use tengen_protocol::{Command, CommandEnvelope, Envelope, Event, Timestamp};
+use tengen_protocol::{Answer, Command, CommandEnvelope, Envelope, Event, Timestamp};
 use tengen_referee::{CommandRefused, PipelineError};
 use tengen_rules::{Color, Point};
 use tokio::sync::oneshot;
@@ -53,11 +53,7 @@ impl Engine for Counter {
         Vec::new()
     }
 
-    fn command(
-        &mut self,
-        cmd: &CommandEnvelope,
-        _: Millis,
-    ) -> Result<Vec<Event>, CommandRefused> {
+    fn command(&mut self, cmd: &CommandEnvelope, _: Millis) -> Result<Vec<Event>, CommandRefused> {
         match cmd.command {
             Command::Pause {} => Ok(vec![Event::SensorFault {
                 points: vec![],
@@ -354,14 +350,14 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
     let before = service.journal().last_seq();
     assert_eq!(
         send(Command::Resume {}),
-        Err(CommandRefused::NothingToResume.to_string())
+        Answer::refused(CommandRefused::NothingToResume)
     );
     assert_eq!(
         service.journal().last_seq(),
         before,
         "a refused command writes nothing"
     );
-    assert_eq!(send(Command::Pause {}), Ok(()));
+    assert_eq!(send(Command::Pause {}), Answer::Done);
     assert_eq!(service.journal().last_seq(), before + 1);
     assert_eq!(
         send(Command::NewGame {
@@ -378,7 +374,7 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
             handicap: None,
             time_control: None,
         }),
-        Ok(())
+        Answer::Done
     );
     let reader = service.journal();
     service.request_stop();

@@ -12,9 +12,9 @@ mod broker;
 use std::time::{Duration, Instant};
 
 use board::{BoardProcess, Consumer, ROOT};
+use tengen_daemon::journal::Journal;
 use tengen_protocol::event::{AlertCode, BoardState};
 use tengen_protocol::Event;
-use tengen_daemon::journal::Journal;
 
 /// The moves (as seen by the consumer) after which the process is SIGKILLed, each a
 /// different moment of a move: the extra delay puts the kill at another point of the
@@ -108,7 +108,13 @@ async fn sigkilled_mid_game_the_board_goes_on_and_nothing_is_lost() {
     let count = |f: &dyn Fn(&Event) -> bool| all.iter().filter(|e| f(&e.event)).count();
     assert_eq!(count(&|e| matches!(e, Event::GameStarted(_))), 1);
     assert_eq!(
-        count(&|e| matches!(e, Event::Status { state: BoardState::Restoring, .. })),
+        count(&|e| matches!(
+            e,
+            Event::Status {
+                state: BoardState::Restoring,
+                ..
+            }
+        )),
         KILL_AFTER_MOVES.len()
     );
     assert!(all.iter().all(|e| e.game == "g1"));

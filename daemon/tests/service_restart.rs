@@ -45,7 +45,12 @@ async fn command(consumer: &Consumer, id: &str, kind: &str) {
     let cmd = json!({"id": id, "by": "chief", "type": kind});
     consumer
         .client
-        .publish(format!("{ROOT}/cmd"), QoS::AtLeastOnce, false, cmd.to_string())
+        .publish(
+            format!("{ROOT}/cmd"),
+            QoS::AtLeastOnce,
+            false,
+            cmd.to_string(),
+        )
         .await
         .expect("publish a command");
 }
@@ -55,8 +60,7 @@ fn clock_after(consumer: &Consumer, after: u64) -> Option<(u64, Value)> {
     consumer.with(|s| {
         s.events
             .range(after + 1..)
-            .filter(|(_, e)| e["type"] == "clock")
-            .next_back()
+            .rfind(|(_, e)| e["type"] == "clock")
             .map(|(seq, e)| (*seq, e.clone()))
     })
 }
@@ -86,7 +90,9 @@ async fn back(consumer: &Consumer, after: u64) -> (u64, Value) {
             .expect("restoring");
         let restart: Vec<&Value> = s.events.range(seq + 1..).map(|(_, e)| e).collect();
         assert!(
-            restart.iter().any(|e| e["type"] == "alert" && e["code"] == "board_restarted"),
+            restart
+                .iter()
+                .any(|e| e["type"] == "alert" && e["code"] == "board_restarted"),
             "no board_restarted alert: {restart:?}"
         );
         let clock = restart
@@ -121,7 +127,9 @@ async fn paused_clocks_stay_paused_and_a_kill_in_byoyomi_loses_no_time() {
     // Black's press: White's clock runs. The arbiter pauses it (Art. 14).
     let pressed = consumer
         .wait_until(Duration::from_secs(30), |s| {
-            s.events.values().any(|e| e["type"] == "clock" && e["color"] == "B")
+            s.events
+                .values()
+                .any(|e| e["type"] == "clock" && e["color"] == "B")
         })
         .await;
     assert!(pressed, "Black never pressed");
@@ -129,7 +137,9 @@ async fn paused_clocks_stay_paused_and_a_kill_in_byoyomi_loses_no_time() {
     command(&consumer, "p1", "pause").await;
     let paused = consumer
         .wait_until(Duration::from_secs(10), |s| {
-            s.events.values().any(|e| e["type"] == "clock" && e["paused"] == true)
+            s.events
+                .values()
+                .any(|e| e["type"] == "clock" && e["paused"] == true)
         })
         .await;
     assert!(paused, "the pause was not taken");
@@ -232,7 +242,11 @@ async fn paused_clocks_stay_paused_and_a_kill_in_byoyomi_loses_no_time() {
         .expect("the restart's clock");
     assert_eq!(restart_clock.paused, Some(true));
     assert_eq!(
-        (restart_clock.black, restart_clock.white, restart_clock.periods.white),
+        (
+            restart_clock.black,
+            restart_clock.white,
+            restart_clock.periods.white
+        ),
         (at_kill.black, at_kill.white, at_kill.periods.white)
     );
     let downtime = all[kill].time.since(off_since);
@@ -245,9 +259,9 @@ async fn paused_clocks_stay_paused_and_a_kill_in_byoyomi_loses_no_time() {
         .iter()
         .find(|e| matches!(&e.event, Event::Clock(r) if r.paused == Some(false)))
         .expect("the resume");
-    assert!(all[kill..]
-        .iter()
-        .any(|e| matches!(&e.event, Event::AlertCleared { .. }) && e.by.as_deref() == Some("chief")));
+    assert!(all[kill..].iter().any(
+        |e| matches!(&e.event, Event::AlertCleared { .. }) && e.by.as_deref() == Some("chief")
+    ));
     let flag = all[kill..]
         .iter()
         .find(|e| matches!(&e.event, Event::Alert(a) if a.code == AlertCode::TimeExpired))

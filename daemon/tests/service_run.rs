@@ -6,9 +6,9 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
+use tengen_daemon::journal::Journal;
 use tengen_protocol::event::BoardState;
 use tengen_protocol::Event;
-use tengen_daemon::journal::Journal;
 
 const SCRIPT: &str = "size 9\nplace B C3\npress B\nplace W G7\npress W\nplace B E5\npress B\n";
 
@@ -96,9 +96,13 @@ fn run_plays_journals_and_stops_cleanly_on_sigterm() {
         .collect();
     assert_eq!(moves, ["1 C3", "2 G7", "3 E5"]);
     assert!(matches!(&all[0].event, Event::GameStarted(s) if s.size == 9));
-    assert!(
-        matches!(&all.last().unwrap().event, Event::Status { state: BoardState::Offline, .. })
-    );
+    assert!(matches!(
+        &all.last().unwrap().event,
+        Event::Status {
+            state: BoardState::Offline,
+            ..
+        }
+    ));
     assert!(all.iter().all(|e| e.board == "test-01" && e.game == "g1"));
     let seqs: Vec<u64> = all.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (1..=all.len() as u64).collect::<Vec<_>>());
@@ -111,11 +115,15 @@ fn run_plays_journals_and_stops_cleanly_on_sigterm() {
     let start = Instant::now();
     loop {
         let (journal, _) = Journal::open(&data, "test-01").unwrap();
-        let online = journal
-            .read_from(last + 1)
-            .unwrap()
-            .iter()
-            .any(|e| matches!(&e.event, Event::Status { state: BoardState::Online, .. }));
+        let online = journal.read_from(last + 1).unwrap().iter().any(|e| {
+            matches!(
+                &e.event,
+                Event::Status {
+                    state: BoardState::Online,
+                    ..
+                }
+            )
+        });
         if online {
             break;
         }
@@ -130,7 +138,13 @@ fn run_plays_journals_and_stops_cleanly_on_sigterm() {
     let (journal, _) = Journal::open(&data, "test-01").unwrap();
     let second = journal.read_from(last + 1).unwrap();
     assert_eq!(second[0].seq, last + 1);
-    assert!(matches!(&second[0].event, Event::Status { state: BoardState::Restoring, .. }));
+    assert!(matches!(
+        &second[0].event,
+        Event::Status {
+            state: BoardState::Restoring,
+            ..
+        }
+    ));
     let kinds: Vec<&str> = second
         .iter()
         .map(|e| match &e.event {

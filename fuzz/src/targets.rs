@@ -3,7 +3,7 @@
 // This file is the fuzz crate's `targets` module and is also compiled into
 // `daemon/tests/fuzz_inputs.rs` (with `#[path]`), so the CI short form runs exactly the
 // code the AFL long run runs. It may only use crates both have: `tengen_rules`,
-// `tengen_hal`, `tengen_sim`, `tengen_daemon`, `tengen_hall`, `serde_json`.
+// `tengen_hal`, `tengen_sim`, `tengen_protocol`, `tengen_daemon`, `tengen_hall`, `serde_json`.
 //
 // Each function takes arbitrary bytes and returns what the reader made of them: accepted,
 // or refused with its error message. It panics (which AFL records as a crash) when the
@@ -13,7 +13,6 @@
 
 use std::time::{Duration, Instant};
 
-use tengen_daemon::command;
 use tengen_daemon::config::Config;
 use tengen_hal::serial::decoder::Decoder;
 use tengen_hal::serial::protocol::{
@@ -22,6 +21,7 @@ use tengen_hal::serial::protocol::{
 use tengen_hal::serial::{Body, Received};
 use tengen_hal::FrameData;
 use tengen_hall::HallState;
+use tengen_protocol::command;
 use tengen_rules::game::{Game, Superko};
 use tengen_rules::sgf;
 use tengen_rules::Color;
@@ -284,7 +284,7 @@ pub fn config(data: &[u8]) -> Verdict {
     };
     match Config::from_toml_str(text, "fuzz.toml") {
         Ok(config) => {
-            let _ = config.time_control_text();
+            let _ = config.time_control().to_string();
             let _ = config.topic_root();
             Verdict::Accepted
         }

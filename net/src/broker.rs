@@ -96,8 +96,11 @@ mod tests {
             "embedded",
         ] {
             let e = BrokerUrl::parse(bad).unwrap_err();
-            assert!(e.to_string().ends_with("is not mqtt://host:port or mqtts://host:port"), "{e}");
+            assert!(
+                e.to_string()
+                    .ends_with("is not mqtt://host:port or mqtts://host:port"),
+                "{e}"
+            );
         }
     }
-
 }

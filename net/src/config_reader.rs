@@ -56,12 +56,7 @@ impl Reader {
     }
 
     /// The sub-table `key` of `table`; an empty table when absent (all defaults).
-    pub fn table<'t>(
-        &mut self,
-        table: &'t Table,
-        prefix: &str,
-        key: &str,
-    ) -> Option<&'t Table> {
+    pub fn table<'t>(&mut self, table: &'t Table, prefix: &str, key: &str) -> Option<&'t Table> {
         match table.get(key) {
             None => None,
             Some(Value::Table(t)) => Some(t),

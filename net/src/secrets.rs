@@ -59,7 +59,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let short = dir.path().join("short");
         std::fs::write(&short, "abc\n").unwrap();
-        assert!(matches!(read_key(&short), Err(SecretError::ShortKey { .. })));
+        assert!(matches!(
+            read_key(&short),
+            Err(SecretError::ShortKey { .. })
+        ));
         let good = dir.path().join("good");
         std::fs::write(&good, "0123456789abcdef0123\nignored").unwrap();
         assert_eq!(read_key(&good).unwrap(), b"0123456789abcdef0123".to_vec());

@@ -162,12 +162,32 @@ pub fn decode_checked(payload: &[u8], senders: &SenderPolicy) -> Result<CommandE
     })
 }
 
-/// The `cmd/reply` payload: `{"id":..,"ok":true}` or `{"id":..,"ok":false,"error":".."}`
-/// (`id` null when the command had none).
-pub fn reply_payload(id: Option<&str>, result: &Result<(), String>) -> Vec<u8> {
-    let v = match result {
-        Ok(()) => json!({"id": id, "ok": true}),
-        Err(e) => json!({"id": id, "ok": false, "error": e}),
+/// What a board answers to a command, as `cmd/reply` carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Carried out: `{"id":..,"ok":true}`.
+    Done,
+    /// Not carried out, and why (one sentence): `{"id":..,"ok":false,"error":".."}`.
+    Refused(String),
+}
+
+impl Answer {
+    /// A refusal saying `why`.
+    pub fn refused(why: impl std::fmt::Display) -> Answer {
+        Answer::Refused(why.to_string())
+    }
+
+    /// True when the command was carried out.
+    pub fn is_done(&self) -> bool {
+        *self == Answer::Done
+    }
+}
+
+/// The `cmd/reply` payload for `answer` (`id` null when the command had none).
+pub fn reply_payload(id: Option<&str>, answer: &Answer) -> Vec<u8> {
+    let v = match answer {
+        Answer::Done => json!({"id": id, "ok": true}),
+        Answer::Refused(e) => json!({"id": id, "ok": false, "error": e}),
     };
     v.to_string().into_bytes()
 }
@@ -254,7 +274,10 @@ mod tests {
             b"{\"id\":\"1\",\"type\":\"new\\ngame\"}",
         ] {
             let e = decode(bad).unwrap_err().to_string();
-            assert!(e.starts_with("malformed command: ") && !e.contains('\n'), "{e}");
+            assert!(
+                e.starts_with("malformed command: ") && !e.contains('\n'),
+                "{e}"
+            );
         }
     }
 
@@ -276,10 +299,11 @@ mod tests {
 
     #[test]
     fn replies_have_the_spec_shape() {
-        let ok: Value = serde_json::from_slice(&reply_payload(Some("a"), &Ok(()))).unwrap();
+        let ok: Value = serde_json::from_slice(&reply_payload(Some("a"), &Answer::Done)).unwrap();
         assert_eq!(ok, json!({"id":"a","ok":true}));
         let err: Value =
-            serde_json::from_slice(&reply_payload(None, &Err("no such alert".into()))).unwrap();
+            serde_json::from_slice(&reply_payload(None, &Answer::refused("no such alert")))
+                .unwrap();
         assert_eq!(err, json!({"id":null,"ok":false,"error":"no such alert"}));
     }
 

@@ -395,12 +395,13 @@ impl<'de> Deserialize<'de> for Expected {
         let mut points = Vec::with_capacity(map.len());
         for (k, v) in map {
             let p = gtp::parse(&k).map_err(D::Error::custom)?;
-            let c = match v.as_str() {
-                "empty" => None,
-                other => Some(Color::parse(other).ok_or_else(|| {
-                    D::Error::custom(format!("{other:?} is not B, W or empty"))
-                })?),
-            };
+            let c =
+                match v.as_str() {
+                    "empty" => None,
+                    other => Some(Color::parse(other).ok_or_else(|| {
+                        D::Error::custom(format!("{other:?} is not B, W or empty"))
+                    })?),
+                };
             points.push((p, c));
         }
         Ok(Expected::new(points))

@@ -23,7 +23,7 @@ pub mod time;
 pub mod topics;
 pub mod view;
 
-pub use command::{Command, CommandEnvelope, CommandError};
+pub use command::{Answer, Command, CommandEnvelope, CommandError};
 pub use event::{AlertCode, Envelope, Event, PerColor};
 pub use time::Timestamp;
 pub use topics::Topics;

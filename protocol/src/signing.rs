@@ -222,7 +222,10 @@ mod tests {
         ] {
             let mut forged: Map<String, Value> = serde_json::from_str(&wire).unwrap();
             forged.insert(field.into(), value);
-            assert!(p.check(&mut forged).is_err(), "a changed {field} must not pass");
+            assert!(
+                p.check(&mut forged).is_err(),
+                "a changed {field} must not pass"
+            );
         }
         let mut other_key = c.clone();
         sign(b"another-key-of-sixteen", &mut other_key);

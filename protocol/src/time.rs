@@ -109,7 +109,10 @@ mod tests {
         let json = serde_json::to_string(&t).unwrap();
         assert_eq!(json, "\"2026-11-29T13:45:01.250Z\"");
         assert_eq!(serde_json::from_str::<Timestamp>(&json).unwrap(), t);
-        assert_eq!(Timestamp::from_millis(0).to_string(), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            Timestamp::from_millis(0).to_string(),
+            "1970-01-01T00:00:00.000Z"
+        );
         assert!(Timestamp::parse("yesterday").is_err());
         assert!(serde_json::from_str::<Timestamp>("17").is_err());
     }

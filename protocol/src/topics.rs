@@ -207,13 +207,16 @@ mod hall_tests {
 
     #[test]
     fn reads_board_topics() {
-        let (k, l) = parse_board_topic("tengen", "tengen/open-2026/hall1-07/alerts/active").unwrap();
+        let (k, l) =
+            parse_board_topic("tengen", "tengen/open-2026/hall1-07/alerts/active").unwrap();
         assert_eq!(
             (k.tournament.as_str(), k.board.as_str(), l),
             ("open-2026", "hall1-07", Leaf::AlertsActive)
         );
         assert_eq!(
-            parse_board_topic("club/tengen", "club/tengen/t/b/cmd/reply").unwrap().1,
+            parse_board_topic("club/tengen", "club/tengen/t/b/cmd/reply")
+                .unwrap()
+                .1,
             Leaf::CmdReply
         );
         assert_eq!(

@@ -224,11 +224,7 @@ impl Pipeline {
         if size != size_before {
             self.presses.clear();
             self.health = SensorHealth::new(size);
-            self.stabiliser = Stabiliser::new(
-                size,
-                self.referee.settings().stable_ms,
-                None,
-            );
+            self.stabiliser = Stabiliser::new(size, self.referee.settings().stable_ms, None);
         }
         Ok(events)
     }

@@ -93,7 +93,10 @@ impl SensorHealth {
         }
         if self.last.is_empty() {
             self.last = readings.to_vec();
-            self.unknown = readings.iter().filter(|r| **r == PointState::Unknown).count();
+            self.unknown = readings
+                .iter()
+                .filter(|r| **r == PointState::Unknown)
+                .count();
         }
         // Nothing changed and nothing reads Unknown: nothing to look at (most scans).
         if self.unknown == 0 && readings == self.last.as_slice() {

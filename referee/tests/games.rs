@@ -103,7 +103,15 @@ fn injected_violations_raise_exactly_one_alert_of_their_code() {
             let cleared = run
                 .events
                 .iter()
-                .filter(|(_, e)| matches!(e, Event::AlertCleared { how: ClearedHow::Restored, .. }))
+                .filter(|(_, e)| {
+                    matches!(
+                        e,
+                        Event::AlertCleared {
+                            how: ClearedHow::Restored,
+                            ..
+                        }
+                    )
+                })
                 .count();
             assert_eq!(cleared, 1, "{}: {kind:?} not restored", path.display());
             let got: Vec<Move> = run.moves().into_iter().map(|(_, m)| m).collect();

@@ -16,7 +16,8 @@ use tengen_sim::{Script, SimOptions, Simulation};
 
 /// Black plays at once; White then thinks for a long time on a byo-yomi clock of 10 s and
 /// 3 x 10 s.
-const SCRIPT: &str = "size 9\ntime byoyomi 10s 3x10s\nplace B C3\npress B\nwait 90s\nplace W G7\npress W\n";
+const SCRIPT: &str =
+    "size 9\ntime byoyomi 10s 3x10s\nplace B C3\npress B\nwait 90s\nplace W G7\npress W\n";
 
 struct Run {
     scans: Vec<(Frame, Vec<ButtonEvent>)>,
@@ -85,7 +86,12 @@ fn killed_in_byoyomi_and_back_a_minute_later_the_clocks_stand_paused_until_resum
     // or so (main time 10 s): the board goes down then, its last sign of life.
     let kill = 18_000;
     let run = play_until(kill);
-    let live = run.pipeline.referee().view().clocks_at(Timestamp::from_millis(kill)).expect("clocks");
+    let live = run
+        .pipeline
+        .referee()
+        .view()
+        .clocks_at(Timestamp::from_millis(kill))
+        .expect("clocks");
     assert_eq!(live.running, Some(Color::White));
     assert!(live.white < 10_000 && live.periods.white == 3, "{live:?}");
 
@@ -137,7 +143,13 @@ fn killed_in_byoyomi_and_back_a_minute_later_the_clocks_stand_paused_until_resum
         let mut out = Vec::new();
         for (frame, buttons) in rest.by_ref() {
             let t = frame.time;
-            out.extend(pipeline.step(&frame, &buttons).expect("step").into_iter().map(|e| (t, e)));
+            out.extend(
+                pipeline
+                    .step(&frame, &buttons)
+                    .expect("step")
+                    .into_iter()
+                    .map(|e| (t, e)),
+            );
             if t >= until {
                 break;
             }
@@ -146,10 +158,16 @@ fn killed_in_byoyomi_and_back_a_minute_later_the_clocks_stand_paused_until_resum
     };
     let quiet = step_until(&mut pipeline, back + 30_000);
     assert!(
-        quiet.iter().all(|(_, e)| !matches!(e, Event::Byoyomi { .. } | Event::Alert(_))),
+        quiet
+            .iter()
+            .all(|(_, e)| !matches!(e, Event::Byoyomi { .. } | Event::Alert(_))),
         "{quiet:?}"
     );
-    let still = pipeline.referee().view().clocks_at(Timestamp::from_millis(back + 30_000)).expect("clocks");
+    let still = pipeline
+        .referee()
+        .view()
+        .clocks_at(Timestamp::from_millis(back + 30_000))
+        .expect("clocks");
     assert_eq!((still.white, still.paused), (live.white, true));
 
     // The arbiter resumes: the restart alert is dealt with, White's clock runs on.
@@ -158,14 +176,24 @@ fn killed_in_byoyomi_and_back_a_minute_later_the_clocks_stand_paused_until_resum
         .command(&command(Command::Resume {}), resumed_at)
         .expect("resume");
     assert_eq!(clock_of(&out).paused, Some(false));
-    assert!(out.iter().any(|e| matches!(e, Event::AlertCleared { id, .. } if *id == alert.id)));
+    assert!(out
+        .iter()
+        .any(|e| matches!(e, Event::AlertCleared { id, .. } if *id == alert.id)));
     // White's period runs out at resume + what was left, then two more periods of 10 s:
     // the flag falls exactly then (the last period's "10"), not a moment before.
     let flag_at = resumed_at + live.white + 2 * 10_000;
     let after = step_until(&mut pipeline, flag_at + 1_000);
     let used: Vec<Millis> = after
         .iter()
-        .filter(|(_, e)| matches!(e, Event::Byoyomi { call: Call::MinuteUsed, .. }))
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                Event::Byoyomi {
+                    call: Call::MinuteUsed,
+                    ..
+                }
+            )
+        })
         .map(|(t, _)| *t)
         .collect();
     assert_eq!(used.len(), 2, "two periods used: {after:?}");
@@ -195,9 +223,13 @@ fn a_flag_that_fell_before_the_board_went_down_stays_fallen() {
     let mut referee = replayed(&run);
     let out = referee.restart(Timestamp::from_millis(50_000), 70_000, "test");
     let shown = clock_of(&out);
-    assert_eq!((shown.white, shown.running, shown.paused), (0, None, Some(true)));
+    assert_eq!(
+        (shown.white, shown.running, shown.paused),
+        (0, None, Some(true))
+    );
     assert!(
-        !out.iter().any(|e| matches!(e, Event::Alert(a) if a.code == AlertCode::TimeExpired)),
+        !out.iter()
+            .any(|e| matches!(e, Event::Alert(a) if a.code == AlertCode::TimeExpired)),
         "the flag's alert is open already, not raised twice"
     );
     assert_eq!(
@@ -227,7 +259,10 @@ fn a_board_that_was_off_before_the_game_ended_says_nothing_after_it() {
     let script = Script::parse(script).expect("script");
     let mut sim = Simulation::from_parsed(&script, &SimOptions::seeded(1)).expect("sim");
     let run = common::run(&mut sim, common::settings_for_script(&script));
-    assert!(run.events.iter().any(|(_, e)| matches!(e, Event::GameOver(_))));
+    assert!(run
+        .events
+        .iter()
+        .any(|(_, e)| matches!(e, Event::GameOver(_))));
     let past: Vec<(Timestamp, Event)> = run
         .events
         .iter()

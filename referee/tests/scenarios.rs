@@ -72,7 +72,15 @@ fn check(path: &PathBuf, seed: u64) -> Vec<String> {
                 let got = out
                     .events
                     .iter()
-                    .filter(|e| matches!(e, Event::AlertCleared { how: ClearedHow::Restored, .. }))
+                    .filter(|e| {
+                        matches!(
+                            e,
+                            Event::AlertCleared {
+                                how: ClearedHow::Restored,
+                                ..
+                            }
+                        )
+                    })
                     .count();
                 if got.to_string() != *n {
                     problems.push(format!("expected {n} restored, got {got}"));

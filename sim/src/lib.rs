@@ -78,9 +78,9 @@ mod flicker;
 pub mod game;
 mod options;
 pub mod physics;
-pub mod sgf_input;
 pub mod script;
 mod seeds;
+pub mod sgf_input;
 /// Where the players sit (the hal's: the referee and the config use the same).
 pub use tengen_hal::side;
 pub mod simulation;

@@ -191,7 +191,10 @@ fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), BadWo
         match args {
             [a] => Ok(a),
             [] => Err(BadWord(format!("'{name}' needs a value"))),
-            _ => Err(BadWord(format!("'{name}' takes one value, got {}", args.len()))),
+            _ => Err(BadWord(format!(
+                "'{name}' takes one value, got {}",
+                args.len()
+            ))),
         }
     };
     match name {
@@ -214,11 +217,10 @@ fn parse_setup(setup: &mut Setup, name: &str, args: &[&str]) -> Result<(), BadWo
         }
         "handicap" => {
             let v = one()?;
-            let n: u8 = v
-                .parse()
-                .ok()
-                .filter(|n| *n <= 9)
-                .ok_or_else(|| BadWord(format!("handicap '{v}' is not a number from 0 to 9")))?;
+            let n: u8 =
+                v.parse().ok().filter(|n| *n <= 9).ok_or_else(|| {
+                    BadWord(format!("handicap '{v}' is not a number from 0 to 9"))
+                })?;
             setup.handicap = Some(n);
         }
         "time" => {
@@ -251,7 +253,8 @@ fn parse_probability(v: &str) -> Result<f64, BadWord> {
 
 /// Parses a time: `250ms`, `3s`, `2m`, `1h` (the rules core's notation, as in the config).
 pub fn parse_time(v: &str) -> Result<Millis, BadWord> {
-    let ms = parse_duration(v).map_err(|_| BadWord(format!("'{v}' is not a time (e.g. 250ms, 3s, 2m)")))?;
+    let ms = parse_duration(v)
+        .map_err(|_| BadWord(format!("'{v}' is not a time (e.g. 250ms, 3s, 2m)")))?;
     if ms > MAX_TIME_MS {
         return Err(BadWord(format!("time '{v}' is longer than a day")));
     }

@@ -14,9 +14,9 @@ use tengen_sim::{GameOptions, Violation, ViolationKind};
 use super::args::DemoArgs;
 use super::CliError;
 use crate::config::{Config, SimSource, TimeSystem};
-use tengen_protocol::describe::describe;
 use crate::service::launch::{serve_until_stopped, start_with};
 use crate::service::links::{start_links, LinkOptions, ServiceEnds};
+use tengen_protocol::describe::describe;
 
 /// The bundled game.
 pub const GAME: &str = include_str!("../../assets/ear-reddening.sgf");

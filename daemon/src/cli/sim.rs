@@ -163,8 +163,8 @@ fn publish_to_broker(
     end: Timestamp,
     events: Vec<Envelope>,
 ) -> Result<(), CliError> {
-    use crate::mqtt::{batch, wiring, Retained};
-    let topics = wiring::topics(config).map_err(|e| CliError::input(e.to_string()))?;
+    use crate::mqtt::{batch, board_config, Retained};
+    let topics = board_config::topics(config).map_err(|e| CliError::input(e.to_string()))?;
     let retained = Retained {
         state: view.snapshot(end).map(|s| s.to_value().to_string()),
         sgf: Some(view.sgf(true)),

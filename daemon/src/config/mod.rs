@@ -16,12 +16,12 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 pub use sections::*;
+pub use tengen_net::config_reader::{format_duration_ms, is_id, parse_duration_ms, Problem};
 use tengen_net::secrets::{read_key, SecretError};
 use tengen_protocol::event::GameSetup;
 use tengen_protocol::signing::SenderPolicy;
 use tengen_referee::RefereeSettings;
 use tengen_rules::clock::TimeControl;
-pub use tengen_net::config_reader::{format_duration_ms, is_id, parse_duration_ms, Problem};
 
 /// Where the default config lives on a board.
 pub const DEFAULT_PATH: &str = "/etc/tengen/board.toml";
@@ -259,7 +259,10 @@ impl Config {
             Some(path) => Some(read_key(path)?),
             None => None,
         };
-        Ok(SenderPolicy::new(self.mqtt.arbiters.clone(), key.as_deref()))
+        Ok(SenderPolicy::new(
+            self.mqtt.arbiters.clone(),
+            key.as_deref(),
+        ))
     }
 
     /// The topic root `{prefix}/{tournament}/{board}` of SPEC.md's MQTT section.

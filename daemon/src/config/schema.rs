@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use toml::Table;
 
-use tengen_net::config_reader::{join, Reader};
 use super::sections::*;
 use super::Config;
+use tengen_net::config_reader::{join, Reader};
 
 /// Reads the whole file. The returned config holds defaults wherever a value was bad, so
 /// it is only meaningful when the reader recorded no problem.
@@ -239,13 +239,7 @@ fn read_game(t: &Table, r: &mut Reader) -> GameConfig {
         komi: komi.unwrap_or(d.komi),
         handicap: handicap.unwrap_or(d.handicap),
         superko: r
-            .word(
-                t,
-                P,
-                "superko",
-                "situational|positional",
-                Superko::parse,
-            )
+            .word(t, P, "superko", "situational|positional", Superko::parse)
             .unwrap_or(d.superko),
         penalties: r
             .word(t, P, "penalties", "arbiter|auto", Penalties::parse)

@@ -7,17 +7,17 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use tengen_protocol::CommandEnvelope;
+use tengen_protocol::{Answer, CommandEnvelope};
 use tokio::sync::{mpsc, oneshot};
 
 /// A decoded command handed to the service, with the channel its answer goes back on:
-/// `Ok(())` or `Err(one readable sentence)`.
+/// [`Answer::Done`] or why it was refused.
 #[derive(Debug)]
 pub struct CommandRequest {
     /// The command.
     pub command: CommandEnvelope,
     /// Where the service answers.
-    pub reply: oneshot::Sender<Result<(), String>>,
+    pub reply: oneshot::Sender<Answer>,
 }
 
 /// The channel pair the service owns: it receives [`CommandRequest`]s from the publisher.
@@ -48,7 +48,7 @@ pub(crate) enum Unanswered {
 #[derive(Debug, Default)]
 pub(crate) struct RecentCommands {
     order: VecDeque<String>,
-    answers: HashMap<String, Option<Result<(), String>>>,
+    answers: HashMap<String, Option<Answer>>,
 }
 
 /// What to do with a command, by its id.
@@ -59,7 +59,7 @@ pub(crate) enum Seen {
     /// Being carried out: its answer will go out once; say nothing now.
     Pending,
     /// Already answered: send this answer again.
-    Answered(Result<(), String>),
+    Answered(Answer),
 }
 
 impl RecentCommands {
@@ -85,7 +85,7 @@ impl RecentCommands {
     }
 
     /// Records the answer to `id`.
-    pub(crate) fn answered(&mut self, id: &str, answer: &Result<(), String>) {
+    pub(crate) fn answered(&mut self, id: &str, answer: &Answer) {
         if let Some(slot) = self.answers.get_mut(id) {
             *slot = Some(answer.clone());
         }
@@ -101,10 +101,10 @@ mod tests {
         let mut recent = RecentCommands::default();
         assert_eq!(recent.take("a"), Seen::New);
         assert_eq!(recent.take("a"), Seen::Pending);
-        recent.answered("a", &Err("no such alert".into()));
+        recent.answered("a", &Answer::refused("no such alert"));
         assert_eq!(
             recent.take("a"),
-            Seen::Answered(Err("no such alert".into()))
+            Seen::Answered(Answer::refused("no such alert"))
         );
         for i in 0..RecentCommands::KEEP {
             assert_eq!(recent.take(&format!("n{i}")), Seen::New);

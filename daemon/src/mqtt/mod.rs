@@ -13,12 +13,13 @@
 //! - [`settings`]: broker URL, client id, credentials, TLS and back-off for one board
 //!   (the topic names are `tengen_protocol::topics`; URLs, TLS and back-off are
 //!   `tengen_net`'s).
-//! - [`wiring`]: topics and settings from the config, the journal as source; the one
+//! - [`board_config`]: topics and settings from the config, the journal as source; the one
 //!   wiring into the running service is [`crate::service::links`].
 //! - [`broker`]: the embedded rumqttd broker for `mqtt.url = "embedded"`.
 //! - [`batch`]: a finished run's events to a broker, waiting for every acknowledgement.
 
 pub(crate) mod batch;
+pub(crate) mod board_config;
 pub mod broker;
 pub mod commands;
 pub mod outbox;
@@ -26,7 +27,6 @@ pub mod publisher;
 pub(crate) mod publisher_state;
 pub mod settings;
 pub mod source;
-pub(crate) mod wiring;
 
 pub use publisher::{Publisher, PublisherError, PublisherHandle, PublisherParts};
 pub use publisher_state::{Retained, Unacknowledged};

@@ -61,7 +61,7 @@ enum Input {
     /// Stop by this deadline, then answer.
     Shutdown(Instant, oneshot::Sender<Result<(), PublisherError>>),
     /// The service's answer to a command, or why there is none.
-    Answer(String, Result<Result<(), String>, Unanswered>),
+    Answer(String, Result<tengen_protocol::Answer, Unanswered>),
 }
 
 /// What the poller tells the driver.

@@ -33,7 +33,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tengen_protocol::command::{decode_checked, reply_payload};
+use tengen_protocol::command::{decode_checked, reply_payload, Answer};
 use tengen_protocol::signing::SenderPolicy;
 use tengen_protocol::{Command, CommandEnvelope, Topics};
 use thiserror::Error;
@@ -456,7 +456,7 @@ impl PublisherState {
     }
 
     /// The service's answer to the command `id` ([`Output::Forward`]).
-    pub(crate) fn answer(&mut self, id: &str, result: Result<(), String>, now: Instant) {
+    pub(crate) fn answer(&mut self, id: &str, result: Answer, now: Instant) {
         if self.with_service.remove(id).is_some() {
             self.recent.answered(id, &result);
             self.replies.push_back(reply_payload(Some(id), &result));
@@ -466,7 +466,7 @@ impl PublisherState {
 
     /// The command `id` ([`Output::Forward`]) got no answer from the service.
     pub(crate) fn unanswered(&mut self, id: &str, why: Unanswered, now: Instant) {
-        self.answer(id, Err(why.to_string()), now);
+        self.answer(id, Answer::refused(why), now);
     }
 
     /// Stop: `offline` on `status`, everything acknowledged (until `deadline`), DISCONNECT,
@@ -530,7 +530,7 @@ impl PublisherState {
             Err(rejected) => {
                 // Refused before anything else: the memory of ids is not touched.
                 tracing::warn!("refused a command: {}", rejected.error);
-                let result = Err(rejected.error.to_string());
+                let result = Answer::refused(rejected.error);
                 self.replies
                     .push_back(reply_payload(rejected.id.as_deref(), &result));
                 return;
@@ -547,13 +547,13 @@ impl PublisherState {
         }
         if let Command::Republish { from_seq } = cmd.command {
             self.tracker.rewind(from_seq);
-            self.answered(&cmd.id, Ok(()));
+            self.answered(&cmd.id, Answer::Done);
             return;
         }
         if !self.setup.takes_commands {
             self.answered(
                 &cmd.id,
-                Err("this board does not take commands".to_string()),
+                Answer::refused("this board does not take commands"),
             );
             return;
         }
@@ -563,7 +563,7 @@ impl PublisherState {
     }
 
     /// Remembers the answer to `id` and replies with it.
-    fn answered(&mut self, id: &str, result: Result<(), String>) {
+    fn answered(&mut self, id: &str, result: Answer) {
         self.recent.answered(id, &result);
         self.replies.push_back(reply_payload(Some(id), &result));
     }
@@ -1257,7 +1257,7 @@ mod tests {
         assert!(b.said().is_empty());
         assert!(b.settle().is_empty());
         b.core
-            .answer("c1", Err("no clock is running".into()), b.now);
+            .answer("c1", Answer::refused("no clock is running"), b.now);
         b.run();
         let want = serde_json::json!({"id":"c1","ok":false,"error":"no clock is running"});
         assert_eq!(replies(&b.settle()), std::slice::from_ref(&want));
@@ -1277,7 +1277,7 @@ mod tests {
         b.said();
         b.command(r#"{"id":"c1","type":"pause","by":"chief"}"#);
         assert!(matches!(b.said()[..], [Output::Forward(_)]));
-        b.core.answer("c1", Ok(()), b.now);
+        b.core.answer("c1", Answer::Done, b.now);
         b.run();
         b.settle();
         // The same id from someone else: refused, the memory of c1 untouched.
@@ -1359,7 +1359,7 @@ mod tests {
         assert_eq!(replies(&b.settle()), std::slice::from_ref(&timed_out));
         assert_eq!(b.core.poll_timeout(), None);
         // A late answer changes nothing; a busy service is answered for at once.
-        b.core.answer("c1", Ok(()), b.now);
+        b.core.answer("c1", Answer::Done, b.now);
         b.run();
         assert!(b.settle().is_empty());
         b.command(r#"{"id":"c1","type":"pause"}"#);
@@ -1382,7 +1382,7 @@ mod tests {
         b.settle();
         b.command(r#"{"id":"c1","type":"pause"}"#);
         b.drop_connection();
-        b.core.answer("c1", Ok(()), b.now);
+        b.core.answer("c1", Answer::Done, b.now);
         b.run();
         assert!(b.handed.is_empty());
         b.connect(false);

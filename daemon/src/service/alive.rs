@@ -57,7 +57,10 @@ impl AliveFile {
             Ok(()) => self.failed = false,
             Err(e) if !self.failed => {
                 self.failed = true;
-                tracing::warn!("{}: {e} (a restart will count the board off since its last event)", self.path.display());
+                tracing::warn!(
+                    "{}: {e} (a restart will count the board off since its last event)",
+                    self.path.display()
+                );
             }
             Err(_) => {}
         }

@@ -96,7 +96,6 @@ pub fn build_with(config: &Config, play: &GameOptions) -> Result<Built, ServiceE
     build_resumed(config, play, &Opening::default())
 }
 
-
 /// As [`build_with`], for a journal that already holds a game: the simulator goes on
 /// with that game from where the journal ends (see [`super::resume`]), its clock never
 /// earlier than the journal's last event. When the journal's game is not the simulator's

@@ -10,15 +10,21 @@ use tengen_referee::{CommandRefused, Pipeline, PipelineError};
 /// service's clock in ms since the Unix epoch.
 pub trait Engine: Send {
     /// One scan and the button events since the previous one.
-    fn step(&mut self, frame: &Frame, buttons: &[ButtonEvent]) -> Result<Vec<Event>, PipelineError>;
+    fn step(&mut self, frame: &Frame, buttons: &[ButtonEvent])
+        -> Result<Vec<Event>, PipelineError>;
     /// Time passes with no scan (a link down): clock calls and flag falls.
     fn tick(&mut self, now: Millis) -> Vec<Event>;
     /// An arbiter command; a refusal is the reply's error and changes nothing.
-    fn command(&mut self, cmd: &CommandEnvelope, now: Millis) -> Result<Vec<Event>, CommandRefused>;
+    fn command(&mut self, cmd: &CommandEnvelope, now: Millis)
+        -> Result<Vec<Event>, CommandRefused>;
 }
 
 impl Engine for Pipeline {
-    fn step(&mut self, frame: &Frame, buttons: &[ButtonEvent]) -> Result<Vec<Event>, PipelineError> {
+    fn step(
+        &mut self,
+        frame: &Frame,
+        buttons: &[ButtonEvent],
+    ) -> Result<Vec<Event>, PipelineError> {
         Pipeline::step(self, frame, buttons)
     }
 
@@ -28,7 +34,11 @@ impl Engine for Pipeline {
         Vec::new()
     }
 
-    fn command(&mut self, cmd: &CommandEnvelope, now: Millis) -> Result<Vec<Event>, CommandRefused> {
+    fn command(
+        &mut self,
+        cmd: &CommandEnvelope,
+        now: Millis,
+    ) -> Result<Vec<Event>, CommandRefused> {
         Pipeline::command(self, cmd, now)
     }
 }

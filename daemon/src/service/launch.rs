@@ -39,7 +39,11 @@ pub fn start_with(
         recorder.set_game(&config.board.game);
     } else if !built.restore {
         // The simulator replays its game from the start: a new game id, seq goes on.
-        let id = format!("{}-{}", config.board.game, recorder.journal().last_seq() + 1);
+        let id = format!(
+            "{}-{}",
+            config.board.game,
+            recorder.journal().last_seq() + 1
+        );
         recorder.set_game(&id);
     }
     let mut pacer = RealPacer::new(config.hardware.scan_hz);

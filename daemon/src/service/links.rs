@@ -15,8 +15,9 @@ use tokio::task::JoinHandle;
 
 use tengen_net::live_view::{self, LiveFeed, ServeHandle};
 use tengen_protocol::topics::TopicError;
+use tengen_protocol::Answer;
 
-use super::outputs::Outputs;
+use super::outputs::{Outputs, Shown};
 use super::scan_loop::Request;
 use super::{Service, COMMAND_QUEUE};
 use crate::config::{Config, MqttUrl};
@@ -24,8 +25,9 @@ use crate::journal::{JournalError, JournalReader};
 use crate::mqtt::broker::{BrokerError, EmbeddedBroker};
 use crate::mqtt::commands::{self, CommandRequest};
 use crate::mqtt::outbox::AckFile;
+use crate::mqtt::publisher_state::Retained;
 use crate::mqtt::settings::SettingsError;
-use crate::mqtt::{wiring, Publisher, PublisherError, PublisherHandle, PublisherParts};
+use crate::mqtt::{board_config, Publisher, PublisherError, PublisherHandle, PublisherParts};
 
 /// Where the links listen; `None` keeps the config's address.
 #[derive(Debug, Clone, Default)]
@@ -110,7 +112,7 @@ impl Links {
     /// what is left (`offline` included: every event the journal holds acknowledged) for
     /// up to `timeout`, then closes everything.
     pub async fn shutdown(self, timeout: Duration) -> Result<(), PublisherError> {
-        let last = wiring::retained(&self.outputs.subscribe_shown().borrow());
+        let last = retained(&self.outputs.subscribe_shown().borrow());
         self.publisher.handle().set_retained(last);
         let result = self.publisher.shutdown(timeout).await;
         for t in self.tasks {
@@ -148,8 +150,8 @@ pub async fn start_links(
         })?;
 
     let listen = options.mqtt_listen.unwrap_or(config.mqtt.listen);
-    let settings = wiring::settings(config, listen)?;
-    let topics = wiring::topics(config)?;
+    let settings = board_config::settings(config, listen)?;
+    let topics = board_config::topics(config)?;
     let (broker, broker_url) = match &config.mqtt.url {
         MqttUrl::Embedded => {
             let broker = EmbeddedBroker::start(listen, settings.max_packet_size)?;
@@ -225,7 +227,7 @@ async fn forward_shown(outputs: Outputs, feed: LiveFeed, publisher: PublisherHan
     let mut shown = outputs.subscribe_shown();
     loop {
         let now = shown.borrow_and_update().clone();
-        publisher.set_retained(wiring::retained(&now));
+        publisher.set_retained(retained(&now));
         feed.set_state(now.state);
         feed.set_sgf(now.sgf);
         if shown.changed().await.is_err() {
@@ -238,7 +240,19 @@ async fn forward_shown(outputs: Outputs, feed: LiveFeed, publisher: PublisherHan
 async fn forward_commands(mut rx: mpsc::Receiver<CommandRequest>, to_loop: mpsc::Sender<Request>) {
     while let Some(CommandRequest { command, reply }) = rx.recv().await {
         if let Err(e) = to_loop.send(Request { command, reply }).await {
-            let _ = e.0.reply.send(Err("the board is shutting down".into()));
+            let _ =
+                e.0.reply
+                    .send(Answer::refused("the board is shutting down"));
         }
+    }
+}
+
+/// What is shown, as the retained topics carry it (nothing on `state` and `sgf` before a
+/// game).
+fn retained(shown: &Shown) -> Retained {
+    Retained {
+        state: (!shown.state.is_null()).then(|| shown.state.to_string()),
+        sgf: (!shown.sgf.is_empty()).then(|| shown.sgf.clone()),
+        alerts_active: Some(shown.alerts_active.clone()),
     }
 }

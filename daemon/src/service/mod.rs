@@ -112,8 +112,8 @@ pub struct Opening {
 /// Builds the engine for `opening` at `now` and returns it with its first events: for a
 /// board that was off, `status restoring` first, then the rebuilt game's restart (or a
 /// new game); for a new journal, the new game's `game_started`...
-pub type EngineFactory<'a> = dyn FnOnce(&Opening, Millis) -> Result<(Box<dyn Engine>, Vec<Event>), ServiceError>
-    + 'a;
+pub type EngineFactory<'a> =
+    dyn FnOnce(&Opening, Millis) -> Result<(Box<dyn Engine>, Vec<Event>), ServiceError> + 'a;
 
 /// Opens the board's game: the engine rebuilt from the journal's current game (or a new
 /// one), its first events, then `status online`.

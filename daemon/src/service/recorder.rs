@@ -83,7 +83,11 @@ impl Recorder {
     /// Journals `events`, all happening at `at` (ms since the epoch), each synced before it
     /// is sent to the outputs; then refreshes what the outputs show. A journal failure
     /// stops here (nothing unjournaled is ever published).
-    pub fn record(&mut self, events: Vec<Event>, at: Millis) -> Result<Vec<Envelope>, ServiceError> {
+    pub fn record(
+        &mut self,
+        events: Vec<Event>,
+        at: Millis,
+    ) -> Result<Vec<Envelope>, ServiceError> {
         if events.is_empty() {
             return Ok(Vec::new());
         }

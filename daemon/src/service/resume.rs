@@ -154,7 +154,9 @@ pub fn resume_point(actions: &[TimedAction], past: &GameView) -> Result<usize, N
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_protocol::event::{ClockReading, EndReason, GameEnd, GameSetup, PerColor, RetractReason};
+    use tengen_protocol::event::{
+        ClockReading, EndReason, GameEnd, GameSetup, PerColor, RetractReason,
+    };
     use tengen_protocol::{Event, Timestamp};
     use tengen_sim::{SimOptions, Simulation};
 
@@ -209,7 +211,11 @@ mod tests {
         let mut past = vec![started()];
         assert_eq!(resume_point(&a, &view(&past)), Ok(0));
         past.push(mv(1, Color::Black, "C3"));
-        assert_eq!(resume_point(&a, &view(&past)), Ok(1), "B's press is still to come");
+        assert_eq!(
+            resume_point(&a, &view(&past)),
+            Ok(1),
+            "B's press is still to come"
+        );
         past.push(press(Color::Black));
         assert_eq!(resume_point(&a, &view(&past)), Ok(2));
         past.push(mv(2, Color::White, "G7"));
@@ -241,7 +247,11 @@ mod tests {
             },
             mv(1, Color::Black, "C3"),
         ];
-        assert_eq!(resume_point(&a, &view(&past)), Ok(2), "White's stone comes next");
+        assert_eq!(
+            resume_point(&a, &view(&past)),
+            Ok(2),
+            "White's stone comes next"
+        );
     }
 
     #[test]

@@ -65,4 +65,3 @@ impl Backend for RpiBackend {
         "rpi".into()
     }
 }
-

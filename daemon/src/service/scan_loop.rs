@@ -10,7 +10,7 @@ use tengen_hal::Millis;
 use tokio::sync::{mpsc, oneshot};
 
 use tengen_protocol::event::BoardState;
-use tengen_protocol::{Command, CommandEnvelope};
+use tengen_protocol::{Answer, Command, CommandEnvelope};
 
 use super::alive::AliveFile;
 use super::backend::Backend;
@@ -24,8 +24,8 @@ use super::ServiceError;
 pub struct Request {
     /// The decoded command.
     pub command: CommandEnvelope,
-    /// `Ok(())` or the reason it was refused (nothing changed then).
-    pub reply: oneshot::Sender<Result<(), String>>,
+    /// [`Answer::Done`], or why it was refused (nothing changed then).
+    pub reply: oneshot::Sender<Answer>,
 }
 
 /// The loop's time: what time it is and how to wait for the next tick.
@@ -161,10 +161,13 @@ impl ScanLoop {
         // Commands that arrived while stopping are answered, not lost silently.
         self.commands.close();
         while let Ok(req) = self.commands.try_recv() {
-            let _ = req.reply.send(Err("the board is shutting down".into()));
+            let _ = req
+                .reply
+                .send(Answer::refused("the board is shutting down"));
         }
         let now = self.backend.clock(self.pacer.now());
-        self.recorder.record(vec![super::status(BoardState::Offline)], now)?;
+        self.recorder
+            .record(vec![super::status(BoardState::Offline)], now)?;
         Ok((self.recorder, end))
     }
 
@@ -182,13 +185,13 @@ impl ScanLoop {
                     let result = self.recorder.record(events, now);
                     self.recorder.set_by(None);
                     let _ = req.reply.send(match &result {
-                        Ok(_) => Ok(()),
-                        Err(e) => Err(e.to_string()),
+                        Ok(_) => Answer::Done,
+                        Err(e) => Answer::refused(e),
                     });
                     result?;
                 }
                 Err(why) => {
-                    let _ = req.reply.send(Err(why.to_string()));
+                    let _ = req.reply.send(Answer::refused(why));
                 }
             }
         }

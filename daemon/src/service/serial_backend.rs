@@ -84,4 +84,3 @@ impl Backend for SerialBackend {
         format!("serial {}", self.link.config().path.display())
     }
 }
-

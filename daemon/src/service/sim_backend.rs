@@ -82,4 +82,3 @@ impl Backend for SimBackend {
         format!("sim x{}", self.speed)
     }
 }
-

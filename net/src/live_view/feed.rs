@@ -150,7 +150,10 @@ mod tests {
             .body(axum::body::Body::empty())
             .unwrap();
         // The stream subscribes now, then does not read while many events arrive.
-        let resp = crate::live_view::router(f.clone()).oneshot(req).await.unwrap();
+        let resp = crate::live_view::router(f.clone())
+            .oneshot(req)
+            .await
+            .unwrap();
         let n = (BROADCAST_CAPACITY * 3) as u64;
         for s in 1..=n {
             f.publish(env(s));

@@ -32,12 +32,7 @@ pub(super) fn apply_reading(clock: &mut Clock, r: &ClockReading, at: Timestamp) 
                 if r.running == Some(flagged.opponent()) {
                     clock.forfeit_turn_after_flag(flagged, now);
                 } else if r.running == Some(flagged) {
-                    clock.adjust(
-                        flagged,
-                        r.left(flagged),
-                        Some(r.periods.get(flagged)),
-                        now,
-                    );
+                    clock.adjust(flagged, r.left(flagged), Some(r.periods.get(flagged)), now);
                 }
             } else if clock.running().is_none() {
                 if let Some(c) = r.running {

@@ -305,8 +305,7 @@ impl GameView {
                     clocks::apply_reading(clock, reading, at);
                 }
                 if let Some(mover) = cur.awaiting_press {
-                    if reading.color == Some(mover) || reading.running == Some(mover.opponent())
-                    {
+                    if reading.color == Some(mover) || reading.running == Some(mover.opponent()) {
                         cur.awaiting_press = None;
                     }
                 }
@@ -495,10 +494,7 @@ impl GameView {
 
     /// The alerts open for the arbiters, oldest first.
     pub fn open_alerts(&self) -> impl Iterator<Item = &Alert> {
-        self.alerts()
-            .iter()
-            .filter(|a| a.visible)
-            .map(|a| &a.alert)
+        self.alerts().iter().filter(|a| a.visible).map(|a| &a.alert)
     }
 
     /// Warnings given in this game.
@@ -560,7 +556,13 @@ impl GameView {
 impl Current {
     /// Plays move `number` (a stone or a pass) into the record; a number already in the
     /// record replaces that move and the ones after it.
-    fn play(&mut self, number: u32, color: Color, mv: Move, at: Timestamp) -> Result<(), FoldError> {
+    fn play(
+        &mut self,
+        number: u32,
+        color: Color,
+        mv: Move,
+        at: Timestamp,
+    ) -> Result<(), FoldError> {
         let size = self.setup.size;
         if let Move::Play(p) = mv {
             if !p.on_board(size) {
@@ -574,8 +576,11 @@ impl Current {
         if number >= 1 && number <= self.game.move_number() {
             self.truncate(number - 1);
         }
-        self.game.play_as(color, mv).map_err(|why| illegal(number, color, mv, why))?;
-        self.record.push(MoveNote::new(color, mv, self.clock.as_ref(), at));
+        self.game
+            .play_as(color, mv)
+            .map_err(|why| illegal(number, color, mv, why))?;
+        self.record
+            .push(MoveNote::new(color, mv, self.clock.as_ref(), at));
         Ok(())
     }
 

@@ -151,10 +151,7 @@ impl GameView {
             board: game.board().to_rows(),
             to_move: game.to_move(),
             number: game.move_number(),
-            captured: PerColor::new(
-                game.prisoners(Color::Black),
-                game.prisoners(Color::White),
-            ),
+            captured: PerColor::new(game.prisoners(Color::Black), game.prisoners(Color::White)),
             clocks: self.clocks_at(now),
             warnings: self.warnings(),
             alerts: self.open_alerts().cloned().map(Event::Alert).collect(),

@@ -188,7 +188,10 @@ fn a_retraction_takes_out_the_numbered_move_only() {
     .unwrap();
     let s = v.snapshot(at(5)).unwrap();
     assert_eq!(s.number, 2);
-    assert_eq!(s.board, rows(&[("E5", 'X'), ("G7", 'X')]).replace(['X'], "X"));
+    assert_eq!(
+        s.board,
+        rows(&[("E5", 'X'), ("G7", 'X')]).replace(['X'], "X")
+    );
     // ...which Black then cannot follow with another black stone: reported, not applied.
     let e = v
         .apply(
@@ -233,7 +236,13 @@ fn clocks_run_between_events_and_follow_presses() {
         6_000,
         Event::Clock(ClockReading {
             periods: PerColor::new(3, 3),
-            ..match reading(Some(Color::Black), 54_000, 60_000, Some(Color::White), false) {
+            ..match reading(
+                Some(Color::Black),
+                54_000,
+                60_000,
+                Some(Color::White),
+                false,
+            ) {
                 Event::Clock(r) => r,
                 _ => unreachable!(),
             }
@@ -241,7 +250,10 @@ fn clocks_run_between_events_and_follow_presses() {
     ));
     let v = fold(&events);
     assert_eq!(left(&v, 6_000), (54_000, 60_000, Some(Color::White), false));
-    assert_eq!(left(&v, 16_000), (54_000, 50_000, Some(Color::White), false));
+    assert_eq!(
+        left(&v, 16_000),
+        (54_000, 50_000, Some(Color::White), false)
+    );
     assert_eq!(v.awaiting_press(), None);
     let note = &v.record()[0];
     assert_eq!(note.time_left_ms, Some(55_000));
@@ -250,22 +262,34 @@ fn clocks_run_between_events_and_follow_presses() {
 #[test]
 fn pause_resume_and_adjust_are_told_apart() {
     let mut events = clocked();
-    events.push((10_000, reading(None, 50_000, 60_000, Some(Color::Black), true)));
+    events.push((
+        10_000,
+        reading(None, 50_000, 60_000, Some(Color::Black), true),
+    ));
     let v = fold(&events);
-    assert_eq!(left(&v, 100_000), (50_000, 60_000, Some(Color::Black), true));
+    assert_eq!(
+        left(&v, 100_000),
+        (50_000, 60_000, Some(Color::Black), true)
+    );
     events.push((
         200_000,
         reading(None, 50_000, 60_000, Some(Color::Black), false),
     ));
     let v = fold(&events);
-    assert_eq!(left(&v, 205_000), (45_000, 60_000, Some(Color::Black), false));
+    assert_eq!(
+        left(&v, 205_000),
+        (45_000, 60_000, Some(Color::Black), false)
+    );
     // An adjustment of White while Black's clock runs.
     events.push((
         206_000,
         reading(None, 44_000, 30_000, Some(Color::Black), false),
     ));
     let v = fold(&events);
-    assert_eq!(left(&v, 207_000), (43_000, 30_000, Some(Color::Black), false));
+    assert_eq!(
+        left(&v, 207_000),
+        (43_000, 30_000, Some(Color::Black), false)
+    );
 }
 
 #[test]
@@ -283,21 +307,34 @@ fn a_restart_freezes_the_clocks_where_the_board_stopped() {
         },
     ));
     let v = fold(&events);
-    assert_eq!(left(&v, 625_000), (35_000, 60_000, Some(Color::Black), true));
-    assert_eq!(left(&v, 900_000), (35_000, 60_000, Some(Color::Black), true));
+    assert_eq!(
+        left(&v, 625_000),
+        (35_000, 60_000, Some(Color::Black), true)
+    );
+    assert_eq!(
+        left(&v, 900_000),
+        (35_000, 60_000, Some(Color::Black), true)
+    );
     // The arbiter resumes: Black's clock runs again from there.
     events.push((
         700_000,
         reading(None, 35_000, 60_000, Some(Color::Black), false),
     ));
     let v = fold(&events);
-    assert_eq!(left(&v, 710_000), (25_000, 60_000, Some(Color::Black), false));
+    assert_eq!(
+        left(&v, 710_000),
+        (25_000, 60_000, Some(Color::Black), false)
+    );
     // ...and the flag falls when it should: 35 s of main time, then 3 periods of 10 s.
     let mut v = v;
     let due = v.advance(at(700_000 + 35_000 + 30_000));
     assert!(
-        due.iter()
-            .any(|e| matches!(e, tengen_rules::clock::ClockEvent::Flag { color: Color::Black })),
+        due.iter().any(|e| matches!(
+            e,
+            tengen_rules::clock::ClockEvent::Flag {
+                color: Color::Black
+            }
+        )),
         "{due:?}"
     );
 }
@@ -305,7 +342,10 @@ fn a_restart_freezes_the_clocks_where_the_board_stopped() {
 #[test]
 fn a_paused_clock_stays_paused_across_a_restart() {
     let mut events = clocked();
-    events.push((10_000, reading(None, 50_000, 60_000, Some(Color::Black), true)));
+    events.push((
+        10_000,
+        reading(None, 50_000, 60_000, Some(Color::Black), true),
+    ));
     events.push((
         90_000,
         Event::Status {
@@ -349,7 +389,10 @@ fn a_flag_before_the_restart_stays_fallen_and_a_forfeit_is_read() {
     )
     .unwrap();
     let c = v.clocks_at(at(215_000)).unwrap();
-    assert_eq!((c.black, c.white, c.running), (10_000, 55_000, Some(Color::White)));
+    assert_eq!(
+        (c.black, c.white, c.running),
+        (10_000, 55_000, Some(Color::White))
+    );
 }
 
 #[test]
@@ -378,7 +421,10 @@ fn journals_without_paused_ran_on_after_a_restart() {
         }),
     ));
     let v = fold(&events);
-    assert_eq!(left(&v, 41_000), (29_000, 50_000, Some(Color::White), false));
+    assert_eq!(
+        left(&v, 41_000),
+        (29_000, 50_000, Some(Color::White), false)
+    );
 }
 
 fn alert(id: &str, code: AlertCode, points: &[&str], expected: &[(&str, Option<Color>)]) -> Event {
@@ -396,7 +442,15 @@ fn alert(id: &str, code: AlertCode, points: &[&str], expected: &[(&str, Option<C
 #[test]
 fn alerts_open_hide_and_close() {
     let mut events = vec![(0, setup(9, 0, "none")), (1, mv(1, Color::Black, "E5"))];
-    events.push((2, alert("a1", AlertCode::StoneMoved, &["E5"], &[("E5", Some(Color::Black))])));
+    events.push((
+        2,
+        alert(
+            "a1",
+            AlertCode::StoneMoved,
+            &["E5"],
+            &[("E5", Some(Color::Black))],
+        ),
+    ));
     events.push((3, alert("a2", AlertCode::Ko, &["C3"], &[])));
     events.push((
         4,
@@ -415,7 +469,10 @@ fn alerts_open_hide_and_close() {
     assert_eq!(active[0]["seq"], 4, "with its envelope");
     let s = v.snapshot(at(5)).unwrap().to_value();
     assert_eq!(s["alerts"][0]["type"], "alert");
-    assert!(s["alerts"][0].get("seq").is_none(), "bare events in the state");
+    assert!(
+        s["alerts"][0].get("seq").is_none(),
+        "bare events in the state"
+    );
     assert!(v.sgf(true).contains("C[a1 happened.\na2 happened.]"));
     assert!(!v.sgf(false).contains("C["));
     let mut v = v;
@@ -440,12 +497,29 @@ fn alerts_open_hide_and_close() {
 #[test]
 fn counting_resuming_and_the_end() {
     let mut events = clocked();
-    events.push((1_000, Event::Pass { number: 1, color: Color::Black }));
-    events.push((2_000, Event::Pass { number: 2, color: Color::White }));
+    events.push((
+        1_000,
+        Event::Pass {
+            number: 1,
+            color: Color::Black,
+        },
+    ));
+    events.push((
+        2_000,
+        Event::Pass {
+            number: 2,
+            color: Color::White,
+        },
+    ));
     events.push((2_000, Event::Counting { dead: vec![] }));
     let v = fold(&events);
     assert_eq!(v.phase(), Phase::Counting);
-    events.push((3_000, Event::PlayResumed { color: Color::Black }));
+    events.push((
+        3_000,
+        Event::PlayResumed {
+            color: Color::Black,
+        },
+    ));
     let v = fold(&events);
     assert_eq!(v.phase(), Phase::Playing);
     events.push((
@@ -486,6 +560,11 @@ fn hardware_faults_stand_until_mended_and_count_once() {
     }
     assert_eq!(v.faults().len(), FAULTS_KEPT);
     assert_eq!(v.faults()[0].seq, 10);
-    v.apply_envelope(&envelope(20, 0, setup(9, 0, "none"))).unwrap();
-    assert_eq!(v.faults().len(), FAULTS_KEPT, "faults are the board's, not the game's");
+    v.apply_envelope(&envelope(20, 0, setup(9, 0, "none")))
+        .unwrap();
+    assert_eq!(
+        v.faults().len(),
+        FAULTS_KEPT,
+        "faults are the board's, not the game's"
+    );
 }

@@ -56,7 +56,10 @@ impl Referee {
     ) -> Result<Vec<Event>, CommandRefused> {
         self.now = now;
         let mut out = Vec::new();
-        if !matches!(cmd.command, Command::NewGame { .. } | Command::Republish { .. }) {
+        if !matches!(
+            cmd.command,
+            Command::NewGame { .. } | Command::Republish { .. }
+        ) {
             self.clock_due(&mut out);
         }
         let over = self.phase() == Phase::Over;
@@ -220,7 +223,11 @@ impl Referee {
     }
 
     /// An arbiter's change to the clocks: its `clock` event (who: null).
-    fn clock_change(&mut self, out: &mut Vec<Event>, change: impl FnOnce(&mut tengen_rules::clock::Clock, Millis)) {
+    fn clock_change(
+        &mut self,
+        out: &mut Vec<Event>,
+        change: impl FnOnce(&mut tengen_rules::clock::Clock, Millis),
+    ) {
         if let Some(r) = self.reading_after(None, change) {
             self.emit(out, Event::Clock(r));
         }

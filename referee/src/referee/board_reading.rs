@@ -198,7 +198,13 @@ impl Referee {
             },
         );
         self.record_move(out, p, c, captured);
-        self.raise(out, AlertCode::ClockBeforeMove, Some(c), vec![p], Vec::new());
+        self.raise(
+            out,
+            AlertCode::ClockBeforeMove,
+            Some(c),
+            vec![p],
+            Vec::new(),
+        );
         true
     }
 
@@ -237,7 +243,13 @@ impl Referee {
             let pending = self.pending();
             if !pending.is_empty() {
                 let expected = pending.iter().map(|&q| (q, None)).collect();
-                self.raise(out, AlertCode::UncapturedStones, Some(color), pending, expected);
+                self.raise(
+                    out,
+                    AlertCode::UncapturedStones,
+                    Some(color),
+                    pending,
+                    expected,
+                );
             }
             return;
         }
@@ -267,7 +279,11 @@ impl Referee {
         let number = game.move_number() + 1;
         self.emit(out, Event::Pass { number, color });
         self.press_clock(out, color);
-        if self.view.game().is_some_and(|g| g.consecutive_passes() >= 2) {
+        if self
+            .view
+            .game()
+            .is_some_and(|g| g.consecutive_passes() >= 2)
+        {
             self.unexplained_since = None;
             self.resign_proposal = None;
             self.emit(out, Event::Counting { dead: Vec::new() });
@@ -299,7 +315,10 @@ impl Referee {
         }
         let to_move = self.to_move();
         let (last_mover, first_move) = match self.view.game() {
-            Some(g) => (g.history().last().map(|pl| pl.color), g.history().is_empty()),
+            Some(g) => (
+                g.history().last().map(|pl| pl.color),
+                g.history().is_empty(),
+            ),
             None => (None, true),
         };
         let expected: Vec<(Point, Stone)> = open.iter().map(|&p| (p, self.record_at(p))).collect();

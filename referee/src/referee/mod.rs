@@ -117,7 +117,10 @@ impl Referee {
 
     /// A referee for a new game set up from `settings.game`, starting at `now`. Returns the
     /// referee and its first events (`game_started`, and a `clock` when a clock runs).
-    pub fn start(settings: RefereeSettings, now: Millis) -> Result<(Referee, Vec<Event>), RefereeError> {
+    pub fn start(
+        settings: RefereeSettings,
+        now: Millis,
+    ) -> Result<(Referee, Vec<Event>), RefereeError> {
         let setup = settings.game.clone();
         let mut r = Referee::blank(settings);
         let events = r.new_game(setup, now)?;
@@ -153,7 +156,11 @@ impl Referee {
     /// Applies one event (emitted by this referee, now or before a restart) at `at`: the
     /// view folds it, and the referee's bookkeeping of the board follows. The only place
     /// the game changes.
-    pub fn apply(&mut self, event: &Event, at: Timestamp) -> Result<(), tengen_protocol::view::FoldError> {
+    pub fn apply(
+        &mut self,
+        event: &Event,
+        at: Timestamp,
+    ) -> Result<(), tengen_protocol::view::FoldError> {
         let applied = self.view.apply(event, at);
         match event {
             Event::GameStarted(setup) => {
@@ -213,7 +220,9 @@ impl Referee {
     }
 
     fn size(&self) -> u8 {
-        self.view.setup().map_or(self.settings.game.size, |s| s.size)
+        self.view
+            .setup()
+            .map_or(self.settings.game.size, |s| s.size)
     }
 
     /// The game's stone at `p` in the record.
@@ -375,13 +384,23 @@ impl Referee {
             .iter()
             .any(|a| a.alert.code == AlertCode::TimeExpired);
         if !open {
-            self.raise(out, AlertCode::TimeExpired, Some(color), Vec::new(), Vec::new());
+            self.raise(
+                out,
+                AlertCode::TimeExpired,
+                Some(color),
+                Vec::new(),
+                Vec::new(),
+            );
         }
     }
 
     /// The clocks as `clock` would show them after `change` (a press, a pause...), without
     /// changing them: the event's reading. Emitting the event makes the change.
-    fn reading_after(&self, color: Option<Color>, change: impl FnOnce(&mut Clock, Millis)) -> Option<ClockReading> {
+    fn reading_after(
+        &self,
+        color: Option<Color>,
+        change: impl FnOnce(&mut Clock, Millis),
+    ) -> Option<ClockReading> {
         let mut probe = self.view.clock()?.clone();
         change(&mut probe, self.now);
         Some(reading(&probe, color, self.now))

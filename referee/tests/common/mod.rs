@@ -27,7 +27,8 @@ impl SimRun {
     pub(crate) fn view(&self) -> GameView {
         let mut v = GameView::new();
         for (t, e) in &self.events {
-            v.apply(e, Timestamp::from_millis(*t)).expect("own events apply");
+            v.apply(e, Timestamp::from_millis(*t))
+                .expect("own events apply");
         }
         v
     }

@@ -57,7 +57,12 @@ pub(crate) fn chain(grid: &Grid, size: u8, p: Point) -> (Vec<Point>, usize) {
 
 /// The grid after `color` plays `p` (assumed empty) and the captured points; `None` if
 /// the stone has no liberty afterwards (suicide).
-pub(crate) fn after_move(grid: &Grid, size: u8, color: Color, p: Point) -> Option<(Grid, Vec<Point>)> {
+pub(crate) fn after_move(
+    grid: &Grid,
+    size: u8,
+    color: Color,
+    p: Point,
+) -> Option<(Grid, Vec<Point>)> {
     let mut g = grid.clone();
     g[p.index(size)] = Some(color);
     let mut captured = vec![];

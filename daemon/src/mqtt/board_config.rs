@@ -1,7 +1,6 @@
-//! MQTT from the board's config: the topics, the publisher's settings, the journal as the
-//! event source (its records byte for byte), and what the service shows as the retained
-//! topics carry it. The one wiring of all this into a running service is
-//! [`crate::service::links`].
+//! MQTT from the board's config: the topics, the publisher's settings, and the journal as
+//! the event source (its records byte for byte). The one wiring of all this into a running
+//! service is `crate::service::links`.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
@@ -10,12 +9,10 @@ use tengen_net::broker::{BrokerUrl, TlsFiles};
 use tengen_protocol::topics::TopicError;
 use tengen_protocol::Topics;
 
-use super::publisher_state::Retained;
 use super::settings::{MqttSettings, SettingsError};
 use super::source::{EventSource, Record, SourceError};
 use crate::config::{Config, MqttUrl};
 use crate::journal::JournalReader;
-use crate::service::outputs::Shown;
 
 impl EventSource for JournalReader {
     fn read_from(&self, from: u64, max: usize) -> Result<Vec<Record>, SourceError> {
@@ -78,16 +75,6 @@ pub(crate) fn settings(config: &Config, listen: SocketAddr) -> Result<MqttSettin
         s.credentials = Some((user.clone(), String::new()));
     }
     Ok(s)
-}
-
-/// What is shown, as the retained topics carry it (nothing on `state` and `sgf` before a
-/// game).
-pub(crate) fn retained(shown: &Shown) -> Retained {
-    Retained {
-        state: (!shown.state.is_null()).then(|| shown.state.to_string()),
-        sgf: (!shown.sgf.is_empty()).then(|| shown.sgf.clone()),
-        alerts_active: Some(shown.alerts_active.clone()),
-    }
 }
 
 #[cfg(test)]
