@@ -12,5 +12,5 @@ pub mod config;
 pub mod journal;
 pub mod mqtt;
 pub mod service;
-pub mod sgf_file;
+pub(crate) mod sgf_file;
 pub mod sim_game;

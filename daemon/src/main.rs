@@ -26,17 +26,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli.command {
-        Command::Demo(a) => cli::demo::run(a),
-        Command::Run(a) => cli::run::run(a),
-        Command::Sim(a) => cli::sim::run(a),
-        Command::Replay(a) => cli::replay::run(a),
-        Command::Score(a) => cli::score::run(a),
-        Command::Hall(a) => cli::hall::run(a),
-        Command::Calibrate(a) => cli::calibrate::run(a),
-        Command::CheckConfig(a) => cli::check_config::run(a),
-    };
-    match result {
+    match cli::run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tengen: {}", e.message);

@@ -11,7 +11,7 @@ use thiserror::Error;
 /// Why the record could not be written.
 #[derive(Debug, Error)]
 #[error("{path}: {action}: {source}")]
-pub struct SgfFileError {
+pub(crate) struct SgfFileError {
     /// The file being written.
     pub path: PathBuf,
     /// The step that failed (`create temporary file`, `sync`, `rename`...).
@@ -21,7 +21,7 @@ pub struct SgfFileError {
 }
 
 /// Replaces the contents of `path` with `text`, atomically and durably.
-pub fn write_atomic(path: &Path, text: &str) -> Result<(), SgfFileError> {
+pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), SgfFileError> {
     let fail = |action: &'static str| {
         move |source: std::io::Error| SgfFileError {
             path: path.to_path_buf(),
@@ -47,7 +47,7 @@ pub fn write_atomic(path: &Path, text: &str) -> Result<(), SgfFileError> {
 
 /// The record of the board's current game: `{storage.dir}/game-{game id}.sgf`, one file
 /// per game, so finished games stay next to the journal.
-pub fn path_for(dir: &Path, game: &str) -> PathBuf {
+pub(crate) fn path_for(dir: &Path, game: &str) -> PathBuf {
     dir.join(format!("game-{game}.sgf"))
 }
 

@@ -6,7 +6,8 @@
 //! panic. The input functions are the AFL targets' own (`fuzz/src/targets.rs`).
 
 #[path = "../../fuzz/src/targets.rs"]
-#[allow(dead_code)]
+// The AFL crate uses these as its public API; here they are a private module.
+#[allow(dead_code, unreachable_pub)]
 mod targets;
 
 use std::path::{Path, PathBuf};

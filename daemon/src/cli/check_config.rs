@@ -8,7 +8,7 @@ use super::CliError;
 use crate::config::{check_config, Config};
 
 /// Runs `tengen check-config`.
-pub fn run(args: CheckConfigArgs) -> Result<(), CliError> {
+pub(super) fn run(args: CheckConfigArgs) -> Result<(), CliError> {
     match check_config(&args.file) {
         Ok(checked) => {
             let file = args.file.display().to_string();

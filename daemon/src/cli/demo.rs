@@ -19,15 +19,15 @@ use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 use tengen_protocol::describe::describe;
 
 /// The bundled game.
-pub const GAME: &str = include_str!("../../assets/ear-reddening.sgf");
+pub(super) const GAME: &str = include_str!("../../assets/ear-reddening.sgf");
 
 /// The move from which the injected violation is looked for.
-pub const VIOLATION_FROM_MOVE: usize = 30;
+pub(super) const VIOLATION_FROM_MOVE: usize = 30;
 
 /// The stones left dead on the board at the end of the bundled game, lifted by the players
 /// at counting. The record (played under the Japanese rules of 1846) leaves them on the
 /// board; this list is GNU Go's `final_status_list dead` for its final position.
-pub const DEAD_STONES: &str = "K16,F15,K14,L14,P12,C6,C5,F6,G6,O6,O5,T6";
+pub(super) const DEAD_STONES: &str = "K16,F15,K14,L14,P12,C6,C5,F6,G6,O6,O5,T6";
 
 fn dead_stones() -> Result<Vec<tengen_rules::Point>, CliError> {
     tengen_rules::point::parse_gtp_list(DEAD_STONES, 19)
@@ -35,7 +35,7 @@ fn dead_stones() -> Result<Vec<tengen_rules::Point>, CliError> {
 }
 
 /// Runs `tengen demo`.
-pub fn run(args: DemoArgs) -> Result<(), CliError> {
+pub(super) fn run(args: DemoArgs) -> Result<(), CliError> {
     if !(args.speed > 0.0 && args.speed <= 10_000.0) {
         return Err(CliError::input(format!(
             "--speed: {} is not in 0 < speed <= 10000",
@@ -116,7 +116,7 @@ pub fn run(args: DemoArgs) -> Result<(), CliError> {
 
 /// The demo board's configuration: the defaults, the bundled game on the simulator at
 /// `speed`, a little noise, a byo-yomi clock, storage in `dir`.
-pub fn demo_config(dir: &std::path::Path, game: &std::path::Path, speed: f64) -> Config {
+pub(super) fn demo_config(dir: &std::path::Path, game: &std::path::Path, speed: f64) -> Config {
     let mut c = Config::default_for("demo-01");
     c.board.game = "ear-reddening".into();
     c.hardware.sim.source = SimSource::Sgf(game.to_path_buf());

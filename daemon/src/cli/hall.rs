@@ -9,7 +9,7 @@ use super::args::HallArgs;
 use super::CliError;
 
 /// Runs `tengen hall`.
-pub fn run(args: HallArgs) -> Result<(), CliError> {
+pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
     let config = match &args.config {
         Some(path) => HallConfig::load(path).map_err(|e| {
             // Every problem of the file, one line each: all but the last here, the last

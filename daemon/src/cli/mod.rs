@@ -4,13 +4,29 @@
 
 pub mod args;
 pub mod calibrate;
-pub mod check_config;
-pub mod demo;
-pub mod hall;
-pub mod replay;
-pub mod run;
-pub mod score;
-pub mod sim;
+mod check_config;
+mod demo;
+mod hall;
+mod replay;
+mod run;
+mod score;
+mod sim;
+
+use args::Command;
+
+/// Carries out one command of the command line.
+pub fn run(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::Demo(a) => demo::run(a),
+        Command::Run(a) => run::run(a),
+        Command::Sim(a) => sim::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Score(a) => score::run(a),
+        Command::Hall(a) => hall::run(a),
+        Command::Calibrate(a) => calibrate::run(a),
+        Command::CheckConfig(a) => check_config::run(a),
+    }
+}
 
 /// A command's failure: a one-line message and the exit code SPEC.md gives it.
 #[derive(Debug, thiserror::Error)]

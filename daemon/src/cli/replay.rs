@@ -52,7 +52,7 @@ struct FinalState<'a> {
 }
 
 /// Runs `tengen replay`.
-pub fn run(args: ReplayArgs) -> Result<(), CliError> {
+pub(super) fn run(args: ReplayArgs) -> Result<(), CliError> {
     let superko = Superko::parse(&args.superko).ok_or_else(|| {
         CliError::input(format!(
             "--superko: '{}' is not situational or positional",

@@ -11,7 +11,7 @@ use crate::service::launch::{serve_until_stopped, start};
 use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 
 /// Runs `tengen run`.
-pub fn run(args: RunArgs) -> Result<(), CliError> {
+pub(super) fn run(args: RunArgs) -> Result<(), CliError> {
     let config = Config::load(&args.config).map_err(|e| CliError::input(e.to_string()))?;
     init_logging();
     let runtime = tokio::runtime::Runtime::new()
@@ -37,7 +37,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 }
 
 /// Logs to stderr (journald keeps it under systemd); `RUST_LOG` filters, default `info`.
-pub fn init_logging() {
+pub(super) fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
@@ -48,7 +48,7 @@ pub fn init_logging() {
 
 /// As [`init_logging`] with `warn` as the default level (the demo prints events itself)
 /// and the embedded broker silent (it logs every client that hangs up as an error).
-pub fn init_logging_quiet() {
+pub(super) fn init_logging_quiet() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rumqttd=off"));
     let _ = tracing_subscriber::fmt()

@@ -49,7 +49,7 @@ struct ScoreLine {
 }
 
 /// Runs `tengen score`.
-pub fn run(args: ScoreArgs) -> Result<(), CliError> {
+pub(super) fn run(args: ScoreArgs) -> Result<(), CliError> {
     let rec = load(&args.file)?;
     let game = replay(&args.file, &rec, Superko::Situational, |_, _| Ok(()))?;
     let dead = match &args.dead {

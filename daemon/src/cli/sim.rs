@@ -19,11 +19,11 @@ use crate::config::Config;
 use crate::sim_game;
 
 /// Virtual time 0 of `tengen sim`, in ms since the Unix epoch: 2026-01-01T00:00:00.000Z.
-pub const EPOCH_UNIX_MS: u64 = 1_767_225_600_000;
+pub(super) const EPOCH_UNIX_MS: u64 = 1_767_225_600_000;
 
 /// Why a simulated run stopped.
 #[derive(Debug, thiserror::Error)]
-pub enum SimError {
+pub(super) enum SimError {
     /// The referee could not set the game up.
     #[error("{0}")]
     Setup(#[from] tengen_referee::RefereeError),
@@ -35,7 +35,7 @@ pub enum SimError {
 /// Runs `sim` to its end through a new pipeline for `settings`. With `realtime`, each scan
 /// waits for its moment on the wall clock. `on_event` sees each event as it comes, with
 /// the virtual time (ms) it happened at. Returns the pipeline at the end.
-pub fn run_simulation(
+pub(super) fn run_simulation(
     sim: &mut Simulation,
     settings: RefereeSettings,
     realtime: bool,
@@ -62,7 +62,7 @@ pub fn run_simulation(
 }
 
 /// Runs `tengen sim`.
-pub fn run(args: SimArgs) -> Result<(), CliError> {
+pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
     let mut config = match &args.config {
         Some(path) => Config::load(path).map_err(|e| {
             CliError::input(e.lines().first().cloned().unwrap_or_else(|| e.to_string()))

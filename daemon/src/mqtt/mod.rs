@@ -23,10 +23,10 @@ pub(crate) mod board_config;
 pub mod broker;
 pub mod commands;
 pub mod outbox;
-pub mod publisher;
+pub(crate) mod publisher;
 pub(crate) mod publisher_state;
-pub mod settings;
-pub mod source;
+pub(crate) mod settings;
+pub(crate) mod source;
 
 pub use publisher::{Publisher, PublisherError, PublisherHandle, PublisherParts};
 pub use publisher_state::{Retained, Unacknowledged};

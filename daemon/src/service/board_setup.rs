@@ -24,7 +24,7 @@ use crate::sim_game;
 /// Builds the engine for the journal's opening: the referee rebuilt by replaying the
 /// journal's current game and restarted (when `restore` and there is a game), else a new
 /// game. A board that was off says so first (`status restoring`).
-pub fn engine_factory(
+pub(crate) fn engine_factory(
     settings: RefereeSettings,
     calibration: Option<Calibration>,
     restore: bool,
@@ -57,7 +57,7 @@ pub fn engine_factory(
 /// The `[hardware.rpi]` table: `pins` (the hal's `PinConfig`) and `wiring` (the hal's
 /// `Wiring`), each defaulting to the hal's standard layout (see [`crate::config::rpi`]);
 /// the problems, each with its key path, on one line.
-pub fn rpi_layout(
+pub(crate) fn rpi_layout(
     config: &Config,
 ) -> Result<(tengen_hal::driver::PinConfig, tengen_hal::driver::Wiring), ServiceError> {
     crate::config::rpi::rpi_layout(&config.hardware.rpi, config.board.size).map_err(|problems| {
@@ -72,7 +72,7 @@ pub fn rpi_layout(
 }
 
 /// What [`build`] made from a config.
-pub struct Built {
+pub(crate) struct Built {
     /// The scans.
     pub backend: Box<dyn Backend>,
     /// The referee's settings (from the config; for the simulator, the game's own size,
@@ -85,22 +85,13 @@ pub struct Built {
     pub restore: bool,
 }
 
-/// Builds the backend and the referee settings the config asks for.
-pub fn build(config: &Config) -> Result<Built, ServiceError> {
-    build_with(config, &GameOptions::default())
-}
-
-/// As [`build`], with how the simulated players play an SGF game (`tengen demo` injects
-/// a violation this way).
-pub fn build_with(config: &Config, play: &GameOptions) -> Result<Built, ServiceError> {
-    build_resumed(config, play, &Opening::default())
-}
-
-/// As [`build_with`], for a journal that already holds a game: the simulator goes on
-/// with that game from where the journal ends (see [`super::resume`]), its clock never
-/// earlier than the journal's last event. When the journal's game is not the simulator's
-/// (the config names another game now), the simulator plays its game again as a new one.
-pub fn build_resumed(
+/// Builds the backend and the referee settings the config asks for, for the journal's
+/// `opening`: the simulator (which plays its players as `play` says; `tengen demo`
+/// injects a violation this way) goes on with the journal's game from where it ends (see
+/// [`super::resume`]), its clock never earlier than the board's last sign of life. When
+/// the journal's game is not the simulator's (the config names another game now), the
+/// simulator plays its game again as a new one.
+pub(crate) fn build_resumed(
     config: &Config,
     play: &GameOptions,
     opening: &Opening,
@@ -184,7 +175,7 @@ fn rpi(config: &Config, _settings: RefereeSettings) -> Result<Built, ServiceErro
 
 /// The calibration file of `hardware.calibration`; a missing file means the hal's default
 /// (with a warning: run `tengen calibrate`), a bad one is an error.
-pub fn load_calibration(config: &Config) -> Result<Option<Calibration>, ServiceError> {
+pub(crate) fn load_calibration(config: &Config) -> Result<Option<Calibration>, ServiceError> {
     let path = &config.hardware.calibration;
     if !path.exists() {
         tracing::warn!(

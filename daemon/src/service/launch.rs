@@ -17,12 +17,12 @@ use tengen_sim::GameOptions;
 
 /// Opens the board as configured and starts its scan loop. With `exit_when_finished` the
 /// loop ends by itself once a simulated game is over (`tengen demo`).
-pub fn start(config: &Config, exit_when_finished: bool) -> Result<Service, ServiceError> {
+pub(crate) fn start(config: &Config, exit_when_finished: bool) -> Result<Service, ServiceError> {
     start_with(config, exit_when_finished, &GameOptions::default())
 }
 
 /// As [`start`], with how the simulated players play an SGF game.
-pub fn start_with(
+pub(crate) fn start_with(
     config: &Config,
     exit_when_finished: bool,
     play: &GameOptions,
@@ -74,7 +74,7 @@ pub fn start_with(
 
 /// Tells systemd the service is ready, then waits for SIGTERM or SIGINT (or the loop
 /// ending by itself), stops the loop and waits for its `status offline`.
-pub async fn serve_until_stopped(service: Service) -> Result<LoopEnd, ServiceError> {
+pub(crate) async fn serve_until_stopped(service: Service) -> Result<LoopEnd, ServiceError> {
     use tokio::signal::unix::{signal, SignalKind};
     let notifier = Notifier::from_env();
     let mut term =
@@ -106,7 +106,10 @@ pub async fn serve_until_stopped(service: Service) -> Result<LoopEnd, ServiceErr
 /// it had synced (a restored backup, a disk that lied). Going on would give new events the
 /// seqs consumers already hold; the operator must put the journal right (or archive both
 /// files to start the board afresh).
-pub fn check_published(dir: &std::path::Path, journal: &Journal) -> Result<(), ServiceError> {
+pub(crate) fn check_published(
+    dir: &std::path::Path,
+    journal: &Journal,
+) -> Result<(), ServiceError> {
     let acks = AckFile::new(dir.join("mqtt-acked"));
     let acked = acks
         .load()

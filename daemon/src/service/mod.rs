@@ -27,19 +27,19 @@
 
 pub mod alive;
 pub mod backend;
-pub mod board_setup;
+pub(crate) mod board_setup;
 pub mod engine;
-pub mod launch;
+pub(crate) mod launch;
 pub mod links;
 pub mod notify;
 pub mod outputs;
 pub mod recorder;
-pub mod resume;
+pub(crate) mod resume;
 #[cfg(feature = "rpi")]
-pub mod rpi_backend;
+pub(crate) mod rpi_backend;
 pub mod scan_loop;
-pub mod serial_backend;
-pub mod sim_backend;
+pub(crate) mod serial_backend;
+pub(crate) mod sim_backend;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -58,7 +58,7 @@ fn press_of(actions: &[TimedAction], from: usize, color: Color) -> Option<usize>
 
 /// Why the journal's game is not the simulator's.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NotThisGame {
+pub(crate) enum NotThisGame {
     /// The journal's current game has no `game_started`.
     #[error("the journal holds no game_started")]
     NoGame,
@@ -89,7 +89,7 @@ pub enum NotThisGame {
 /// The index in `actions` (the simulator's, in order) from which the game of `past` (the
 /// fold of the journal's current game) goes on; `actions.len()` when nothing is left.
 /// An error says why the journal's game is not the simulator's.
-pub fn resume_point(actions: &[TimedAction], past: &GameView) -> Result<usize, NotThisGame> {
+pub(crate) fn resume_point(actions: &[TimedAction], past: &GameView) -> Result<usize, NotThisGame> {
     if past.game().is_none() {
         return Err(NotThisGame::NoGame);
     }

@@ -9,7 +9,7 @@ use tengen_protocol::Event;
 use super::backend::{Backend, Polled};
 
 /// The sensors read directly on a Raspberry Pi (muxes + SPI ADCs, buttons on GPIO).
-pub struct RpiBackend {
+pub(crate) struct RpiBackend {
     /// The sensor matrix.
     pub matrix: tengen_hal::rpi::RpiMatrix,
     /// The clock buttons.

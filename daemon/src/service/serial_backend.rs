@@ -13,14 +13,14 @@ use crate::config::Config;
 
 /// A scanning microcontroller on a serial line (hal's reconnecting reader).
 #[derive(Debug)]
-pub struct SerialBackend {
+pub(crate) struct SerialBackend {
     link: SerialLink,
     buttons: Vec<ButtonEvent>,
 }
 
 impl SerialBackend {
     /// The reader for `config.hardware.serial` on a board of `config.board.size`.
-    pub fn new(config: &Config) -> SerialBackend {
+    pub(crate) fn new(config: &Config) -> SerialBackend {
         let link = SerialLink::new(LinkConfig {
             path: config.hardware.serial.path.clone(),
             baud: config.hardware.serial.baud,

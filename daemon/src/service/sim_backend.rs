@@ -13,7 +13,7 @@ use super::backend::{Backend, Polled};
 /// of the wall clock, and a restarted one must not go back in time), and runs `speed`
 /// times faster than the wall clock. Frames are stamped on it.
 #[derive(Debug)]
-pub struct SimBackend {
+pub(crate) struct SimBackend {
     sim: Simulation,
     speed: f64,
     /// The earliest game time to start at (the journal's last event).
@@ -25,7 +25,7 @@ pub struct SimBackend {
 
 impl SimBackend {
     /// Plays `sim`, `speed` times faster than human pace.
-    pub fn new(sim: Simulation, speed: f64) -> SimBackend {
+    pub(crate) fn new(sim: Simulation, speed: f64) -> SimBackend {
         SimBackend {
             sim,
             speed,
@@ -36,7 +36,7 @@ impl SimBackend {
     }
 
     /// Starts the game clock no earlier than `time` (ms since the epoch).
-    pub fn not_before(mut self, time: Millis) -> SimBackend {
+    pub(crate) fn not_before(mut self, time: Millis) -> SimBackend {
         self.floor = time;
         self
     }

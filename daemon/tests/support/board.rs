@@ -17,13 +17,13 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
 /// The 9x9 GNU Go game the service tests play (50 moves, ends in two passes).
-pub fn game_sgf() -> PathBuf {
+pub(crate) fn game_sgf() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../rules/tests/fixtures/gnugo/games/9/game_0000.sgf")
 }
 
 /// The game's main line as `(colour, point)` text pairs (`("B", "J8")`, `("W", "pass")`).
-pub fn game_moves() -> Vec<(String, String)> {
+pub(crate) fn game_moves() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(game_sgf()).expect("read the fixture game");
     let record = tengen_rules::sgf::parse(&text).expect("parse the fixture game");
     tengen_sim::GameInput::from_record(&record)
@@ -34,13 +34,13 @@ pub fn game_moves() -> Vec<(String, String)> {
 }
 
 /// The board's identity in the tests.
-pub const BOARD: &str = "kill-01";
+pub(crate) const BOARD: &str = "kill-01";
 /// Its topic root.
-pub const ROOT: &str = "tengen/faults/kill-01";
+pub(crate) const ROOT: &str = "tengen/faults/kill-01";
 
 /// Writes a `tengen run` config into `dir`: the fixture game on the sim backend at `speed`,
 /// journal in `dir/data`, events to the broker at `broker_url`, MQTT keep-alive 5 s.
-pub fn write_config(dir: &Path, broker_url: &str, speed: f64) -> PathBuf {
+pub(crate) fn write_config(dir: &Path, broker_url: &str, speed: f64) -> PathBuf {
     let path = dir.join("board.toml");
     std::fs::write(
         &path,
@@ -59,7 +59,7 @@ pub fn write_config(dir: &Path, broker_url: &str, speed: f64) -> PathBuf {
 }
 
 /// A `tengen run` process (killed on drop).
-pub struct BoardProcess {
+pub(crate) struct BoardProcess {
     child: Option<Child>,
     config: PathBuf,
     /// When the current process was started.
@@ -70,7 +70,7 @@ pub struct BoardProcess {
 
 impl BoardProcess {
     /// Starts `tengen run --config config`.
-    pub fn start(config: &Path) -> BoardProcess {
+    pub(crate) fn start(config: &Path) -> BoardProcess {
         let mut b = BoardProcess {
             child: None,
             config: config.to_path_buf(),
@@ -82,12 +82,12 @@ impl BoardProcess {
     }
 
     /// The journal directory.
-    pub fn data(&self) -> PathBuf {
+    pub(crate) fn data(&self) -> PathBuf {
         self.config.parent().expect("config dir").join("data")
     }
 
     /// Starts it again (after a kill or a stop).
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         assert!(self.child.is_none(), "still running");
         let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
             .args(["run", "--config"])
@@ -104,7 +104,7 @@ impl BoardProcess {
     }
 
     /// SIGKILL (a crash or a power cut as the process sees it), and reaps it.
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
             let _ = c.wait();
@@ -112,7 +112,7 @@ impl BoardProcess {
     }
 
     /// SIGTERM, then waits for the exit code.
-    pub fn terminate(&mut self) -> i32 {
+    pub(crate) fn terminate(&mut self) -> i32 {
         let Some(mut c) = self.child.take() else {
             return -1;
         };
@@ -124,7 +124,7 @@ impl BoardProcess {
 
     /// True while the process runs; when it has exited, panics with its stderr (a service
     /// that dies by itself is a failure).
-    pub fn assert_running(&mut self) {
+    pub(crate) fn assert_running(&mut self) {
         if let Some(c) = self.child.as_mut() {
             if let Ok(Some(status)) = c.try_wait() {
                 let mut err = String::new();
@@ -146,7 +146,7 @@ impl Drop for BoardProcess {
 
 /// What the consumer has seen.
 #[derive(Debug, Default)]
-pub struct Seen {
+pub(crate) struct Seen {
     /// The first copy of each event, by seq.
     pub events: BTreeMap<u64, serde_json::Value>,
     /// When each seq first arrived.
@@ -168,7 +168,7 @@ pub struct Seen {
 
 impl Seen {
     /// The highest seq such that every seq from 1 to it is held.
-    pub fn contiguous(&self) -> u64 {
+    pub(crate) fn contiguous(&self) -> u64 {
         let mut n = 0;
         for s in self.events.keys() {
             if *s != n + 1 {
@@ -180,19 +180,19 @@ impl Seen {
     }
 
     /// The highest seq held.
-    pub fn max_seq(&self) -> u64 {
+    pub(crate) fn max_seq(&self) -> u64 {
         self.events.keys().next_back().copied().unwrap_or(0)
     }
 
     /// The seqs missing below the highest one.
-    pub fn gaps(&self) -> Vec<u64> {
+    pub(crate) fn gaps(&self) -> Vec<u64> {
         (1..=self.max_seq())
             .filter(|s| !self.events.contains_key(s))
             .collect()
     }
 
     /// The first arrival after `t` of a seq above `above`.
-    pub fn first_new_after(&self, t: Instant, above: u64) -> Option<Instant> {
+    pub(crate) fn first_new_after(&self, t: Instant, above: u64) -> Option<Instant> {
         self.arrived
             .range(above + 1..)
             .map(|(_, at)| *at)
@@ -201,12 +201,12 @@ impl Seen {
     }
 
     /// True once a `game_over` event is held.
-    pub fn game_over(&self) -> bool {
+    pub(crate) fn game_over(&self) -> bool {
         self.events.values().any(|e| e["type"] == "game_over")
     }
 
     /// The moves and passes held, in seq order, as `(colour, point)`.
-    pub fn moves(&self) -> Vec<(String, String)> {
+    pub(crate) fn moves(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for e in self.events.values() {
             match e["type"].as_str() {
@@ -229,7 +229,7 @@ impl Seen {
 
 /// A consumer of one board's topics, as a hall would be: a persistent session (so a broker
 /// restart keeps its subscription and queue), QoS 1, events de-duplicated by seq.
-pub struct Consumer {
+pub(crate) struct Consumer {
     /// To publish commands (`republish`).
     pub client: AsyncClient,
     seen: Arc<Mutex<Seen>>,
@@ -239,7 +239,7 @@ pub struct Consumer {
 impl Consumer {
     /// Connects to the broker at `port` as `client_id` and subscribes to the board's
     /// `events`, `status`, `state` and `sgf`; returns once subscribed.
-    pub async fn connect(port: u16, client_id: &str) -> Consumer {
+    pub(crate) async fn connect(port: u16, client_id: &str) -> Consumer {
         let mut o = MqttOptions::new(client_id, "127.0.0.1", port);
         o.set_max_packet_size(1 << 20, 1 << 20);
         o.set_keep_alive(Duration::from_secs(5));
@@ -317,12 +317,12 @@ impl Consumer {
     }
 
     /// A look at what has been seen.
-    pub fn with<T>(&self, f: impl FnOnce(&Seen) -> T) -> T {
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&Seen) -> T) -> T {
         f(&self.seen.lock().unwrap())
     }
 
     /// Waits until `f` holds (checked every 20 ms), at most `timeout`; false on timeout.
-    pub async fn wait_until(&self, timeout: Duration, f: impl Fn(&Seen) -> bool) -> bool {
+    pub(crate) async fn wait_until(&self, timeout: Duration, f: impl Fn(&Seen) -> bool) -> bool {
         let deadline = Instant::now() + timeout;
         loop {
             if self.with(&f) {
@@ -337,7 +337,7 @@ impl Consumer {
 
     /// Asks the board to send its stream again from `from_seq` (how a consumer fills a
     /// gap, SPEC.md's `republish`).
-    pub async fn republish(&self, from_seq: u64) {
+    pub(crate) async fn republish(&self, from_seq: u64) {
         let cmd = serde_json::json!({"id": format!("heal-{from_seq}"), "type": "republish", "from_seq": from_seq});
         let _ = self
             .client
@@ -351,7 +351,7 @@ impl Consumer {
     }
 
     /// Stops the client.
-    pub fn stop(self) {
+    pub(crate) fn stop(self) {
         self.task.abort();
     }
 }
@@ -372,7 +372,7 @@ enum Net {
 /// A TCP proxy in front of the broker: forwards connections until [`Proxy::cut`] drops them
 /// all and refuses new ones, or [`Proxy::silence`] stops every byte without closing
 /// anything, until [`Proxy::restore`].
-pub struct Proxy {
+pub(crate) struct Proxy {
     /// Where clients connect.
     pub addr: SocketAddr,
     net: watch::Sender<Net>,
@@ -412,7 +412,7 @@ async fn pump(
 
 impl Proxy {
     /// Listens on a free port of 127.0.0.1 and forwards to `target`.
-    pub async fn start(target: SocketAddr) -> Proxy {
+    pub(crate) async fn start(target: SocketAddr) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind the proxy");
@@ -451,17 +451,17 @@ impl Proxy {
     }
 
     /// Drops every connection and refuses new ones.
-    pub fn cut(&self) {
+    pub(crate) fn cut(&self) {
         self.net.send_replace(Net::Cut);
     }
 
     /// Stops every byte in both directions without closing anything.
-    pub fn silence(&self) {
+    pub(crate) fn silence(&self) {
         self.net.send_replace(Net::Silent);
     }
 
     /// Forwards again (what was held back during a silence goes through).
-    pub fn restore(&self) {
+    pub(crate) fn restore(&self) {
         self.net.send_replace(Net::Up);
     }
 }
@@ -473,7 +473,7 @@ impl Drop for Proxy {
 }
 
 /// Median of durations in ms (0 for none).
-pub fn median_ms(mut v: Vec<f64>) -> f64 {
+pub(crate) fn median_ms(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return 0.0;
     }

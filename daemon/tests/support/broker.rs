@@ -14,16 +14,16 @@ use rumqttc::{AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS, Subscribe
 use tokio::sync::mpsc;
 
 /// Where mosquitto is installed on Debian/Ubuntu.
-pub const MOSQUITTO: &str = "/usr/sbin/mosquitto";
+pub(crate) const MOSQUITTO: &str = "/usr/sbin/mosquitto";
 
 /// A port nobody listens on right now.
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").expect("bind an ephemeral port");
     l.local_addr().expect("local addr").port()
 }
 
 /// Waits until something accepts connections on `port` (at most `timeout`).
-pub fn wait_listening(port: u16, timeout: Duration) -> bool {
+pub(crate) fn wait_listening(port: u16, timeout: Duration) -> bool {
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let deadline = Instant::now() + timeout;
     while Instant::now() < deadline {
@@ -36,12 +36,12 @@ pub fn wait_listening(port: u16, timeout: Duration) -> bool {
 }
 
 /// True when CI demands the external oracles (`TENGEN_REQUIRE_ORACLES=1`).
-pub fn oracles_required() -> bool {
+pub(crate) fn oracles_required() -> bool {
     std::env::var("TENGEN_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
 }
 
 /// A mosquitto process on 127.0.0.1 with a generated config; killed on drop.
-pub struct Mosquitto {
+pub(crate) struct Mosquitto {
     child: Option<Child>,
     port: u16,
     conf: PathBuf,
@@ -51,12 +51,12 @@ pub struct Mosquitto {
 impl Mosquitto {
     /// Starts mosquitto on a free port. `None` (the test should return, skipped) when it is
     /// not installed, unless `TENGEN_REQUIRE_ORACLES=1`, where that is a failure.
-    pub fn start() -> Option<Mosquitto> {
+    pub(crate) fn start() -> Option<Mosquitto> {
         Mosquitto::start_with("")
     }
 
     /// Like [`Mosquitto::start`], with extra lines appended to the config (TLS, users...).
-    pub fn start_with(extra: &str) -> Option<Mosquitto> {
+    pub(crate) fn start_with(extra: &str) -> Option<Mosquitto> {
         if !Path::new(MOSQUITTO).exists() {
             assert!(
                 !oracles_required(),
@@ -85,22 +85,22 @@ impl Mosquitto {
     }
 
     /// The port it listens on.
-    pub fn port(&self) -> u16 {
+    pub(crate) fn port(&self) -> u16 {
         self.port
     }
 
     /// `mqtt://127.0.0.1:PORT`.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("mqtt://127.0.0.1:{}", self.port)
     }
 
     /// The directory holding its config and log (for certificates and password files).
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         self._dir.path()
     }
 
     /// Kills it with SIGKILL (a crash: no session or retained message survives).
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
             let _ = c.wait();
@@ -109,7 +109,7 @@ impl Mosquitto {
 
     /// Stops it with SIGTERM (a clean shutdown: with `persistence true` it saves its
     /// sessions, queued messages and retained topics) and waits for it to exit.
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = Command::new("kill")
                 .args(["-TERM", &c.id().to_string()])
@@ -119,7 +119,7 @@ impl Mosquitto {
     }
 
     /// (Re)starts it on the same port and waits until it accepts connections.
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         self.kill();
         let child = Command::new(MOSQUITTO)
             .arg("-c")
@@ -146,7 +146,7 @@ impl Drop for Mosquitto {
 }
 
 /// Starts the embedded rumqttd on a free port; it lives until the test process exits.
-pub fn start_embedded() -> tengen_daemon::mqtt::broker::EmbeddedBroker {
+pub(crate) fn start_embedded() -> tengen_daemon::mqtt::broker::EmbeddedBroker {
     let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
     tengen_daemon::mqtt::broker::EmbeddedBroker::start(addr, 1 << 20)
         .expect("start the embedded broker")
@@ -154,7 +154,7 @@ pub fn start_embedded() -> tengen_daemon::mqtt::broker::EmbeddedBroker {
 
 /// One message as a subscriber saw it.
 #[derive(Debug, Clone)]
-pub struct Msg {
+pub(crate) struct Msg {
     /// Topic.
     pub topic: String,
     /// Payload.
@@ -165,14 +165,14 @@ pub struct Msg {
 
 impl Msg {
     /// The payload as JSON.
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.payload).expect("JSON payload")
     }
 }
 
 /// What the subscriber's task reports.
 #[derive(Debug)]
-pub enum SubEvent {
+pub(crate) enum SubEvent {
     /// (Re)connected and subscribed.
     Subscribed,
     /// A message.
@@ -181,7 +181,7 @@ pub enum SubEvent {
 
 /// A test subscriber: a rumqttc client that (re)subscribes to `filters` on every connection
 /// and forwards what arrives.
-pub struct Subscriber {
+pub(crate) struct Subscriber {
     /// To publish (commands).
     pub client: AsyncClient,
     rx: mpsc::UnboundedReceiver<SubEvent>,
@@ -191,12 +191,17 @@ pub struct Subscriber {
 impl Subscriber {
     /// Connects to `url` as `client_id` and subscribes to `filters`; returns after the first
     /// SubAck.
-    pub async fn connect(url: &str, client_id: &str, filters: &[&str]) -> Subscriber {
+    pub(crate) async fn connect(url: &str, client_id: &str, filters: &[&str]) -> Subscriber {
         Subscriber::connect_with(url, client_id, None, filters).await
     }
 
     /// Like [`Subscriber::connect`], logged in as `user` with `password`.
-    pub async fn connect_as(url: &str, user: &str, password: &str, filters: &[&str]) -> Subscriber {
+    pub(crate) async fn connect_as(
+        url: &str,
+        user: &str,
+        password: &str,
+        filters: &[&str],
+    ) -> Subscriber {
         Subscriber::connect_with(url, user, Some((user, password)), filters).await
     }
 
@@ -230,7 +235,7 @@ impl Subscriber {
     }
 
     /// The next event, or `None` after `timeout`.
-    pub async fn next_event(&mut self, timeout: Duration) -> Option<SubEvent> {
+    pub(crate) async fn next_event(&mut self, timeout: Duration) -> Option<SubEvent> {
         tokio::time::timeout(timeout, self.rx.recv())
             .await
             .ok()
@@ -238,7 +243,7 @@ impl Subscriber {
     }
 
     /// The next message on `topic`, or `None` after `timeout`.
-    pub async fn next_on(&mut self, topic: &str, timeout: Duration) -> Option<Msg> {
+    pub(crate) async fn next_on(&mut self, topic: &str, timeout: Duration) -> Option<Msg> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
@@ -250,7 +255,7 @@ impl Subscriber {
     }
 
     /// Stops the client.
-    pub fn stop(self) {
+    pub(crate) fn stop(self) {
         self.task.abort();
     }
 }
@@ -295,7 +300,7 @@ async fn sub_loop(
 }
 
 /// Event `seq` of board `board` in its game `r1-{board}`, stamped `13:45:{seq}`.
-pub fn board_envelope(
+pub(crate) fn board_envelope(
     board: &str,
     seq: u64,
     event: tengen_protocol::Event,
@@ -313,7 +318,7 @@ pub fn board_envelope(
 
 /// Event number `seq` of a made-up game: moves, with an alert, its clearing and a warning
 /// every tenth event so the `alerts` topic has traffic.
-pub fn envelope(seq: u64) -> tengen_protocol::Envelope {
+pub(crate) fn envelope(seq: u64) -> tengen_protocol::Envelope {
     use tengen_protocol::event::{Alert, AlertCode, ClearedHow, Expected};
     use tengen_protocol::{Envelope, Event, Timestamp};
     use tengen_rules::{Color, Point};
@@ -366,7 +371,7 @@ pub fn envelope(seq: u64) -> tengen_protocol::Envelope {
 }
 
 /// True for the events that also go to `.../alerts`.
-pub fn is_alert_type(v: &serde_json::Value) -> bool {
+pub(crate) fn is_alert_type(v: &serde_json::Value) -> bool {
     matches!(
         v["type"].as_str(),
         Some("alert") | Some("alert_cleared") | Some("warning")

@@ -14,11 +14,11 @@ use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 
 /// Where Debian's `chromium` package installs the browser.
-pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// The browser's path; `None` (the test should return, skipped) when it is not installed,
 /// unless `TENGEN_REQUIRE_ORACLES=1`, where that is a failure.
-pub fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let path = PathBuf::from(CHROMIUM);
     if path.exists() {
         return Some(path);
@@ -32,7 +32,7 @@ pub fn chromium() -> Option<PathBuf> {
 }
 
 /// Starts headless Chromium (no sandbox: tests run as root in CI).
-pub fn launch(path: PathBuf) -> Browser {
+pub(crate) fn launch(path: PathBuf) -> Browser {
     let args: Vec<&OsStr> = [
         "--disable-gpu",
         "--disable-quic",
@@ -57,7 +57,7 @@ pub fn launch(path: PathBuf) -> Browser {
 }
 
 /// The value of `js` evaluated in the page (`null` for undefined).
-pub fn eval(tab: &Tab, js: &str) -> serde_json::Value {
+pub(crate) fn eval(tab: &Tab, js: &str) -> serde_json::Value {
     tab.evaluate(js, false)
         .expect("evaluate")
         .value
@@ -65,7 +65,13 @@ pub fn eval(tab: &Tab, js: &str) -> serde_json::Value {
 }
 
 /// Polls `js` until it returns `want`; panics with what the page showed after `limit`.
-pub fn wait_until(tab: &Tab, js: &str, want: serde_json::Value, limit: Duration, what: &str) {
+pub(crate) fn wait_until(
+    tab: &Tab,
+    js: &str,
+    want: serde_json::Value,
+    limit: Duration,
+    what: &str,
+) {
     let start = Instant::now();
     loop {
         let got = eval(tab, js);
@@ -82,7 +88,7 @@ pub fn wait_until(tab: &Tab, js: &str, want: serde_json::Value, limit: Duration,
 
 /// Writes a PNG of the whole page to `CARGO_TARGET_TMPDIR/screenshots/{name}` (the
 /// caller's crate's target dir) and returns its path.
-pub fn screenshot(tab: &Tab, tmpdir: &str, name: &str) -> PathBuf {
+pub(crate) fn screenshot(tab: &Tab, tmpdir: &str, name: &str) -> PathBuf {
     let dir = Path::new(tmpdir).join("screenshots");
     std::fs::create_dir_all(&dir).expect("screenshot dir");
     let png = tab

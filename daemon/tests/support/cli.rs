@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs `tengen ARGS...` to completion.
-pub fn tengen(args: &[&str]) -> Output {
+pub(crate) fn tengen(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(args)
         .output()
@@ -17,28 +17,28 @@ pub fn tengen(args: &[&str]) -> Output {
 }
 
 /// Standard output as text.
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// Standard output, line by line.
-pub fn stdout_lines(o: &Output) -> Vec<String> {
+pub(crate) fn stdout_lines(o: &Output) -> Vec<String> {
     stdout(o).lines().map(str::to_string).collect()
 }
 
 /// Standard error as text.
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Writes `text` to `name` in `dir` and returns its path as a string argument.
-pub fn sgf_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+pub(crate) fn sgf_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let path = dir.path().join(name);
     std::fs::write(&path, text).expect("write sgf");
     path.to_string_lossy().into_owned()
 }
 
 /// `rules/tests/fixtures`: the GNU Go games and their oracle files.
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/fixtures")
 }

@@ -14,7 +14,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// One HTTP response: status, raw header block, body.
-pub struct Resp {
+pub(crate) struct Resp {
     /// The status code.
     pub status: u16,
     /// The status line and headers, as sent.
@@ -25,16 +25,16 @@ pub struct Resp {
 
 impl Resp {
     /// The body as text.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
     /// The body as JSON (panics with the body if it is not).
-    pub fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_slice(&self.body)
             .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
     }
     /// A header's value (case-insensitive name).
-    pub fn header(&self, name: &str) -> Option<String> {
+    pub(crate) fn header(&self, name: &str) -> Option<String> {
         self.head.lines().find_map(|l| {
             let (k, v) = l.split_once(':')?;
             k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
@@ -43,7 +43,7 @@ impl Resp {
 }
 
 /// Sends one request and reads until the server closes (or `until` appears, for streams).
-pub async fn request(
+pub(crate) async fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -110,12 +110,12 @@ fn dechunk(mut b: &[u8]) -> Vec<u8> {
 }
 
 /// One GET, read until the server closes.
-pub async fn get(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> Resp {
+pub(crate) async fn get(addr: SocketAddr, path: &str, headers: &[(&str, &str)]) -> Resp {
     request(addr, "GET", path, headers, b"", None).await
 }
 
 /// The `id:` lines of a Server-Sent Events stream.
-pub fn ids(text: &str) -> Vec<u64> {
+pub(crate) fn ids(text: &str) -> Vec<u64> {
     text.lines()
         .filter_map(|l| l.strip_prefix("id:"))
         .filter_map(|v| v.trim().parse().ok())
