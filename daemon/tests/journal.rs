@@ -222,6 +222,29 @@ fn current_game_starts_at_the_last_game_started() {
 }
 
 #[test]
+fn a_bounded_raw_read_returns_that_many_records_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = write_game(dir.path(), 5);
+    let (j, _) = Journal::open(dir.path(), "hall1-07").unwrap();
+    let reader = j.reader();
+    let some = reader.read_raw(2, 3).unwrap();
+    assert_eq!(
+        some.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        vec![2, 3, 4]
+    );
+    for (seq, bytes) in &some {
+        let json = serde_json::to_string(&written[*seq as usize - 1]).unwrap();
+        assert_eq!(bytes.as_slice(), json.as_bytes());
+    }
+    assert_eq!(reader.read_raw(5, 100).unwrap().len(), written.len() - 4);
+    assert!(reader.read_raw(1, 0).unwrap().is_empty());
+    assert_eq!(
+        reader.read_raw(1, usize::MAX).unwrap(),
+        reader.read_raw_from(1).unwrap()
+    );
+}
+
+#[test]
 fn a_reader_in_another_thread_sees_every_synced_record() {
     let dir = tempfile::tempdir().unwrap();
     let (mut j, _) = Journal::open(dir.path(), "b").unwrap();

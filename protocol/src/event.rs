@@ -214,10 +214,7 @@ impl Event {
 
     /// True for what goes to `.../alerts` too: `alert`, `alert_cleared`, `warning`.
     pub fn is_for_arbiters(&self) -> bool {
-        matches!(
-            self,
-            Event::Alert(_) | Event::AlertCleared { .. } | Event::Warning { .. }
-        )
+        type_is_for_arbiters(self.kind())
     }
 
     /// A `status` event of this build (`version`).
@@ -228,6 +225,12 @@ impl Event {
             off_since: None,
         }
     }
+}
+
+/// True for the event types that go to `.../alerts` too (`alert`, `alert_cleared`,
+/// `warning`), by their `type` tag: for readers of raw events.
+pub fn type_is_for_arbiters(kind: &str) -> bool {
+    matches!(kind, "alert" | "alert_cleared" | "warning")
 }
 
 /// The rules a game is played under; only the Chinese competition rules.

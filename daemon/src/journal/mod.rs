@@ -430,13 +430,24 @@ impl JournalReader {
     /// Every synced record with `seq >= from` as it is on disk (seq, the event's JSON),
     /// oldest first: what MQTT publishes, byte for byte.
     pub fn read_raw_from(&self, from: u64) -> Result<Vec<(u64, Vec<u8>)>, JournalError> {
+        self.read_raw(from, usize::MAX)
+    }
+
+    /// As [`JournalReader::read_raw_from`], at most `max` records (only those are read from
+    /// the disk).
+    pub fn read_raw(&self, from: u64, max: usize) -> Result<Vec<(u64, Vec<u8>)>, JournalError> {
         let (start, end) = {
             let index = lock(&self.index);
-            if from > index.last_seq() || index.offsets.is_empty() {
+            if from > index.last_seq() || index.offsets.is_empty() || max == 0 {
                 return Ok(Vec::new());
             }
             let i = from.saturating_sub(index.first_seq) as usize;
-            (index.offsets[i], index.end)
+            let end = index
+                .offsets
+                .get(i.saturating_add(max))
+                .copied()
+                .unwrap_or(index.end);
+            (index.offsets[i], end)
         };
         let mut file = File::open(&self.path).map_err(io(&self.path, "open"))?;
         file.seek(SeekFrom::Start(start))

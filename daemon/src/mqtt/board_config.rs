@@ -16,9 +16,8 @@ use crate::journal::JournalReader;
 
 impl EventSource for JournalReader {
     fn read_from(&self, from: u64, max: usize) -> Result<Vec<Record>, SourceError> {
-        self.read_raw_from(from.max(1))?
+        self.read_raw(from.max(1), max)?
             .into_iter()
-            .take(max)
             .map(|(_, json)| Record::from_json(json))
             .collect()
     }

@@ -49,10 +49,12 @@ impl RecordKind {
     /// The kind of an event of type `kind` (the JSON's `type`), as
     /// [`tengen_protocol::Event::is_for_arbiters`] and SPEC.md's topic table say.
     pub fn of_type(kind: &str) -> RecordKind {
-        match kind {
-            "alert" | "alert_cleared" | "warning" => RecordKind::ForArbiters,
-            "status" => RecordKind::Status,
-            _ => RecordKind::Plain,
+        if tengen_protocol::event::type_is_for_arbiters(kind) {
+            RecordKind::ForArbiters
+        } else if kind == "status" {
+            RecordKind::Status
+        } else {
+            RecordKind::Plain
         }
     }
 }
