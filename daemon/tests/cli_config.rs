@@ -74,6 +74,43 @@ fn a_bad_config_prints_every_problem_and_exits_2() {
             "{key} missing in\n{stderr}"
         );
     }
+    // Every command that reads a board config says the same five lines, and starts nothing.
+    for command in [
+        &["run", "--config"][..],
+        &["sim", "--sgf", "/nonexistent/game.sgf", "--config"],
+        &["calibrate", "--config"],
+    ] {
+        let mut args = command.to_vec();
+        args.push(path.to_str().unwrap());
+        let (code, _, again) = tengen(&args);
+        assert_eq!((code, again.as_str()), (2, stderr.as_str()), "{args:?}");
+    }
+}
+
+#[test]
+fn a_bad_hall_config_prints_every_problem_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hall.toml");
+    std::fs::write(&path, "colour = 1\n[broadcast]\ndelay = \"soon\"\n").unwrap();
+    let (code, stdout, stderr) = tengen(&[
+        "hall",
+        "--broker",
+        "mqtt://127.0.0.1:1",
+        "--config",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty(), "{stdout}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("tengen: ") && lines[0].ends_with("hall.toml: colour: unknown key"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].contains("hall.toml: broadcast.delay: "),
+        "{stderr}"
+    );
 }
 
 #[test]

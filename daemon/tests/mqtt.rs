@@ -614,7 +614,7 @@ fn embedded_broker_refuses_a_taken_address() {
     );
 }
 
-/// Figures for notes/bench-mqtt.md (`cargo test --test mqtt -- --ignored --nocapture`):
+/// Figures for BENCHMARKS.md, "MQTT" (`cargo test --test mqtt -- --ignored --nocapture`):
 /// events published and acknowledged per second (with mosquitto as Debian ships it, and
 /// with `set_tcp_nodelay true`, which keeps it from holding PubAcks back for Nagle's
 /// algorithm), and the time from a broker restart until every event written during the

@@ -9,58 +9,11 @@
 use std::path::{Path, PathBuf};
 
 use tengen_net::broker::TlsFiles;
-use tengen_net::config_reader::{join, Problem, Reader};
+use tengen_net::config_reader::{join, load_with, parse_with, ConfigError, Reader};
 use tengen_protocol::topics::is_valid_id;
-use thiserror::Error;
 use toml::{Table, Value};
 
 use crate::broadcast_delay::DelayPolicy;
-
-/// Why the hall configuration is unusable. Its message is one line naming the file and
-/// the first problem; [`HallConfigError::lines`] lists every problem.
-#[derive(Debug, Error)]
-pub enum HallConfigError {
-    /// The file could not be read.
-    #[error("{}: {source}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The text is not TOML.
-    #[error("{origin}: line {line}: {message}")]
-    Syntax {
-        /// The file name (or what the text came from).
-        origin: String,
-        /// 1-based line of the error.
-        line: usize,
-        /// The parser's message, on one line.
-        message: String,
-    },
-    /// The TOML is well formed but keys or values are wrong.
-    #[error("{origin}: {}{}", problems.first().map(ToString::to_string).unwrap_or_default(),
-        if problems.len() > 1 { format!(" (and {} more problems)", problems.len() - 1) } else { String::new() })]
-    Invalid {
-        /// The file name (or what the text came from).
-        origin: String,
-        /// Every problem found, at least one.
-        problems: Vec<Problem>,
-    },
-}
-
-impl HallConfigError {
-    /// Every problem as its own line, each naming the file and the key path
-    /// (`hall.toml: mqtt.prefix: ...`); one line for a file that cannot be read or parsed.
-    pub fn lines(&self) -> Vec<String> {
-        match self {
-            HallConfigError::Invalid { origin, problems } => {
-                problems.iter().map(|p| format!("{origin}: {p}")).collect()
-            }
-            other => vec![other.to_string()],
-        }
-    }
-}
 
 /// The whole hall configuration. Every key has a default: an empty file (and
 /// `HallConfig::default()`) is a public hall without a console login.
@@ -200,30 +153,13 @@ const PREFIX_RULE: &str = "use lower-case letters, digits and '-' (levels joined
 
 impl HallConfig {
     /// Reads and checks the file at `path`.
-    pub fn load(path: &Path) -> Result<HallConfig, HallConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| HallConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        HallConfig::parse(&text, path)
+    pub fn load(path: &Path) -> Result<HallConfig, ConfigError> {
+        load_with(path, read)
     }
 
     /// Parses and checks the text of a hall configuration; `path` names it in errors.
-    pub fn parse(text: &str, path: &Path) -> Result<HallConfig, HallConfigError> {
-        let origin = path.display().to_string();
-        let table = text
-            .parse::<Table>()
-            .map_err(|e| syntax_error(text, &origin, &e))?;
-        let mut reader = Reader::default();
-        let config = read(&table, &mut reader);
-        if reader.problems.is_empty() {
-            Ok(config)
-        } else {
-            Err(HallConfigError::Invalid {
-                origin,
-                problems: reader.problems,
-            })
-        }
+    pub fn parse(text: &str, path: &Path) -> Result<HallConfig, ConfigError> {
+        parse_with(text, &path.display().to_string(), read)
     }
 }
 
@@ -497,30 +433,12 @@ fn article(type_name: &str) -> String {
 }
 
 /// A TOML syntax error as one line with its line number.
-fn syntax_error(text: &str, origin: &str, e: &toml::de::Error) -> HallConfigError {
-    let line = e
-        .span()
-        .and_then(|span| text.get(..span.start))
-        .map_or(1, |before| before.matches('\n').count() + 1);
-    let message = e
-        .message()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
-    HallConfigError::Syntax {
-        origin: origin.to_string(),
-        line,
-        message,
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<HallConfig, HallConfigError> {
+    fn parse(text: &str) -> Result<HallConfig, ConfigError> {
         HallConfig::parse(text, Path::new("hall.toml"))
     }
 
@@ -724,9 +642,9 @@ mod tests {
     #[test]
     fn syntax_errors_name_the_line() {
         let e = parse("[hall]\nidentity = \"a\"\nsession_hours = \n").unwrap_err();
-        assert!(matches!(e, HallConfigError::Syntax { line: 3, .. }), "{e}");
+        assert!(matches!(e, ConfigError::Syntax { line: 3, .. }), "{e}");
         let text = e.to_string();
-        assert!(text.starts_with("hall.toml: line 3: "), "{text}");
+        assert!(text.starts_with("hall.toml:3:"), "{text}");
         assert!(!text.contains('\n'));
         assert_eq!(e.lines(), [text]);
         let e = HallConfig::load(Path::new("/nonexistent/hall.toml")).unwrap_err();

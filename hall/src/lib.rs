@@ -44,8 +44,9 @@ use tengen_net::secrets::{read_key, read_password_file, SecretError};
 use tengen_net::tls::TlsError;
 use thiserror::Error;
 
-pub use config::{HallConfig, HallConfigError};
+pub use config::HallConfig;
 pub use hall_state::{HallState, Outgoing};
+pub use tengen_net::config_reader::ConfigError;
 
 use mqtt_client::{ClientSettings, MqttLink, Shared};
 

@@ -3,7 +3,114 @@
 //! would. Each getter returns `None` (and records why) when a value is unusable, so the
 //! caller falls back to the default and goes on checking the rest.
 
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
 use toml::{Table, Value};
+
+/// Why a configuration file (the board's or the hall's) could not be used. Its message is
+/// one line naming the file and the first problem; [`ConfigError::lines`] lists every one.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The text is not TOML.
+    #[error("{origin}:{line}:{column}: {message}")]
+    Syntax {
+        /// The file name (or what the text came from).
+        origin: String,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column of the error.
+        column: usize,
+        /// The parser's message, on one line.
+        message: String,
+    },
+    /// The TOML is well formed but keys or values are wrong.
+    #[error("{origin}: {}{}", problems.first().map(ToString::to_string).unwrap_or_default(),
+        if problems.len() > 1 { format!(" (and {} more problems)", problems.len() - 1) } else { String::new() })]
+    Invalid {
+        /// The file name (or what the text came from).
+        origin: String,
+        /// Every problem found, at least one.
+        problems: Vec<Problem>,
+    },
+}
+
+impl ConfigError {
+    /// Every problem as its own line, each naming the file and the key path
+    /// (`hall.toml: mqtt.prefix: ...`); one line for a file that cannot be read or parsed.
+    pub fn lines(&self) -> Vec<String> {
+        match self {
+            ConfigError::Invalid { origin, problems } => {
+                problems.iter().map(|p| format!("{origin}: {p}")).collect()
+            }
+            other => vec![other.to_string()],
+        }
+    }
+}
+
+/// Reads the file at `path` and checks it with `read` (see [`parse_with`]).
+pub fn load_with<T>(
+    path: &Path,
+    read: impl FnOnce(&Table, &mut Reader) -> T,
+) -> Result<T, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_with(&text, &path.display().to_string(), read)
+}
+
+/// Parses `text` as TOML and hands the table to `read`, which takes what it needs through
+/// a [`Reader`]; the value is returned only when not one problem was recorded. `origin`
+/// (a file name) starts every error line.
+pub fn parse_with<T>(
+    text: &str,
+    origin: &str,
+    read: impl FnOnce(&Table, &mut Reader) -> T,
+) -> Result<T, ConfigError> {
+    let table = text
+        .parse::<Table>()
+        .map_err(|e| syntax_error(text, origin, &e))?;
+    let mut reader = Reader::default();
+    let value = read(&table, &mut reader);
+    if reader.problems.is_empty() {
+        Ok(value)
+    } else {
+        Err(ConfigError::Invalid {
+            origin: origin.to_string(),
+            problems: reader.problems,
+        })
+    }
+}
+
+/// A TOML syntax error as one line with its line and column.
+fn syntax_error(text: &str, origin: &str, e: &toml::de::Error) -> ConfigError {
+    let offset = e.span().map_or(0, |s| s.start).min(text.len());
+    let before = text.get(..offset).unwrap_or("");
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let message = e
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    ConfigError::Syntax {
+        origin: origin.to_string(),
+        line,
+        column,
+        message,
+    }
+}
 
 /// One thing wrong in a config, at a key path (`time.main`).
 #[derive(Debug, Clone, PartialEq, Eq)]

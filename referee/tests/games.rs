@@ -123,7 +123,7 @@ fn injected_violations_raise_exactly_one_alert_of_their_code() {
 }
 
 /// Finds the highest noise level at which every fixture game still records exactly with no
-/// alert (run with `--ignored --nocapture`; the figure is in /work/notes/bench-referee.md).
+/// alert (run with `--ignored --nocapture`; the figure is in BENCHMARKS.md, "Referee").
 #[test]
 #[ignore]
 fn noise_ladder() {

@@ -20,7 +20,7 @@ pub const FRAMES_PER_ROUND: usize = 100;
 
 /// Runs `tengen calibrate`.
 pub fn run(args: CalibrateArgs) -> Result<(), CliError> {
-    let config = Config::load(&args.config).map_err(|e| CliError::input(e.to_string()))?;
+    let config = Config::load(&args.config).map_err(|e| CliError::config(&e))?;
     let (mut scan, bits) = open_scanner(&config)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();

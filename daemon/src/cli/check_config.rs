@@ -18,18 +18,7 @@ pub(super) fn run(args: CheckConfigArgs) -> Result<(), CliError> {
             println!("{}", summary(&file, &checked.config));
             Ok(())
         }
-        Err(e) => {
-            let lines = e.lines();
-            // All but the last problem go to stderr here; the last one is the command's
-            // error line (main prints it), so every problem is printed exactly once.
-            let (last, rest) = lines
-                .split_last()
-                .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
-            for line in rest {
-                eprintln!("tengen: {line}");
-            }
-            Err(CliError::input(last))
-        }
+        Err(e) => Err(CliError::config(&e)),
     }
 }
 

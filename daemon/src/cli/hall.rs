@@ -11,18 +11,7 @@ use super::CliError;
 /// Runs `tengen hall`.
 pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
     let config = match &args.config {
-        Some(path) => HallConfig::load(path).map_err(|e| {
-            // Every problem of the file, one line each: all but the last here, the last
-            // as the command's error line (main prints it).
-            let lines = e.lines();
-            let (last, rest) = lines
-                .split_last()
-                .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
-            for line in rest {
-                eprintln!("tengen: {line}");
-            }
-            CliError::input(last)
-        })?,
+        Some(path) => HallConfig::load(path).map_err(|e| CliError::config(&e))?,
         None => HallConfig::default(),
     };
     BrokerUrl::parse(&args.broker).map_err(|e| CliError::input(format!("--broker: {e}")))?;

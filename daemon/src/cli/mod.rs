@@ -54,4 +54,18 @@ impl CliError {
             message: message.into(),
         }
     }
+
+    /// A config file that cannot be used (exit 2): every problem is printed once, one line
+    /// each, all but the last here on stderr and the last as the command's error line
+    /// (main prints it).
+    pub(crate) fn config(e: &tengen_net::config_reader::ConfigError) -> CliError {
+        let lines = e.lines();
+        let (last, rest) = lines
+            .split_last()
+            .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
+        for line in rest {
+            eprintln!("tengen: {line}");
+        }
+        CliError::input(last)
+    }
 }

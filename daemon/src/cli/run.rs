@@ -12,7 +12,7 @@ use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 
 /// Runs `tengen run`.
 pub(super) fn run(args: RunArgs) -> Result<(), CliError> {
-    let config = Config::load(&args.config).map_err(|e| CliError::input(e.to_string()))?;
+    let config = Config::load(&args.config).map_err(|e| CliError::config(&e))?;
     init_logging();
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;

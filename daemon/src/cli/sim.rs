@@ -64,9 +64,7 @@ pub(super) fn run_simulation(
 /// Runs `tengen sim`.
 pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
     let mut config = match &args.config {
-        Some(path) => Config::load(path).map_err(|e| {
-            CliError::input(e.lines().first().cloned().unwrap_or_else(|| e.to_string()))
-        })?,
+        Some(path) => Config::load(path).map_err(|e| CliError::config(&e))?,
         None => {
             let mut c = Config::default_for("sim");
             c.board.game = "sim".to_string();

@@ -13,9 +13,8 @@ mod sections;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::path::{Path, PathBuf};
 
-use thiserror::Error;
-
 pub use sections::*;
+use tengen_net::config_reader;
 pub use tengen_net::config_reader::{format_duration_ms, is_id, parse_duration_ms, Problem};
 use tengen_net::secrets::{read_key, SecretError};
 use tengen_protocol::event::GameSetup;
@@ -47,63 +46,14 @@ pub struct Config {
     pub storage: StorageConfig,
 }
 
-/// Why a config could not be used.
-#[derive(Debug, Error)]
-pub enum ConfigError {
-    /// The file could not be read.
-    #[error("{path}: {source}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// The text is not TOML.
-    #[error("{origin}:{line}:{column}: {message}")]
-    Syntax {
-        /// The file name (or what the text came from).
-        origin: String,
-        /// 1-based line of the error.
-        line: usize,
-        /// 1-based column of the error.
-        column: usize,
-        /// The parser's message, on one line.
-        message: String,
-    },
-    /// The TOML is well formed but keys or values are wrong.
-    #[error("{origin}: {}{}", problems.first().map(|p| p.to_string()).unwrap_or_default(),
-        if problems.len() > 1 { format!(" (and {} more problems)", problems.len() - 1) } else { String::new() })]
-    Invalid {
-        /// The file name (or what the text came from).
-        origin: String,
-        /// Every problem found, at least one.
-        problems: Vec<Problem>,
-    },
-}
-
-impl ConfigError {
-    /// Every problem as its own line, each naming the file and the key path; what
-    /// `tengen check-config` prints.
-    pub fn lines(&self) -> Vec<String> {
-        match self {
-            ConfigError::Invalid { origin, problems } => {
-                problems.iter().map(|p| format!("{origin}: {p}")).collect()
-            }
-            other => vec![other.to_string()],
-        }
-    }
-}
+pub use tengen_net::config_reader::ConfigError;
 
 impl Config {
     /// Reads and validates the config file at `path`; relative paths inside it are taken
     /// relative to the file's directory.
     pub fn load(path: impl AsRef<Path>) -> Result<Config, ConfigError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let mut config = Config::from_toml_str(&text, &path.display().to_string())?;
+        let mut config = config_reader::load_with(path, schema::read)?;
         if let Some(dir) = path.parent() {
             config.resolve_paths(dir);
         }
@@ -112,19 +62,7 @@ impl Config {
 
     /// Parses and validates config text; `origin` names it in errors (a file name).
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Config, ConfigError> {
-        let table = text
-            .parse::<toml::Table>()
-            .map_err(|e| syntax_error(text, origin, &e))?;
-        let mut reader = tengen_net::config_reader::Reader::default();
-        let config = schema::read(&table, &mut reader);
-        if reader.problems.is_empty() {
-            Ok(config)
-        } else {
-            Err(ConfigError::Invalid {
-                origin: origin.to_string(),
-                problems: reader.problems,
-            })
-        }
+        config_reader::parse_with(text, origin, schema::read)
     }
 
     /// Every default of SPEC.md (and of the added keys) for a board called `board_id`.
@@ -350,25 +288,4 @@ pub fn check_config(path: impl AsRef<Path>) -> Result<Checked, ConfigError> {
         config,
         missing_files,
     })
-}
-
-/// A TOML syntax error as one line with its line and column.
-fn syntax_error(text: &str, origin: &str, e: &toml::de::Error) -> ConfigError {
-    let offset = e.span().map(|s| s.start).unwrap_or(0).min(text.len());
-    let before = text.get(..offset).unwrap_or("");
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    let message = e
-        .message()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
-    ConfigError::Syntax {
-        origin: origin.to_string(),
-        line,
-        column,
-        message,
-    }
 }
