@@ -432,8 +432,6 @@ fn article(type_name: &str) -> String {
     }
 }
 
-/// A TOML syntax error as one line with its line number.
-
 #[cfg(test)]
 mod tests {
     use super::*;
