@@ -13,8 +13,7 @@ mod broker;
 use std::path::Path;
 use std::time::Duration;
 
-use board::{BoardProcess, Consumer, BOARD, ROOT};
-use rumqttc::QoS;
+use board::{BoardProcess, Consumer, BOARD};
 use serde_json::{json, Value};
 use tengen_daemon::journal::Journal;
 use tengen_protocol::event::{AlertCode, BoardState, ClockReading};
@@ -42,17 +41,9 @@ fn write_config(dir: &Path, broker_url: &str) -> std::path::PathBuf {
 }
 
 async fn command(consumer: &Consumer, id: &str, kind: &str) {
-    let cmd = json!({"id": id, "by": "chief", "type": kind});
     consumer
-        .client
-        .publish(
-            format!("{ROOT}/cmd"),
-            QoS::AtLeastOnce,
-            false,
-            cmd.to_string(),
-        )
-        .await
-        .expect("publish a command");
+        .command(&json!({"id": id, "by": "chief", "type": kind}))
+        .await;
 }
 
 /// The latest `clock` event seen above `after` (a seq).

@@ -339,15 +339,20 @@ impl Consumer {
     /// gap, SPEC.md's `republish`).
     pub(crate) async fn republish(&self, from_seq: u64) {
         let cmd = serde_json::json!({"id": format!("heal-{from_seq}"), "type": "republish", "from_seq": from_seq});
-        let _ = self
-            .client
+        self.command(&cmd).await;
+    }
+
+    /// Publishes `cmd` on the board's command topic (QoS 1).
+    pub(crate) async fn command(&self, cmd: &serde_json::Value) {
+        self.client
             .publish(
                 format!("{ROOT}/cmd"),
                 QoS::AtLeastOnce,
                 false,
                 cmd.to_string(),
             )
-            .await;
+            .await
+            .expect("publish a command");
     }
 
     /// Stops the client.

@@ -6,7 +6,7 @@ use tengen_rules::clock::{Clock, TimeControl};
 use tengen_rules::{Color, Superko};
 
 use super::{GameView, Phase};
-use crate::event::{Event, PerColor, Rules};
+use crate::event::{ClockReading, Event, PerColor, Rules};
 use crate::time::Timestamp;
 
 /// The clocks as they read at one moment.
@@ -39,6 +39,18 @@ impl ClocksNow {
             ),
             running: clock.running(),
             paused: clock.is_paused(),
+        }
+    }
+
+    /// This reading as a `clock` event carries it (`color`: who pressed, if anyone).
+    pub fn as_event_reading(self, color: Option<Color>) -> ClockReading {
+        ClockReading {
+            color,
+            black: self.black,
+            white: self.white,
+            periods: self.periods,
+            running: self.running,
+            paused: Some(self.paused),
         }
     }
 

@@ -46,7 +46,7 @@ pub use settings::{Penalties, RefereeSettings};
 
 use tengen_hal::{Button, ButtonAction, ButtonEvent, Millis};
 use tengen_protocol::event::{Alert, AlertCode, ClearedHow, ClockReading, Expected, PerColor};
-use tengen_protocol::view::Phase;
+use tengen_protocol::view::{ClocksNow, Phase};
 use tengen_protocol::{Event, GameView, Timestamp};
 use tengen_rules::clock::{Clock, ClockEvent};
 use tengen_rules::game::SetupError;
@@ -470,15 +470,5 @@ impl Referee {
 
 /// The `clock` event's reading of `clock` at `now` (`color`: who pressed, if anyone).
 fn reading(clock: &Clock, color: Option<Color>, now: Millis) -> ClockReading {
-    ClockReading {
-        color,
-        black: clock.remaining(Color::Black, now),
-        white: clock.remaining(Color::White, now),
-        periods: PerColor::new(
-            clock.periods_left(Color::Black),
-            clock.periods_left(Color::White),
-        ),
-        running: clock.running(),
-        paused: Some(clock.is_paused()),
-    }
+    ClocksNow::read(clock, Timestamp::from_millis(now)).as_event_reading(color)
 }
