@@ -152,9 +152,33 @@ const MIN_TOKEN_CHARS: usize = 12;
 const PREFIX_RULE: &str = "use lower-case letters, digits and '-' (levels joined by '/')";
 
 impl HallConfig {
-    /// Reads and checks the file at `path`.
+    /// Reads and checks the file at `path`; relative paths inside it are taken relative to
+    /// the file's directory, as in the board's config.
     pub fn load(path: &Path) -> Result<HallConfig, ConfigError> {
-        load_with(path, read)
+        let mut config = load_with(path, read)?;
+        if let Some(dir) = path.parent() {
+            config.resolve_paths(dir);
+        }
+        Ok(config)
+    }
+
+    /// Makes every relative file name in the config relative to `dir`.
+    fn resolve_paths(&mut self, dir: &Path) {
+        let m = &mut self.mqtt;
+        for p in [
+            &mut m.password_file,
+            &mut m.ca_file,
+            &mut m.cert_file,
+            &mut m.key_file,
+            &mut self.hall.command_key_file,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if p.is_relative() {
+                *p = dir.join(&*p);
+            }
+        }
     }
 
     /// Parses and checks the text of a hall configuration; `path` names it in errors.
@@ -482,6 +506,28 @@ mod tests {
         assert_eq!(
             crate::console_auth::verify(&c.arbiters, "chief", "change-me"),
             None
+        );
+    }
+
+    #[test]
+    fn relative_file_names_are_taken_from_the_files_directory() {
+        let mut c = parse(
+            "[mqtt]\nca_file = \"certs/ca.pem\"\npassword_file = \"/etc/tengen/pw\"\n\
+             [hall]\ncommand_key_file = \"command.key\"\n",
+        )
+        .unwrap();
+        c.resolve_paths(Path::new("/etc/tengen"));
+        assert_eq!(
+            c.mqtt.tls().ca_file.as_deref(),
+            Some(Path::new("/etc/tengen/certs/ca.pem"))
+        );
+        assert_eq!(
+            c.mqtt.password_file.as_deref(),
+            Some(Path::new("/etc/tengen/pw"))
+        );
+        assert_eq!(
+            c.hall.command_key_file.as_deref(),
+            Some(Path::new("/etc/tengen/command.key"))
         );
     }
 
