@@ -1,0 +1,368 @@
+//! Golden frames: the player displays' faces for real event streams, drawn by `render` and
+//! compared pixel for pixel with the PNGs in `tests/fixtures/frames/`.
+//!
+//! `TENGEN_BLESS=1 cargo test -p tengen-table --test golden_frames` writes the PNGs anew
+//! (look at every one before committing them); `TENGEN_FRAMES_PREVIEW=DIR` also writes a
+//! copy scaled 4 times into DIR, to look at.
+
+use std::path::PathBuf;
+
+use tengen_protocol::event::{Alert, AlertCode, EndReason, Envelope, Expected, GameEnd, GameSetup};
+use tengen_protocol::view::ClocksNow;
+use tengen_protocol::{Event, GameView, Timestamp};
+use tengen_rules::clock::{Clock, TimeControl};
+use tengen_rules::{Color, Point};
+use tengen_table::{render, Face, MonoFrame};
+
+const T0: u64 = 1_767_225_600_000;
+
+fn at(ms: u64) -> Timestamp {
+    Timestamp::from_millis(T0 + ms)
+}
+
+fn p(gtp: &str) -> Point {
+    tengen_protocol::gtp::parse(gtp).unwrap()
+}
+
+/// Points for moves that capture nothing, in the order played.
+const OPENING: [&str; 12] = [
+    "Q16", "D4", "Q4", "D16", "R10", "C10", "K17", "K3", "O17", "F3", "C6", "R6",
+];
+
+/// A board's event stream, built the way the referee writes it: the clocks are a rules
+/// clock run beside the stream, and each press is a `clock` event with its reading.
+struct Board {
+    view: GameView,
+    clock: Option<Clock>,
+    seq: u64,
+    moves: u32,
+}
+
+impl Board {
+    /// A board with no game yet.
+    fn idle() -> Board {
+        let mut b = Board {
+            view: GameView::new(),
+            clock: None,
+            seq: 0,
+            moves: 0,
+        };
+        b.event(
+            0,
+            Event::status(tengen_protocol::event::BoardState::Online, "0.1.0"),
+        );
+        b
+    }
+
+    /// A game of Shusaku (Black) and Gennan (White) under `tc`, Black's clock started at 0.
+    fn new(tc: &str) -> Board {
+        let tc = TimeControl::parse(tc).unwrap();
+        let mut b = Board::idle();
+        b.event(
+            0,
+            Event::GameStarted(GameSetup {
+                time_control: tc,
+                black: "Shusaku".into(),
+                white: "Gennan Inseki".into(),
+                black_rank: Some("4d".into()),
+                white_rank: Some("8d".into()),
+                round: "3".into(),
+                table: "7".into(),
+                ..GameSetup::default()
+            }),
+        );
+        if tc != TimeControl::None {
+            let mut clock = Clock::new(tc);
+            clock.start(Color::Black, T0);
+            let reading = ClocksNow::read(&clock, at(0)).as_event_reading(None);
+            b.clock = Some(clock);
+            b.event(0, Event::Clock(reading));
+        }
+        b
+    }
+
+    fn event(&mut self, ms: u64, event: Event) {
+        self.seq += 1;
+        let envelope = Envelope {
+            seq: self.seq,
+            time: at(ms),
+            board: "hall1-07".into(),
+            game: "r3-t07".into(),
+            by: None,
+            event,
+        };
+        self.view.apply_envelope(&envelope).unwrap();
+    }
+
+    /// The side to move sets a stone down at `ms` and presses its clock 1 s later.
+    fn play(&mut self, ms: u64) {
+        let color = if self.moves % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        self.moves += 1;
+        let point = p(OPENING[(self.moves - 1) as usize]);
+        let left = self.clock.as_mut().map(|c| {
+            c.tick(T0 + ms);
+            let now = ClocksNow::read(c, at(ms));
+            tengen_protocol::PerColor::new(now.black, now.white)
+        });
+        self.event(
+            ms,
+            Event::Move {
+                number: self.moves,
+                color,
+                point,
+                captured: vec![],
+                clock: left,
+            },
+        );
+        self.press(ms + 1000, color);
+    }
+
+    /// `color` presses the clock at `ms`.
+    fn press(&mut self, ms: u64, color: Color) {
+        if let Some(clock) = self.clock.as_mut() {
+            clock.press(color, T0 + ms);
+            let reading = ClocksNow::read(clock, at(ms)).as_event_reading(Some(color));
+            self.event(ms, Event::Clock(reading));
+        }
+    }
+
+    /// The arbiter pauses the clocks at `ms`.
+    fn pause(&mut self, ms: u64) {
+        if let Some(clock) = self.clock.as_mut() {
+            clock.pause(T0 + ms);
+            let reading = ClocksNow::read(clock, at(ms)).as_event_reading(None);
+            self.event(ms, Event::Clock(reading));
+        }
+    }
+
+    /// The arbiter resumes the clocks at `ms`.
+    fn resume(&mut self, ms: u64) {
+        if let Some(clock) = self.clock.as_mut() {
+            clock.resume(T0 + ms);
+            let reading = ClocksNow::read(clock, at(ms)).as_event_reading(None);
+            self.event(ms, Event::Clock(reading));
+        }
+    }
+
+    fn alert(&mut self, ms: u64, code: AlertCode, article: &str, points: &[&str]) {
+        let points: Vec<Point> = points.iter().map(|q| p(q)).collect();
+        self.event(
+            ms,
+            Event::Alert(Alert {
+                id: format!("a{}", self.seq),
+                code,
+                article: article.into(),
+                color: Some(Color::Black),
+                expected: Expected::new(points.iter().map(|&q| (q, None)).collect()),
+                points,
+                message: "Captured stones are still on the board.".into(),
+            }),
+        );
+    }
+
+    fn face(&self, color: Color, ms: u64) -> Face {
+        Face::of(&self.view, color, at(ms))
+    }
+}
+
+/// Compares `face`'s frame with the fixture `name`.png (writes it under TENGEN_BLESS).
+fn check(name: &str, face: &Face) {
+    let frame = render(face);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/frames");
+    let path = dir.join(format!("{name}.png"));
+    if std::env::var_os("TENGEN_BLESS").is_some() {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&path, frame.to_png(1)).unwrap();
+    }
+    if let Some(preview) = std::env::var_os("TENGEN_FRAMES_PREVIEW") {
+        let preview = PathBuf::from(preview);
+        std::fs::create_dir_all(&preview).unwrap();
+        std::fs::write(preview.join(format!("{name}.png")), frame.to_png(4)).unwrap();
+    }
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (TENGEN_BLESS=1 cargo test -p tengen-table --test golden_frames writes it)",
+            path.display()
+        )
+    });
+    let want = MonoFrame::from_png(&bytes).unwrap();
+    assert!(
+        want == frame,
+        "{name}: the frame differs from {}\nface: {face:?}\nwant: {want:?}\ngot: {frame:?}",
+        path.display()
+    );
+}
+
+#[test]
+fn no_game() {
+    let b = Board::idle();
+    check("idle", &b.face(Color::Black, 0));
+}
+
+#[test]
+fn before_the_first_move_the_names() {
+    let b = Board::new("byoyomi 60m 5x60s");
+    check("start_black", &b.face(Color::Black, 300));
+    check("start_white", &b.face(Color::White, 300));
+}
+
+#[test]
+fn byoyomi_in_main_time() {
+    let mut b = Board::new("byoyomi 60m 5x60s");
+    for i in 0..6 {
+        b.play(200_000 * (i + 1));
+    }
+    // Black to move since 1 201 000; 17 min 24.4 s later.
+    let now = 1_201_000 + 1_044_400;
+    check("byoyomi_main_black", &b.face(Color::Black, now));
+    check("byoyomi_main_white", &b.face(Color::White, now));
+}
+
+#[test]
+fn byoyomi_in_periods() {
+    let mut b = Board::new("byoyomi 10m 5x60s");
+    b.play(5_000);
+    b.play(10_000);
+    // Black used 6 s, runs again from 11 s: the base time runs out at 605 s; two periods
+    // are used up in full, the third has 42 s left.
+    let now = 605_000 + 2 * 60_000 + 18_000;
+    let face = b.face(Color::Black, now);
+    check("byoyomi_periods", &face);
+    // The last period, 7.3 s left.
+    let now = 605_000 + 4 * 60_000 + 52_700;
+    check("byoyomi_last_period", &b.face(Color::Black, now));
+}
+
+#[test]
+fn canadian() {
+    let mut b = Board::new("canadian 5m 15/10m");
+    b.play(1_000);
+    b.play(2_000);
+    // Black's base time runs out at 301 s; then three stones are played in the first
+    // period (12 left).
+    let mut t = 304_000;
+    for _ in 0..3 {
+        b.play(t + 40_000);
+        b.play(t + 41_000 + 500);
+        t += 43_000;
+    }
+    check("canadian", &b.face(Color::Black, t + 60_000));
+}
+
+#[test]
+fn fischer_over_an_hour() {
+    let mut b = Board::new("fischer 90m +30s");
+    b.play(60_000);
+    b.play(120_000);
+    b.play(200_000);
+    // White to move since 201 s with 90 min + 30 s - 60 s (5370 s): 1:23:45 shown after
+    // 5 min 45.5 s.
+    check("fischer_white", &b.face(Color::White, 201_000 + 345_500));
+}
+
+#[test]
+fn absolute() {
+    let mut b = Board::new("absolute 30m");
+    b.play(754_000);
+    b.play(900_000);
+    b.play(1_000_000);
+    // Black used 855 s (15:45 left); White thinks since 1001 s (25:55 left at 1100 s).
+    check("absolute_black_waiting", &b.face(Color::Black, 1_100_000));
+    check("absolute_white_running", &b.face(Color::White, 1_100_000));
+}
+
+#[test]
+fn paused() {
+    let mut b = Board::new("byoyomi 60m 5x60s");
+    b.play(30_000);
+    b.play(95_000);
+    b.pause(400_000);
+    check("paused_black", &b.face(Color::Black, 900_000));
+}
+
+#[test]
+fn the_flag() {
+    let mut b = Board::new("absolute 10m");
+    b.play(30_000);
+    b.play(60_000);
+    let face = b.face(Color::Black, 700_000);
+    check("flag_black", &face);
+    check("flag_white", &b.face(Color::White, 700_000));
+}
+
+#[test]
+fn an_alert_with_points_to_put_right() {
+    let mut b = Board::new("byoyomi 60m 5x60s");
+    for i in 0..4 {
+        b.play(60_000 * (i + 1));
+    }
+    b.alert(250_000, AlertCode::UncapturedStones, "18.2", &["D4", "E5"]);
+    check("alert_points", &b.face(Color::Black, 260_000));
+    b.alert(
+        251_000,
+        AlertCode::BoardDisturbed,
+        "17.6",
+        &["C3", "C4", "C5", "D3", "D5", "Q16", "R16", "S16"],
+    );
+    check("alert_many_points", &b.face(Color::White, 260_000));
+}
+
+#[test]
+fn the_result() {
+    let mut b = Board::new("byoyomi 60m 5x60s");
+    for i in 0..10 {
+        b.play(60_000 * (i + 1));
+    }
+    b.event(
+        700_000,
+        Event::GameOver(GameEnd {
+            result: "B+1.5".into(),
+            reason: EndReason::Count,
+            black_area: Some(185.0),
+            white_area: Some(176.0),
+            dame: Some(0),
+            margin_stones: Some(0.75),
+            margin_points: Some(1.5),
+        }),
+    );
+    check("result_black", &b.face(Color::Black, 800_000));
+    check("result_white", &b.face(Color::White, 800_000));
+}
+
+#[test]
+fn no_clock() {
+    let mut b = Board::new("none");
+    for i in 0..7 {
+        b.play(10_000 * (i + 1));
+    }
+    check("no_clock_white", &b.face(Color::White, 90_000));
+}
+
+/// Over a stretch of a game sampled every 20 ms, a face differs from the previous one
+/// exactly when its frame does: the caller redraws on every change and only then.
+#[test]
+fn faces_change_exactly_when_frames_do() {
+    let mut b = Board::new("byoyomi 1m 3x30s");
+    b.play(1_000);
+    b.pause(40_000);
+    b.resume(60_000);
+    let mut last: Option<(Face, MonoFrame)> = None;
+    let mut changes = 0;
+    let mut t = 20_000;
+    while t < 160_000 {
+        let face = b.face(Color::White, t);
+        let frame = render(&face);
+        if let Some((f, fr)) = &last {
+            assert_eq!(*f == face, *fr == frame, "at {t} ms: {f:?} / {face:?}");
+            changes += usize::from(*f != face);
+        }
+        last = Some((face, frame));
+        t += 20;
+    }
+    // White's clock ran from 2 s to 40 s and from 60 s on: each shown second and tenth.
+    assert!(changes > 100, "{changes}");
+}
