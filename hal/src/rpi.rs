@@ -1,10 +1,11 @@
 //! The direct driver on a Raspberry Pi (feature `rpi`): rppal's SPI devices and GPIO pins
 //! plugged into [`MuxAdcMatrix`], the clock buttons on rppal's interrupt callbacks feeding
-//! [`InterruptButtons`] (each edge placed in time by the kernel's event timestamp), and the
-//! indicator on a GPIO output.
+//! [`InterruptButtons`] (each edge placed in time by the kernel's event timestamp), the
+//! indicator on a GPIO output, and the player displays on an I2C bus ([`open_displays`]).
 
 use rppal::gpio::{Event, Gpio, InputPin, OutputPin, Trigger};
 use rppal::hal::Delay;
+use rppal::i2c::I2c;
 use rppal::spi::{Bus, Mode, SimpleHalSpiDevice, SlaveSelect, Spi};
 use thiserror::Error;
 
@@ -12,11 +13,15 @@ use crate::driver::buttons::{edge_instant, EdgeQueue, InterruptButtons, RawEdge}
 use crate::driver::indicator::LedIndicator;
 use crate::driver::matrix::MuxAdcMatrix;
 use crate::driver::pins::{PinConfig, PinConfigError, SpiSelect};
+use crate::driver::ssd1306::{SharedI2c, Ssd1306Config, Ssd1306Display};
 use crate::driver::wiring::{Wiring, WiringError};
 use crate::traits::Button;
 
 /// The sensor matrix on a Pi.
 pub type RpiMatrix = MuxAdcMatrix<SimpleHalSpiDevice, OutputPin, Delay>;
+
+/// A player display on a Pi (the bus shared when both displays are on it).
+pub type RpiDisplay = Ssd1306Display<SharedI2c<I2c>>;
 
 /// Why the Pi hardware could not be opened. One line each.
 #[derive(Debug, Error)]
@@ -44,6 +49,14 @@ pub enum RpiError {
         cs: u8,
         /// What rppal said.
         source: rppal::spi::Error,
+    },
+    /// An I2C bus could not be opened (is `dtparam=i2c_arm=on` set?).
+    #[error("I2C bus {bus} (/dev/i2c-{bus}): {source}")]
+    I2c {
+        /// The bus.
+        bus: u8,
+        /// What rppal said.
+        source: rppal::i2c::Error,
     },
 }
 
@@ -200,4 +213,25 @@ pub fn open_indicator(pins: &PinConfig) -> Result<Option<LedIndicator<OutputPin>
         pin.into_output_low()
     };
     Ok(Some(LedIndicator::new(out, pins.led_active_low)))
+}
+
+/// Opens I2C bus `bus` (`/dev/i2c-<bus>`; bus 1 is GPIO2 = SDA, GPIO3 = SCL).
+pub fn open_i2c(bus: u8) -> Result<I2c, RpiError> {
+    I2c::with_bus(bus).map_err(|source| RpiError::I2c { bus, source })
+}
+
+/// Opens Black's and White's displays, both on I2C bus `bus`. Nothing is sent to them
+/// yet: the first `show` initialises each (a display missing now only fails its own
+/// `show`).
+pub fn open_displays(
+    bus: u8,
+    black: Ssd1306Config,
+    white: Ssd1306Config,
+) -> Result<(RpiDisplay, RpiDisplay), RpiError> {
+    Ok(Ssd1306Display::pair(open_i2c(bus)?, black, white))
+}
+
+/// Opens one display alone on I2C bus `bus` (for displays on two buses).
+pub fn open_display(bus: u8, config: Ssd1306Config) -> Result<RpiDisplay, RpiError> {
+    Ok(Ssd1306Display::new(SharedI2c::new(open_i2c(bus)?), config))
 }

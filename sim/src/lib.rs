@@ -71,6 +71,12 @@
 //! `B+R`/`W+R`: the loser sets two stones down together on the two free points nearest
 //! their own lower-right corner ([`side::lower_right_region`], which depends on
 //! [`SimOptions::black_side`]), then presses their clock.
+//!
+//! ## The player displays
+//!
+//! [`ssd1306_emulator::Ssd1306Bus`] is an I2C bus with emulated SSD1306 displays on it: the
+//! real driver (`tengen_hal::driver::Ssd1306Display`) writes to it, and
+//! [`Ssd1306Bus::frame`](ssd1306_emulator::Ssd1306Bus::frame) gives what each player sees.
 
 pub mod action;
 pub mod choreography;
@@ -84,6 +90,7 @@ pub mod sgf_input;
 /// Where the players sit (the hal's: the referee and the config use the same).
 pub use tengen_hal::side;
 pub mod simulation;
+pub mod ssd1306_emulator;
 mod violation;
 
 pub use action::{Action, Step, TimedAction};
