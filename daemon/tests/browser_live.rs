@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use headless_chrome::Tab;
-use tengen_net::live_view::{serve, LiveFeed};
+use tengen_net::live_view::{router, serve, LiveFeed};
 use tengen_protocol::event::{
     Alert, AlertCode, BoardState, ClearedHow, ClockReading, Expected, GameSetup, PerColor,
     RetractReason,
@@ -85,7 +85,9 @@ async fn live_page_follows_a_game() {
         return;
     };
     let feed = LiveFeed::new();
-    let server = serve("127.0.0.1:0", feed.clone()).await.expect("bind");
+    let server = serve("127.0.0.1:0", router(feed.clone()))
+        .await
+        .expect("bind");
     let url = format!("http://{}/", server.addr);
     let mut f = Feeder {
         feed: feed.clone(),

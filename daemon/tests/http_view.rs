@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use http::ids;
 
-use tengen_net::live_view::{serve, LiveFeed};
+use tengen_net::live_view::{router, serve, LiveFeed};
 use tengen_protocol::{Envelope, Event, Timestamp};
 use tengen_rules::Color;
 
@@ -45,7 +45,9 @@ async fn get(
 #[tokio::test]
 async fn page_sgf_and_state_are_served() {
     let feed = LiveFeed::new();
-    let server = serve("127.0.0.1:0", feed.clone()).await.expect("bind");
+    let server = serve("127.0.0.1:0", router(feed.clone()))
+        .await
+        .expect("bind");
     let page = get(server.addr, "/", &[], "</html>").await;
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("EventSource(\"events\")"));
@@ -72,7 +74,9 @@ async fn events_resume_from_last_event_id() {
     for s in 1..=5 {
         feed.publish(pass(s));
     }
-    let server = serve("127.0.0.1:0", feed.clone()).await.expect("bind");
+    let server = serve("127.0.0.1:0", router(feed.clone()))
+        .await
+        .expect("bind");
 
     let all = get(server.addr, "/events", &[], "id: 5").await;
     assert!(all.contains("text/event-stream"), "{all}");

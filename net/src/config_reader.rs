@@ -196,6 +196,17 @@ impl Reader {
         }
     }
 
+    /// A boolean, or `None` when absent or of another type (recorded).
+    pub fn boolean(&mut self, table: &Table, prefix: &str, key: &str) -> Option<bool> {
+        match table.get(key)? {
+            Value::Boolean(b) => Some(*b),
+            other => {
+                self.wrong_type(prefix, key, "true or false", other);
+                None
+            }
+        }
+    }
+
     /// A number (integer or float), or `None` when absent or of another type (recorded).
     pub fn number(&mut self, table: &Table, prefix: &str, key: &str) -> Option<f64> {
         match table.get(key)? {

@@ -24,6 +24,8 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Loads and validates a config; prints every problem with its key path.
     CheckConfig(CheckConfigArgs),
+    /// Renders the clock's spoken calls to WAV clips with espeak-ng.
+    Voice(VoiceArgs),
 }
 
 /// `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]`
@@ -78,6 +80,14 @@ pub struct SimArgs {
     /// Runs in real time instead of as fast as possible.
     #[arg(long)]
     pub realtime: bool,
+    /// Writes each distinct frame of the two player displays as PNG:
+    /// `DIR/{ms}-B.png`, `DIR/{ms}-W.png` (virtual ms since the first event).
+    #[arg(long = "clock-frames")]
+    pub clock_frames: Option<PathBuf>,
+    /// Writes the board's sound track (the calls in the configured voice or beeps) as a
+    /// mono 16-bit WAV whose time 0 is the first event.
+    #[arg(long = "audio-out")]
+    pub audio_out: Option<PathBuf>,
 }
 
 /// `tengen replay FILE.sgf [--json] [--superko situational|positional]`
@@ -133,4 +143,15 @@ pub struct CalibrateArgs {
 pub struct CheckConfigArgs {
     /// The configuration to check.
     pub file: PathBuf,
+}
+
+/// `tengen voice --lang LANG --out DIR`
+#[derive(Args, Debug, Clone)]
+pub struct VoiceArgs {
+    /// The language of the calls: `en`, `zh` (Mandarin) or `ja`.
+    #[arg(long)]
+    pub lang: String,
+    /// The folder the clips are written to (`DIR/{call}.wav`).
+    #[arg(long)]
+    pub out: PathBuf,
 }

@@ -11,6 +11,8 @@ mod replay;
 mod run;
 mod score;
 mod sim;
+mod sim_table;
+mod voice;
 
 use args::Command;
 
@@ -25,6 +27,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Hall(a) => hall::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::CheckConfig(a) => check_config::run(a),
+        Command::Voice(a) => voice::run(a),
     }
 }
 

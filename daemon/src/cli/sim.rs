@@ -14,6 +14,7 @@ use tengen_referee::{Pipeline, RefereeSettings};
 use tengen_sim::{GameOptions, Simulation};
 
 use super::args::SimArgs;
+use super::sim_table::SimTable;
 use super::CliError;
 use crate::config::Config;
 use crate::sim_game;
@@ -32,19 +33,28 @@ pub(super) enum SimError {
     Pipeline(#[from] tengen_referee::PipelineError),
 }
 
+/// What a simulated run reports as it goes.
+pub(super) enum SimStep<'a> {
+    /// An event, at the virtual time (ms) it happened.
+    Event(Millis, &'a Event),
+    /// A scan was handled (its events reported first), at its virtual time: what a board's
+    /// loop does once per turn happens here.
+    Scanned(Millis),
+}
+
 /// Runs `sim` to its end through a new pipeline for `settings`. With `realtime`, each scan
-/// waits for its moment on the wall clock. `on_event` sees each event as it comes, with
-/// the virtual time (ms) it happened at. Returns the pipeline at the end.
+/// waits for its moment on the wall clock. `on_step` sees each event as it comes and each
+/// scan once handled. Returns the pipeline at the end.
 pub(super) fn run_simulation(
     sim: &mut Simulation,
     settings: RefereeSettings,
     realtime: bool,
-    mut on_event: impl FnMut(Millis, &Event),
+    mut on_step: impl FnMut(SimStep<'_>),
 ) -> Result<Pipeline, SimError> {
     let start = Instant::now();
     let (mut pipeline, first) = Pipeline::new(settings, None, sim.now())?;
     for e in first {
-        on_event(sim.now(), &e);
+        on_step(SimStep::Event(sim.now(), &e));
     }
     while let Some((frame, buttons)) = sim.next_scan() {
         if realtime {
@@ -55,8 +65,9 @@ pub(super) fn run_simulation(
             }
         }
         for e in pipeline.step(&frame, &buttons)? {
-            on_event(frame.time, &e);
+            on_step(SimStep::Event(frame.time, &e));
         }
+        on_step(SimStep::Scanned(frame.time));
     }
     Ok(pipeline)
 }
@@ -113,7 +124,21 @@ pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
     let mut for_broker: Vec<Envelope> = Vec::new();
     let keep_for_broker = args.broker.is_some();
     let mut end = Timestamp::from_millis(base);
-    run_simulation(&mut sim, settings, args.realtime, |t, e| {
+    let mut table = SimTable::new(&args, &config)?;
+    let mut table_error: Option<CliError> = None;
+    run_simulation(&mut sim, settings, args.realtime, |step| {
+        let (t, e) = match step {
+            SimStep::Event(t, e) => (t, e),
+            SimStep::Scanned(t) => {
+                if let (Some(table), None) = (&mut table, &table_error) {
+                    let now = Timestamp::from_millis(base + t).max(end);
+                    if let Err(e) = table.poll(&view, now) {
+                        table_error = Some(e);
+                    }
+                }
+                return;
+            }
+        };
         seq += 1;
         end = Timestamp::from_millis(base + t);
         let env = Envelope {
@@ -127,6 +152,9 @@ pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
         if let Err(why) = view.apply_envelope(&env) {
             tracing::warn!("event {seq}: {why}");
         }
+        if let Some(table) = &mut table {
+            table.on_event(&env.event, env.time);
+        }
         if write_error.is_none() {
             if let Err(err) = writeln!(out, "{}", env.to_json()) {
                 write_error = Some(err);
@@ -139,6 +167,12 @@ pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
     .map_err(|e| CliError::work(format!("tengen sim: {e}")))?;
     if let Some(err) = write_error {
         return Err(CliError::work(format!("writing events: {err}")));
+    }
+    if let Some(err) = table_error {
+        return Err(err);
+    }
+    if let Some(table) = table {
+        table.finish(end)?;
     }
     out.flush()
         .map_err(|e| CliError::work(format!("writing events: {e}")))?;

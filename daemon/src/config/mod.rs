@@ -44,6 +44,10 @@ pub struct Config {
     pub http: HttpConfig,
     /// `[storage]`.
     pub storage: StorageConfig,
+    /// `[display]`.
+    pub display: DisplayConfig,
+    /// `[voice]`.
+    pub voice: VoiceConfig,
 }
 
 pub use tengen_net::config_reader::ConfigError;
@@ -136,6 +140,20 @@ impl Config {
             storage: StorageConfig {
                 dir: PathBuf::from("/var/lib/tengen"),
             },
+            display: DisplayConfig {
+                driver: DisplayDriver::Ssd1306,
+                i2c_bus: 1,
+                black_address: 0x3C,
+                white_address: 0x3D,
+                rotate_black: false,
+                rotate_white: false,
+            },
+            voice: VoiceConfig {
+                style: tengen_table::VoiceStyle::Voice,
+                lang: "en".into(),
+                dir: PathBuf::from("/var/lib/tengen/voice"),
+                volume: 1.0,
+            },
         }
     }
 
@@ -225,6 +243,7 @@ impl Config {
         }
         fix(&mut self.hardware.serial.path);
         fix(&mut self.storage.dir);
+        fix(&mut self.voice.dir);
         let m = &mut self.mqtt;
         for p in [
             &mut m.ca_file,
@@ -282,6 +301,26 @@ pub fn check_config(path: impl AsRef<Path>) -> Result<Checked, ConfigError> {
     ] {
         if let Some(file) = file {
             need(key, file);
+        }
+    }
+    if config.voice.style == tengen_table::VoiceStyle::Voice {
+        let v = &config.voice;
+        let missing = tengen_table::sound::clip_names()
+            .into_iter()
+            .map(|name| v.dir.join(format!("{name}.wav")))
+            .filter(|file| !file.is_file())
+            .collect::<Vec<_>>();
+        if let Some(first) = missing.first() {
+            missing_files.push(Problem {
+                path: "voice.dir".to_string(),
+                message: format!(
+                    "{} and {} more clips missing (the board stays silent; render them with `tengen voice --lang {} --out {}`)",
+                    first.display(),
+                    missing.len() - 1,
+                    v.lang,
+                    v.dir.display()
+                ),
+            });
         }
     }
     Ok(Checked {

@@ -25,6 +25,8 @@ pub(crate) fn read(root: &Table, r: &mut Reader) -> Config {
             "mqtt",
             "http",
             "storage",
+            "display",
+            "voice",
         ],
     );
     let empty = Table::new();
@@ -36,6 +38,8 @@ pub(crate) fn read(root: &Table, r: &mut Reader) -> Config {
     let mqtt = read_mqtt(r.table(root, "", "mqtt").unwrap_or(&empty), &board.id, r);
     let http = read_http(r.table(root, "", "http").unwrap_or(&empty), r);
     let storage = read_storage(r.table(root, "", "storage").unwrap_or(&empty), r);
+    let display = read_display(r.table(root, "", "display").unwrap_or(&empty), r);
+    let voice = read_voice(r.table(root, "", "voice").unwrap_or(&empty), r);
     if hardware.backend == Backend::Rpi || !hardware.rpi.is_empty() {
         if let Err(problems) = super::rpi::rpi_layout(&hardware.rpi, board.size) {
             r.problems.extend(problems);
@@ -59,6 +63,8 @@ pub(crate) fn read(root: &Table, r: &mut Reader) -> Config {
         mqtt,
         http,
         storage,
+        display,
+        voice,
     }
 }
 
@@ -422,6 +428,91 @@ fn read_storage(t: &Table, r: &mut Reader) -> StorageConfig {
     r.unknown_keys(t, "storage", &["dir"]);
     StorageConfig {
         dir: path(r, t, "storage", "dir").unwrap_or(Config::default_for("x").storage.dir),
+    }
+}
+
+fn read_display(t: &Table, r: &mut Reader) -> DisplayConfig {
+    const P: &str = "display";
+    r.unknown_keys(
+        t,
+        P,
+        &[
+            "driver",
+            "i2c_bus",
+            "black_address",
+            "white_address",
+            "rotate_black",
+            "rotate_white",
+        ],
+    );
+    let d = Config::default_for("x").display;
+    // 7-bit I2C addresses outside the reserved ranges (0x00-0x07, 0x78-0x7F).
+    let mut address = |key: &str, default: u8| {
+        r.integer_in(t, P, key, 0x08, 0x77)
+            .map_or(default, |v| v as u8)
+    };
+    let black_address = address("black_address", d.black_address);
+    let white_address = address("white_address", d.white_address);
+    let driver = r
+        .word(t, P, "driver", "ssd1306, none", DisplayDriver::parse)
+        .unwrap_or(d.driver);
+    if driver == DisplayDriver::Ssd1306 && black_address == white_address {
+        r.problem(
+            "display.white_address",
+            format!("{white_address:#04x} is Black's display's address too"),
+        );
+    }
+    DisplayConfig {
+        driver,
+        i2c_bus: r
+            .integer_in(t, P, "i2c_bus", 0, 255)
+            .map_or(d.i2c_bus, |v| v as u8),
+        black_address,
+        white_address,
+        rotate_black: r.boolean(t, P, "rotate_black").unwrap_or(d.rotate_black),
+        rotate_white: r.boolean(t, P, "rotate_white").unwrap_or(d.rotate_white),
+    }
+}
+
+fn read_voice(t: &Table, r: &mut Reader) -> VoiceConfig {
+    const P: &str = "voice";
+    r.unknown_keys(t, P, &["style", "lang", "dir", "volume"]);
+    let d = Config::default_for("x").voice;
+    let volume = match r.number(t, P, "volume") {
+        Some(v) if (0.0..=1.0).contains(&v) => v,
+        Some(v) => {
+            r.problem("voice.volume", format!("{v} is not in 0.0..=1.0"));
+            d.volume
+        }
+        None => d.volume,
+    };
+    let lang = match r.string(t, P, "lang") {
+        Some(lang) if tengen_table::clips::languages().contains(&lang.as_str()) => lang,
+        Some(lang) => {
+            r.problem(
+                "voice.lang",
+                format!(
+                    "{lang:?} is not one of {}",
+                    tengen_table::clips::languages().join(", ")
+                ),
+            );
+            d.lang
+        }
+        None => d.lang,
+    };
+    VoiceConfig {
+        style: r
+            .word(
+                t,
+                P,
+                "style",
+                "voice, beep, off",
+                tengen_table::VoiceStyle::parse,
+            )
+            .unwrap_or(d.style),
+        lang,
+        dir: path(r, t, P, "dir").unwrap_or(d.dir),
+        volume,
     }
 }
 

@@ -276,3 +276,61 @@ pub struct StorageConfig {
     /// `storage.dir`: the journal and the SGF file. Default `/var/lib/tengen`.
     pub dir: PathBuf,
 }
+
+/// `[display]`: the two player displays (Art. 12.1: the players read their time).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DisplayConfig {
+    /// `display.driver`: `ssd1306` (default) or `none`.
+    pub driver: DisplayDriver,
+    /// `display.i2c_bus`: the I2C bus both displays are on (default 1: GPIO2/GPIO3 on a Pi).
+    pub i2c_bus: u8,
+    /// `display.black_address`: Black's display (default 0x3C).
+    pub black_address: u8,
+    /// `display.white_address`: White's display (default 0x3D).
+    pub white_address: u8,
+    /// `display.rotate_black`: Black's display is mounted upside down (default false).
+    pub rotate_black: bool,
+    /// `display.rotate_white`: White's display is mounted upside down (default false).
+    pub rotate_white: bool,
+}
+
+/// Which display driver drives the player displays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisplayDriver {
+    /// Two SSD1306 128x64 OLEDs on I2C (on the `sim` backend: two emulated ones).
+    Ssd1306,
+    /// No displays.
+    None,
+}
+
+impl DisplayDriver {
+    /// The config word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DisplayDriver::Ssd1306 => "ssd1306",
+            DisplayDriver::None => "none",
+        }
+    }
+
+    pub(crate) fn parse(word: &str) -> Option<DisplayDriver> {
+        match word {
+            "ssd1306" => Some(DisplayDriver::Ssd1306),
+            "none" => Some(DisplayDriver::None),
+            _ => None,
+        }
+    }
+}
+
+/// `[voice]`: how the board says the count (Art. 12.1, 12.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoiceConfig {
+    /// `voice.style`: `voice` (default), `beep` or `off`.
+    pub style: tengen_table::VoiceStyle,
+    /// `voice.lang`: the language `tengen voice` renders the clips in (default `en`).
+    pub lang: String,
+    /// `voice.dir`: the clips, named as `tengen voice` writes them (default
+    /// `/var/lib/tengen/voice`).
+    pub dir: PathBuf,
+    /// `voice.volume`: 0.0 ..= 1.0 (default 1.0).
+    pub volume: f64,
+}

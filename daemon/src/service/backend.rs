@@ -6,6 +6,7 @@ use std::time::Duration;
 use tengen_hal::{ButtonEvent, Frame, Millis};
 
 use tengen_protocol::Event;
+use tengen_table::Sound;
 
 /// What one poll of a backend gave.
 #[derive(Debug, Default)]
@@ -37,6 +38,9 @@ pub trait Backend: Send {
     fn idle(&mut self, budget: Duration) {
         std::thread::sleep(budget);
     }
+    /// A call is due (`[voice] style = "beep"` drives the buzzer on the indicator pin; the
+    /// default does nothing: the voice plays on its own thread).
+    fn sound(&mut self, _sound: &Sound, _now: Millis) {}
     /// A word for logs and the startup line (`sim`, `serial /dev/ttyACM0`...).
     fn describe(&self) -> String;
 }

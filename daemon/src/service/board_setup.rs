@@ -153,11 +153,28 @@ fn rpi(config: &Config, settings: RefereeSettings) -> Result<Built, ServiceError
         .map_err(|e| ServiceError::Backend(e.to_string()))?;
     let buttons =
         tengen_hal::rpi::open_buttons(&pins).map_err(|e| ServiceError::Backend(e.to_string()))?;
+    let buzzer = if config.voice.style == tengen_table::VoiceStyle::Beep {
+        let pin = tengen_hal::rpi::open_indicator(&pins)
+            .map_err(|e| ServiceError::Backend(e.to_string()))?;
+        if pin.is_none() {
+            tracing::warn!(
+                "voice.style = \"beep\" but hardware.rpi.pins.led names no pin: the count is not beeped"
+            );
+        }
+        pin.map(|pin| super::rpi_backend::Buzzer {
+            pin: Box::new(pin),
+            player: tengen_table::BeepPlayer::new(),
+            on: false,
+        })
+    } else {
+        None
+    };
     Ok(Built {
         backend: Box::new(super::rpi_backend::RpiBackend {
             matrix,
             buttons,
             fault: false,
+            buzzer,
         }),
         settings,
         calibration: load_calibration(config)?,

@@ -7,6 +7,7 @@ use super::alive::AliveFile;
 use super::board_setup::{build_resumed, engine_factory};
 use super::notify::Notifier;
 use super::outputs::Outputs;
+use super::players::PlayerOutputs;
 use super::recorder::Recorder;
 use super::scan_loop::{LoopEnd, Pacer, RealPacer};
 use super::{open_game, opening, Parts, Service, ServiceError};
@@ -61,7 +62,8 @@ pub(crate) fn start_with(
         built.backend.describe(),
         config.hardware.scan_hz
     );
-    Service::spawn(Parts {
+    let players = PlayerOutputs::start(config, recorder.outputs());
+    Ok(Service::spawn(Parts {
         engine,
         backend: built.backend,
         recorder,
@@ -69,7 +71,8 @@ pub(crate) fn start_with(
         notifier: Notifier::from_env(),
         exit_when_finished,
         alive,
-    })
+    })?
+    .with_players(players))
 }
 
 /// Tells systemd the service is ready, then waits for SIGTERM or SIGINT (or the loop

@@ -142,7 +142,11 @@ pub async fn start_links(
         .http
         .clone()
         .unwrap_or_else(|| config.http.listen.to_string());
-    let http = live_view::serve(&http_addr, feed.clone())
+    let routes = live_view::router(feed.clone()).merge(super::clock_view::router(
+        outputs.subscribe_faces(),
+        config.board.black_side,
+    ));
+    let http = live_view::serve(&http_addr, routes)
         .await
         .map_err(|source| LinkError::Http {
             addr: http_addr,

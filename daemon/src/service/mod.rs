@@ -28,11 +28,13 @@
 pub mod alive;
 pub mod backend;
 pub(crate) mod board_setup;
+pub(crate) mod clock_view;
 pub mod engine;
 pub(crate) mod launch;
 pub mod links;
 pub mod notify;
 pub mod outputs;
+pub mod players;
 pub mod recorder;
 pub(crate) mod resume;
 #[cfg(feature = "rpi")]
@@ -182,6 +184,7 @@ pub struct Service {
     commands: mpsc::Sender<Request>,
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Result<(Recorder, LoopEnd), ServiceError>>,
+    players: Option<players::PlayerOutputs>,
 }
 
 impl Service {
@@ -212,7 +215,14 @@ impl Service {
             commands,
             stop,
             thread,
+            players: None,
         })
+    }
+
+    /// The players' displays and voice, stopped with the service.
+    pub fn with_players(mut self, players: players::PlayerOutputs) -> Service {
+        self.players = Some(players);
+        self
     }
 
     /// The outputs to subscribe to.
@@ -243,8 +253,13 @@ impl Service {
     /// Waits for the loop to end (after [`Service::request_stop`] or when finished) and
     /// returns how it ended, with the recorder.
     pub fn join(self) -> Result<(Recorder, LoopEnd), ServiceError> {
-        self.thread
+        let ended = self
+            .thread
             .join()
-            .map_err(|_| ServiceError::Thread("the scan loop panicked".into()))?
+            .map_err(|_| ServiceError::Thread("the scan loop panicked".into()))?;
+        if let Some(players) = self.players {
+            players.stop();
+        }
+        ended
     }
 }

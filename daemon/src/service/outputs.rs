@@ -2,11 +2,14 @@
 //! in the journal) and `watch` channels of what the fold of those events shows now: the
 //! `state` snapshot, the SGF and `alerts/active`. The MQTT publisher and the HTTP view
 //! subscribe here; a slow subscriber that lags behind the broadcast re-reads the journal
-//! from the `seq` it has.
+//! from the `seq` it has. The players' side has its own two: the faces their displays
+//! show (the displays, `/clock` and the live page follow it) and the calls to say.
 
 use tokio::sync::{broadcast, watch};
 
 use tengen_protocol::Envelope;
+use tengen_rules::Color;
+use tengen_table::{Face, Sound};
 
 /// Events buffered per subscriber before a slow one lags.
 pub const EVENT_BUFFER: usize = 4096;
@@ -22,11 +25,35 @@ pub struct Shown {
     pub alerts_active: String,
 }
 
+/// What the two player displays show now (`None` before the first poll).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PlayerFaces {
+    /// Black's display.
+    pub black: Option<Face>,
+    /// White's display.
+    pub white: Option<Face>,
+}
+
+impl PlayerFaces {
+    /// `color`'s face.
+    pub fn get(&self, color: Color) -> Option<&Face> {
+        match color {
+            Color::Black => self.black.as_ref(),
+            Color::White => self.white.as_ref(),
+        }
+    }
+}
+
+/// Calls buffered for the voice before a slow one lags (a lagging voice skips calls).
+const SOUND_BUFFER: usize = 16;
+
 /// The senders, owned by the service.
 #[derive(Debug, Clone)]
 pub struct Outputs {
     events: broadcast::Sender<Envelope>,
     shown: watch::Sender<Shown>,
+    faces: watch::Sender<PlayerFaces>,
+    sounds: broadcast::Sender<Sound>,
 }
 
 impl Default for Outputs {
@@ -44,7 +71,37 @@ impl Outputs {
             sgf: String::new(),
             alerts_active: "[]".into(),
         });
-        Outputs { events, shown }
+        let (faces, _) = watch::channel(PlayerFaces::default());
+        let (sounds, _) = broadcast::channel(SOUND_BUFFER);
+        Outputs {
+            events,
+            shown,
+            faces,
+            sounds,
+        }
+    }
+
+    /// What the player displays show, updated when a face changes.
+    pub fn subscribe_faces(&self) -> watch::Receiver<PlayerFaces> {
+        self.faces.subscribe()
+    }
+
+    /// Every call the board says from now on, at its instant.
+    pub fn subscribe_sounds(&self) -> broadcast::Receiver<Sound> {
+        self.sounds.subscribe()
+    }
+
+    /// `color`'s face changed.
+    pub fn face(&self, color: Color, face: Face) {
+        self.faces.send_modify(|faces| match color {
+            Color::Black => faces.black = Some(face),
+            Color::White => faces.white = Some(face),
+        });
+    }
+
+    /// A call is due now (no subscriber is not an error).
+    pub fn sound(&self, sound: Sound) {
+        let _ = self.sounds.send(sound);
     }
 
     /// Every event recorded from now on.

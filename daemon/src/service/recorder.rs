@@ -3,12 +3,15 @@
 //! rewritten atomically when the record changed).
 //!
 //! What is shown comes from the protocol's one fold ([`GameView`]) of the journaled
-//! envelopes, exactly as any consumer of the events would fold them.
+//! envelopes, exactly as any consumer of the events would fold them; the players' faces and
+//! calls come from the same fold through the table's [`Schedule`], polled once per turn of
+//! the scan loop ([`Recorder::poll_table`]).
 
 use std::path::{Path, PathBuf};
 
 use tengen_hal::Millis;
 use tengen_protocol::{Envelope, Event, GameView, Timestamp};
+use tengen_table::{Schedule, Sound};
 
 use super::outputs::{Outputs, Shown};
 use super::ServiceError;
@@ -23,6 +26,7 @@ pub struct Recorder {
     dir: PathBuf,
     view: GameView,
     sgf: String,
+    table: Schedule,
 }
 
 impl Recorder {
@@ -41,6 +45,7 @@ impl Recorder {
             dir: dir.to_path_buf(),
             view,
             sgf: String::new(),
+            table: Schedule::new(),
         })
     }
 
@@ -98,11 +103,32 @@ impl Recorder {
             if let Err(e) = self.view.apply_envelope(&envelope) {
                 tracing::warn!("event {} does not fold: {e}", envelope.seq);
             }
+            self.table.on_event(&envelope.event, envelope.time);
             self.outputs.event(&envelope);
             written.push(envelope);
         }
         self.refresh(at);
         Ok(written)
+    }
+
+    /// The players' side at `now` (once per turn of the loop, after the turn's events are
+    /// recorded): the faces that changed go to the outputs, and so does a call that is due,
+    /// which is also returned (for a backend that beeps it).
+    pub fn poll_table(&mut self, now: Millis) -> Option<Sound> {
+        let now = Timestamp::from_millis(now).max(self.view.last_time().unwrap_or_default());
+        let due = self.table.poll(&self.view, now);
+        for (color, face) in due.faces {
+            self.outputs.face(color, face);
+        }
+        if let Some(sound) = due.sound {
+            self.outputs.sound(sound);
+        }
+        due.sound
+    }
+
+    /// Calls the table dropped because the loop came too late to say them in time.
+    pub fn dropped_calls(&self) -> u64 {
+        self.table.dropped()
     }
 
     /// Shows the game as of `now` and, when the record changed, rewrites the SGF file. A

@@ -145,6 +145,9 @@ impl ScanLoop {
                     Err(e) => tracing::warn!("scan dropped: {e}"),
                 }
             }
+            if let Some(sound) = self.recorder.poll_table(now) {
+                self.backend.sound(&sound, now);
+            }
             self.alive.beat(now);
             self.notifier.alive(Instant::now());
             if self.stop.load(Ordering::SeqCst) {

@@ -36,13 +36,14 @@ pub fn router(feed: LiveFeed) -> Router {
         .with_state(feed)
 }
 
-/// Serves `router(feed)` on `addr` until the task is dropped. Binding errors are returned
-/// at once so the caller can say which address is taken.
-pub async fn serve(addr: &str, feed: LiveFeed) -> std::io::Result<ServeHandle> {
+/// Serves `routes` ([`router`], with a board's own routes merged in) on `addr` until the
+/// task is stopped. Binding errors are returned at once so the caller can say which address
+/// is taken.
+pub async fn serve(addr: &str, routes: Router) -> std::io::Result<ServeHandle> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let local = listener.local_addr()?;
     let task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, router(feed)).await {
+        if let Err(e) = axum::serve(listener, routes).await {
             tracing::error!("http server stopped: {e}");
         }
     });

@@ -1,0 +1,138 @@
+//! What the players see, over HTTP on the board's listener (SPEC.md, "HTTP"): `/clock`, the
+//! two faces large and side by side for a tablet beside the board (the one facing each
+//! player upright for them), and the pictures it and the live page show, drawn by the one
+//! pure function the displays use ([`tengen_table::render`]):
+//!
+//! - `/clock/B.png`, `/clock/W.png`: a face as it is now (`?scale=1..8`, default 4);
+//! - `/clock/events`: Server-Sent Events, one `face` event naming the colour (`B`, `W`)
+//!   each time a face changes (at most ten times a second each), so a page reloads only
+//!   the picture that changed.
+
+use std::convert::Infallible;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use futures_util::stream::{self, Stream};
+use serde::Deserialize;
+use tokio::sync::watch;
+
+use tengen_hal::Side;
+use tengen_rules::Color;
+
+use super::outputs::PlayerFaces;
+
+/// The tablet page.
+const PAGE: &str = include_str!("clock.html");
+
+/// The largest `?scale` of a face picture (1024x512 pixels).
+const MAX_SCALE: u32 = 8;
+
+#[derive(Clone)]
+struct ClockState {
+    faces: watch::Receiver<PlayerFaces>,
+    /// Black's face is turned upside down on the tablet by default: Black sits at the far
+    /// side of a tablet whose near edge faces south.
+    black_far: bool,
+}
+
+/// The routes of `/clock`, reading the faces from `faces`; `black_side` says where Black
+/// sits, to turn each face towards its player.
+pub(crate) fn router(faces: watch::Receiver<PlayerFaces>, black_side: Side) -> Router {
+    let black_far = matches!(black_side, Side::North | Side::West);
+    Router::new()
+        .route("/clock", get(page))
+        .route("/clock/events", get(events))
+        .route("/clock/{face}", get(picture))
+        .with_state(ClockState { faces, black_far })
+}
+
+async fn page(State(state): State<ClockState>) -> Html<String> {
+    Html(PAGE.replace(
+        "__BLACK_FAR__",
+        if state.black_far { "true" } else { "false" },
+    ))
+}
+
+#[derive(Deserialize)]
+struct PictureQuery {
+    scale: Option<u32>,
+}
+
+async fn picture(
+    State(state): State<ClockState>,
+    Path(face): Path<String>,
+    Query(q): Query<PictureQuery>,
+) -> Response {
+    let color = match face.as_str() {
+        "B.png" => Color::Black,
+        "W.png" => Color::White,
+        _ => return (StatusCode::NOT_FOUND, "no such face: B.png or W.png\n").into_response(),
+    };
+    let scale = q.scale.unwrap_or(4);
+    if !(1..=MAX_SCALE).contains(&scale) {
+        return (
+            StatusCode::BAD_REQUEST,
+            format!("scale: {scale} is not in 1..={MAX_SCALE}\n"),
+        )
+            .into_response();
+    }
+    let Some(face) = state.faces.borrow().get(color).cloned() else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "no face yet\n").into_response();
+    };
+    let png = tengen_table::render(&face).to_png(scale);
+    (
+        [
+            (header::CONTENT_TYPE, "image/png"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        png,
+    )
+        .into_response()
+}
+
+/// One `face` event per colour at once, then one each time that colour's face changes.
+async fn events(
+    State(state): State<ClockState>,
+) -> Sse<impl Stream<Item = Result<SseEvent, Infallible>>> {
+    let mut rx = state.faces;
+    let first = rx.borrow_and_update().clone();
+    let pending: Vec<&'static str> = ["B", "W"]
+        .into_iter()
+        .filter(|c| first.get(color_of(c)).is_some())
+        .collect();
+    let stream = stream::unfold(
+        (rx, first, pending),
+        |(mut rx, mut last, mut pending)| async move {
+            loop {
+                if let Some(c) = pending.pop() {
+                    let event = SseEvent::default().event("face").data(c);
+                    return Some((Ok(event), (rx, last, pending)));
+                }
+                if rx.changed().await.is_err() {
+                    return None;
+                }
+                let now = rx.borrow_and_update().clone();
+                for c in ["B", "W"] {
+                    let color = color_of(c);
+                    if now.get(color) != last.get(color) {
+                        pending.push(c);
+                    }
+                }
+                last = now;
+            }
+        },
+    );
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+fn color_of(c: &str) -> Color {
+    if c == "B" {
+        Color::Black
+    } else {
+        Color::White
+    }
+}

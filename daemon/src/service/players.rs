@@ -1,0 +1,284 @@
+//! The players' side of the board (Art. 12.1): the two displays and the voice, each on its
+//! own thread, following what the outputs say. The scan loop decides what to show and say
+//! and when (the table's [`tengen_table::Schedule`], polled once per turn); these threads
+//! only do the slow I/O, so a display that takes 27 ms per frame on its bus or a sound card
+//! never holds up a scan.
+//!
+//! - **Displays** (`[display] driver = "ssd1306"`): each changed face is drawn with the
+//!   table's one renderer and written to its SSD1306. On the `rpi` backend (and on the
+//!   `serial` backend of a `--features rpi` build) they are on the Pi's I2C bus; on the
+//!   `sim` backend they are two emulated SSD1306 on a simulated bus, driven by the same
+//!   driver. A display that is missing or fails is logged (once a minute at most) and
+//!   tried again every [`RETRY_MS`]; the game never waits for it.
+//! - **Voice** (`[voice] style = "voice"`, a build with `--features audio`): the clips in
+//!   `voice.dir`, played through the default audio output; a new call cuts the one playing.
+//!   `style = "beep"` is played by the backend on the buzzer pin instead.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use tokio::sync::watch;
+
+use tengen_hal::driver::ssd1306::{Ssd1306Config, Ssd1306Error};
+use tengen_hal::{PlayerDisplay, Rotation};
+use tengen_rules::Color;
+use tengen_table::{Face, VoiceStyle};
+
+use super::outputs::{Outputs, PlayerFaces};
+use crate::config::{Backend as BackendKind, Config, DisplayDriver};
+
+/// How often a display that failed is tried again, in ms.
+const RETRY_MS: u64 = 5_000;
+
+/// How often the display thread looks for a changed face (it also wakes to stop).
+const DISPLAY_POLL: Duration = Duration::from_millis(10);
+
+/// A display as the thread drives it.
+type Display = Box<dyn PlayerDisplay<Error = Ssd1306Error> + Send>;
+
+/// The running threads of the players' side.
+#[derive(Debug, Default)]
+pub struct PlayerOutputs {
+    stop: Arc<AtomicBool>,
+    displays: Option<JoinHandle<()>>,
+}
+
+impl PlayerOutputs {
+    /// Starts the displays and the voice as `config` says, following `outputs`. Never
+    /// fails: a display bus or a sound card that cannot be opened is logged and left out,
+    /// so the board still referees and keeps time.
+    pub fn start(config: &Config, outputs: &Outputs) -> PlayerOutputs {
+        let stop = Arc::new(AtomicBool::new(false));
+        let displays = open_displays(config).and_then(|pair| {
+            let faces = outputs.subscribe_faces();
+            let stop = Arc::clone(&stop);
+            std::thread::Builder::new()
+                .name("tengen-displays".into())
+                .spawn(move || drive_displays(pair, faces, &stop))
+                .map_err(|e| tracing::warn!("player displays: no thread: {e}"))
+                .ok()
+        });
+        start_voice(config, outputs);
+        PlayerOutputs { stop, displays }
+    }
+
+    /// Stops the display thread (the voice ends with the outputs).
+    pub fn stop(mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.displays.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Black's and White's displays as the config and the backend have them, if any.
+fn open_displays(config: &Config) -> Option<[Display; 2]> {
+    let d = &config.display;
+    if d.driver == DisplayDriver::None {
+        return None;
+    }
+    let black = Ssd1306Config::new(d.black_address, Rotation::from_upside_down(d.rotate_black));
+    let white = Ssd1306Config::new(d.white_address, Rotation::from_upside_down(d.rotate_white));
+    match config.hardware.backend {
+        BackendKind::Sim => {
+            // Two emulated SSD1306 mounted as configured, so each shows its frame upright.
+            let bus = tengen_sim::ssd1306_emulator::Ssd1306Bus::new(&[
+                (black.address, black.rotation),
+                (white.address, white.rotation),
+            ]);
+            match bus {
+                Ok(bus) => {
+                    let (b, w) =
+                        tengen_hal::driver::ssd1306::Ssd1306Display::pair(bus, black, white);
+                    Some([Box::new(b), Box::new(w)])
+                }
+                Err(e) => {
+                    tracing::warn!("player displays (emulated): {e}");
+                    None
+                }
+            }
+        }
+        BackendKind::Rpi | BackendKind::Serial => pi_displays(d.i2c_bus, black, white),
+    }
+}
+
+#[cfg(feature = "rpi")]
+fn pi_displays(bus: u8, black: Ssd1306Config, white: Ssd1306Config) -> Option<[Display; 2]> {
+    match tengen_hal::rpi::open_displays(bus, black, white) {
+        Ok((b, w)) => Some([Box::new(b), Box::new(w)]),
+        Err(e) => {
+            tracing::warn!("player displays: {e}");
+            None
+        }
+    }
+}
+
+#[cfg(not(feature = "rpi"))]
+fn pi_displays(bus: u8, _black: Ssd1306Config, _white: Ssd1306Config) -> Option<[Display; 2]> {
+    tracing::info!(
+        "player displays on I2C bus {bus} need a build with `--features rpi`; none driven \
+         (set [display] driver = \"none\" to say so)"
+    );
+    None
+}
+
+/// One display's state in the thread.
+struct Driven {
+    display: Display,
+    color: Color,
+    /// The face on the glass (`None`: nothing yet, or the last write failed).
+    shown: Option<Face>,
+    /// The last failed write, to retry and to log at most once a minute.
+    failed_at: Option<Instant>,
+    logged_at: Option<Instant>,
+}
+
+impl Driven {
+    fn update(&mut self, face: Option<&Face>) {
+        let Some(face) = face else { return };
+        let retry = self
+            .failed_at
+            .is_some_and(|t| t.elapsed() >= Duration::from_millis(RETRY_MS));
+        if self.shown.as_ref() == Some(face) || (self.failed_at.is_some() && !retry) {
+            return;
+        }
+        let frame = tengen_table::render(face);
+        match self.display.show(frame.pages()) {
+            Ok(()) => {
+                if self.failed_at.take().is_some() {
+                    tracing::info!("{:?}'s display is back", self.color);
+                }
+                self.shown = Some(face.clone());
+            }
+            Err(e) => {
+                self.shown = None;
+                self.failed_at = Some(Instant::now());
+                if self
+                    .logged_at
+                    .is_none_or(|t| t.elapsed() >= Duration::from_secs(60))
+                {
+                    tracing::warn!("{:?}'s display: {e}", self.color);
+                    self.logged_at = Some(Instant::now());
+                }
+            }
+        }
+    }
+}
+
+/// The display thread: writes each changed face until told to stop.
+fn drive_displays(pair: [Display; 2], mut faces: watch::Receiver<PlayerFaces>, stop: &AtomicBool) {
+    let [black, white] = pair;
+    let mut driven = [
+        Driven {
+            display: black,
+            color: Color::Black,
+            shown: None,
+            failed_at: None,
+            logged_at: None,
+        },
+        Driven {
+            display: white,
+            color: Color::White,
+            shown: None,
+            failed_at: None,
+            logged_at: None,
+        },
+    ];
+    while !stop.load(Ordering::SeqCst) {
+        let now = faces.borrow_and_update().clone();
+        for d in &mut driven {
+            d.update(now.get(d.color));
+        }
+        // Wake on a change, or at least every poll period (to stop, and to retry).
+        let deadline = Instant::now() + DISPLAY_POLL;
+        while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
+            if faces.has_changed().unwrap_or(true) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if faces.has_changed().is_err() {
+            break;
+        }
+    }
+}
+
+#[cfg(feature = "audio")]
+fn start_voice(config: &Config, outputs: &Outputs) {
+    if config.voice.style != VoiceStyle::Voice {
+        return;
+    }
+    let v = config.voice.clone();
+    let sounds = outputs.subscribe_sounds();
+    let spawned = std::thread::Builder::new()
+        .name("tengen-voice".into())
+        .spawn(move || voice::run(&v, sounds));
+    if let Err(e) = spawned {
+        tracing::warn!("voice: no thread: {e}");
+    }
+}
+
+#[cfg(not(feature = "audio"))]
+fn start_voice(config: &Config, _outputs: &Outputs) {
+    if config.voice.style == VoiceStyle::Voice {
+        tracing::info!(
+            "voice: this build has no audio output (`--features audio`): the count is \
+             published as byoyomi events and shown on the displays, not spoken"
+        );
+    }
+}
+
+#[cfg(feature = "audio")]
+mod voice {
+    //! The voice thread: each call's clips through the default audio output.
+
+    use tokio::sync::broadcast;
+
+    use tengen_table::clips::ClipSet;
+    use tengen_table::Sound;
+
+    use crate::config::VoiceConfig;
+
+    /// The rate the clips are played at (what `tengen voice` renders).
+    const RATE: u32 = 22_050;
+
+    pub(super) fn run(v: &VoiceConfig, mut sounds: broadcast::Receiver<Sound>) {
+        let clips = match ClipSet::load(&v.dir, RATE) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!("voice: {e}; the board stays silent");
+                return;
+            }
+        };
+        let stream = match rodio::OutputStreamBuilder::open_default_stream() {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!("voice: no audio output: {e}; the board stays silent");
+                return;
+            }
+        };
+        let volume = v.volume as f32;
+        let mut playing: Option<rodio::Sink> = None;
+        loop {
+            let sound = match sounds.blocking_recv() {
+                Ok(s) => s,
+                // A call missed while this thread lagged is not said late.
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return,
+            };
+            // A new call cuts the one playing: dropping its sink stops it.
+            drop(playing.take());
+            let pcm = clips.pcm_for(&sound);
+            let samples: Vec<f32> = pcm
+                .samples
+                .iter()
+                .map(|&s| f32::from(s) / 32_768.0 * volume)
+                .collect();
+            let sink = rodio::Sink::connect_new(stream.mixer());
+            sink.append(rodio::buffer::SamplesBuffer::new(1, pcm.rate, samples));
+            playing = Some(sink);
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! `/clock`, the tablet page beside the board, in a real browser (headless Chromium) on a
+//! real `tengen run` (sim backend, a whole game at 20x pace): screenshots at three moments
+//! of the game (its first moves, the middle, the end), the faces turned towards
+//! their players, updated as the game goes, and at the end showing exactly the frames the
+//! board draws for its displays (read back pixel by pixel from the page).
+//!
+//! Needs `/usr/bin/chromium`; without it the test says so and passes, except with
+//! `TENGEN_REQUIRE_ORACLES=1`.
+
+#[path = "support/board.rs"]
+mod board;
+#[path = "support/broker.rs"]
+mod broker;
+#[path = "support/browser.rs"]
+mod browser;
+#[path = "support/http.rs"]
+mod http;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tengen_table::MonoFrame;
+
+fn write_config(dir: &Path, http: u16, mqtt: u16) -> std::path::PathBuf {
+    let path = dir.join("board.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[board]\nid = \"clock-01\"\ntournament = \"club\"\ngame = \"g1\"\nsize = 9\n\
+             [hardware]\nbackend = \"sim\"\n\
+             [hardware.sim]\nsgf = \"{}\"\nseed = 3\nspeed = 20.0\n\
+             [time]\nsystem = \"byoyomi\"\nmain = \"40s\"\nperiods = 5\nperiod = \"30s\"\n\
+             [mqtt]\nurl = \"embedded\"\nlisten = \"127.0.0.1:{mqtt}\"\n\
+             [http]\nlisten = \"127.0.0.1:{http}\"\n[storage]\ndir = \"data\"\n",
+            board::game_sgf().display()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+async fn state(addr: SocketAddr) -> Value {
+    if tokio::net::TcpStream::connect(addr).await.is_err() {
+        return Value::Null; // not listening yet
+    }
+    let r = http::get(addr, "/api/state", &[]).await;
+    if r.status == 200 {
+        r.json()
+    } else {
+        Value::Null
+    }
+}
+
+async fn wait_state(addr: SocketAddr, limit: Duration, what: &str, ok: impl Fn(&Value) -> bool) {
+    let start = Instant::now();
+    loop {
+        let s = state(addr).await;
+        if ok(&s) {
+            return;
+        }
+        assert!(start.elapsed() < limit, "{what}: state is {s}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The lit pixels of the page's picture of `color`'s face, read back at 128x64.
+fn page_pixels(tab: &headless_chrome::Tab, color: &str) -> Vec<bool> {
+    let js = format!(
+        "(() => {{ const img = document.getElementById('img{color}');
+            const c = document.createElement('canvas'); c.width = 128; c.height = 64;
+            const g = c.getContext('2d'); g.imageSmoothingEnabled = false;
+            g.drawImage(img, 0, 0, 128, 64);
+            const d = g.getImageData(0, 0, 128, 64).data; let s = '';
+            for (let i = 0; i < d.length; i += 4) s += d[i] > 127 ? '1' : '0';
+            return s; }})()"
+    );
+    browser::eval(tab, &js)
+        .as_str()
+        .expect("pixels")
+        .chars()
+        .map(|c| c == '1')
+        .collect()
+}
+
+/// [`page_pixels`] once a picture is drawn (one may be between two versions when read).
+fn drawn(tab: &headless_chrome::Tab, color: &str) -> Vec<bool> {
+    let start = Instant::now();
+    loop {
+        let p = page_pixels(tab, color);
+        if p.iter().any(|&lit| lit) {
+            return p;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{color}'s face is drawn"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn frame_pixels(frame: &MonoFrame) -> Vec<bool> {
+    (0..64)
+        .flat_map(|y| (0..128).map(move |x| (x, y)))
+        .map(|(x, y)| frame.pixel(x, y))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (http_port, mqtt_port) = (broker::free_port(), broker::free_port());
+    let config = write_config(dir.path(), http_port, mqtt_port);
+    let mut board = board::BoardProcess::start(&config);
+    let addr: SocketAddr = format!("127.0.0.1:{http_port}").parse().unwrap();
+    wait_state(addr, Duration::from_secs(20), "the board starts", |s| {
+        s["phase"] == "playing"
+    })
+    .await;
+
+    let b = browser::launch(chromium);
+    let tab = b.new_tab().expect("tab");
+    tab.navigate_to(&format!("http://{addr}/clock"))
+        .expect("navigate")
+        .wait_until_navigated()
+        .expect("loaded");
+    let loaded = "['B','W'].every(c => { const i = document.getElementById('img' + c); \
+                  return i.complete && i.naturalWidth === 1024 && i.naturalHeight === 512; })";
+    browser::wait_until(
+        &tab,
+        loaded,
+        json!(true),
+        Duration::from_secs(5),
+        "both faces",
+    );
+    // Black sits south of the board (the default): White's face is turned to the far side.
+    let turned = |id: &str| {
+        browser::eval(
+            &tab,
+            &format!("getComputedStyle(document.getElementById('{id}')).transform"),
+        )
+    };
+    assert_eq!(turned("faceW"), json!("matrix(-1, 0, 0, -1, 0, 0)"));
+    assert_eq!(turned("faceB"), json!("none"));
+    let first = drawn(&tab, "B");
+    browser::screenshot(&tab, env!("CARGO_TARGET_TMPDIR"), "clock-1-early.png");
+
+    wait_state(
+        addr,
+        Duration::from_secs(60),
+        "the middle of the game",
+        |s| s["number"].as_u64().unwrap_or(0) >= 20,
+    )
+    .await;
+    board.assert_running();
+    browser::wait_until(&tab, loaded, json!(true), Duration::from_secs(5), "faces");
+    assert_ne!(drawn(&tab, "B"), first, "Black's face follows the game");
+    browser::screenshot(&tab, env!("CARGO_TARGET_TMPDIR"), "clock-2-middle.png");
+
+    wait_state(addr, Duration::from_secs(120), "the end of the game", |s| {
+        s["phase"] == "over"
+    })
+    .await;
+    // The faces settle (at most ten redraws a second); then the page shows exactly what the
+    // board draws for its displays.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    for color in ["B", "W"] {
+        let png = http::get(addr, &format!("/clock/{color}.png?scale=1"), &[]).await;
+        assert_eq!(png.status, 200);
+        assert_eq!(png.header("content-type").as_deref(), Some("image/png"));
+        let frame = MonoFrame::from_png(&png.body).expect("a face PNG");
+        browser::wait_until(&tab, loaded, json!(true), Duration::from_secs(5), "faces");
+        let start = Instant::now();
+        while page_pixels(&tab, color) != frame_pixels(&frame) {
+            assert!(
+                start.elapsed() < Duration::from_secs(3),
+                "{color}'s face on the page is not the board's frame"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    browser::screenshot(&tab, env!("CARGO_TARGET_TMPDIR"), "clock-3-over.png");
+    // A hostile or mistyped request gets a clear answer, and the board goes on.
+    assert_eq!(http::get(addr, "/clock/X.png", &[]).await.status, 404);
+    assert_eq!(
+        http::get(addr, "/clock/B.png?scale=99", &[]).await.status,
+        400
+    );
+    assert_eq!(
+        http::get(addr, "/clock/B.png?scale=-1", &[]).await.status,
+        400
+    );
+    board.assert_running();
+    assert_eq!(board.terminate(), 0);
+}
