@@ -31,9 +31,10 @@ fn the_shipped_example_configs_pass() {
         assert_eq!(code, 0, "{name}: {stdout}{stderr}");
         assert!(stdout.contains(": ok (board "), "{stdout}");
         if name == "board.toml" {
-            // The Pi's TLS files are not on this machine: warnings, not errors.
-            // The Pi's TLS, password and command key files are not on this machine.
-            assert_eq!(stderr.lines().count(), 3, "{stderr}");
+            // The Pi's TLS, password and command key files and its voice clips are not on
+            // this machine: warnings, not errors.
+            assert_eq!(stderr.lines().count(), 4, "{stderr}");
+            assert!(stderr.contains("voice.dir: /var/lib/tengen/voice/30.wav"));
             assert!(stderr.lines().all(|l| l.starts_with("tengen: warning: ")));
             assert!(stderr.contains("mqtt.ca_file: /etc/tengen/tls/hall-ca.pem"));
             assert!(stderr.contains("mqtt.command_key_file: /etc/tengen/command.key"));

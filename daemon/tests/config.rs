@@ -356,12 +356,26 @@ fn check_config_looks_for_the_files_it_reads() {
         .iter()
         .map(|p| p.to_string())
         .collect();
-    assert_eq!(missing.len(), 2, "{missing:?}");
+    assert_eq!(missing.len(), 3, "{missing:?}");
     assert!(missing[0].starts_with("hardware.sim.sgf: ") && missing[0].contains("none.sgf"));
     assert!(missing[1].starts_with("mqtt.ca_file: ") && missing[1].contains("ca.pem"));
+    assert!(
+        missing[2].starts_with("voice.dir: ")
+            && missing[2].contains("25 more clips missing")
+            && missing[2].contains("tengen voice --lang en --out /var/lib/tengen/voice"),
+        "{}",
+        missing[2]
+    );
     std::fs::create_dir(dir.path().join("games")).unwrap();
     std::fs::write(dir.path().join("games/none.sgf"), "(;)").unwrap();
     std::fs::write(dir.path().join("ca.pem"), "").unwrap();
+    // The clips, where the config says they are.
+    let text = std::fs::read_to_string(&path).unwrap() + "[voice]\ndir = \"clips\"\n";
+    std::fs::write(&path, text).unwrap();
+    std::fs::create_dir(dir.path().join("clips")).unwrap();
+    for name in tengen_table::sound::clip_names() {
+        std::fs::write(dir.path().join("clips").join(format!("{name}.wav")), "").unwrap();
+    }
     assert!(check_config(&path).unwrap().missing_files.is_empty());
 }
 
@@ -444,4 +458,44 @@ proptest! {
             Err(other) => prop_assert!(false, "valid TOML gave {other}"),
         }
     }
+}
+
+#[test]
+fn the_displays_and_the_voice_have_their_defaults_and_their_checks() {
+    let c = ok("[board]\nid = \"b\"\n");
+    assert_eq!(c.display.driver, DisplayDriver::Ssd1306);
+    assert_eq!(
+        (c.display.i2c_bus, c.display.black_address, c.display.white_address),
+        (1, 0x3C, 0x3D)
+    );
+    assert!(!c.display.rotate_black && !c.display.rotate_white);
+    assert_eq!(c.voice.style, tengen_table::VoiceStyle::Voice);
+    assert_eq!(c.voice.lang, "en");
+    assert_eq!(c.voice.dir, PathBuf::from("/var/lib/tengen/voice"));
+    assert_eq!(c.voice.volume, 1.0);
+    let c = ok("[board]\nid = \"b\"\n[display]\ndriver = \"none\"\ni2c_bus = 3\nblack_address = 0x3D\nwhite_address = 0x3C\nrotate_white = true\n[voice]\nstyle = \"beep\"\nlang = \"ja\"\nvolume = 0.25\n");
+    assert_eq!(c.display.driver, DisplayDriver::None);
+    assert_eq!(
+        (c.display.i2c_bus, c.display.black_address, c.display.white_address),
+        (3, 0x3D, 0x3C)
+    );
+    assert!(c.display.rotate_white);
+    assert_eq!(c.voice.style, tengen_table::VoiceStyle::Beep);
+    assert_eq!((c.voice.lang.as_str(), c.voice.volume), ("ja", 0.25));
+    let p = problems(
+        "[board]\nid = \"b\"\n[display]\ndriver = \"lcd\"\nblack_address = 0x7F\nwhite_address = 0x3C\nrotate_black = \"yes\"\nsize = 2\n[voice]\nstyle = \"loud\"\nlang = \"fr\"\nvolume = 1.5\n",
+    );
+    for want in [
+        "display.driver: \"lcd\" is not one of ssd1306, none",
+        "display.black_address: 127 is not in 8..=119",
+        "display.rotate_black: ",
+        "display.size: unknown key",
+        "voice.style: \"loud\" is not one of voice, beep, off",
+        "voice.lang: \"fr\" is not one of en, zh, ja",
+        "voice.volume: 1.5 is not in 0.0..=1.0",
+    ] {
+        assert!(p.iter().any(|l| l.starts_with(want)), "{want} in {p:#?}");
+    }
+    let p = problems("[board]\nid = \"b\"\n[display]\nblack_address = 0x3D\n");
+    assert_eq!(p, ["display.white_address: 0x3d is Black's display's address too"]);
 }

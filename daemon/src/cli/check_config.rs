@@ -25,13 +25,16 @@ pub(super) fn run(args: CheckConfigArgs) -> Result<(), CliError> {
 /// The one line printed for a clean file.
 fn summary(file: &str, c: &Config) -> String {
     format!(
-        "{file}: ok (board {}, tournament {}, backend {}, {}x{}, time {}, mqtt {})",
+        "{file}: ok (board {}, tournament {}, backend {}, {}x{}, time {}, mqtt {}, display {}, voice {} {})",
         c.board.id,
         c.board.tournament,
         c.hardware.backend.as_str(),
         c.board.size,
         c.board.size,
         c.time_control(),
-        c.mqtt.url
+        c.mqtt.url,
+        c.display.driver.as_str(),
+        c.voice.style.as_str(),
+        c.voice.lang
     )
 }

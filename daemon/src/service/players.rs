@@ -21,9 +21,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use tengen_hal::driver::ssd1306::{Ssd1306Config, Ssd1306Error};
+use tengen_hal::driver::ssd1306::{SharedI2c, Ssd1306Config, Ssd1306Display, Ssd1306Error};
 use tengen_hal::{PlayerDisplay, Rotation};
 use tengen_rules::Color;
+use tengen_sim::ssd1306_emulator::{Ssd1306Bus, Ssd1306SetupError};
 use tengen_table::{Face, VoiceStyle};
 
 use super::outputs::{Outputs, PlayerFaces};
@@ -82,26 +83,30 @@ fn open_displays(config: &Config) -> Option<[Display; 2]> {
     let black = Ssd1306Config::new(d.black_address, Rotation::from_upside_down(d.rotate_black));
     let white = Ssd1306Config::new(d.white_address, Rotation::from_upside_down(d.rotate_white));
     match config.hardware.backend {
-        BackendKind::Sim => {
-            // Two emulated SSD1306 mounted as configured, so each shows its frame upright.
-            let bus = tengen_sim::ssd1306_emulator::Ssd1306Bus::new(&[
-                (black.address, black.rotation),
-                (white.address, white.rotation),
-            ]);
-            match bus {
-                Ok(bus) => {
-                    let (b, w) =
-                        tengen_hal::driver::ssd1306::Ssd1306Display::pair(bus, black, white);
-                    Some([Box::new(b), Box::new(w)])
-                }
-                Err(e) => {
-                    tracing::warn!("player displays (emulated): {e}");
-                    None
-                }
+        BackendKind::Sim => match emulated_displays(black, white) {
+            Ok((pair, _bus)) => Some(pair),
+            Err(e) => {
+                tracing::warn!("player displays (emulated): {e}");
+                None
             }
-        }
+        },
         BackendKind::Rpi | BackendKind::Serial => pi_displays(d.i2c_bus, black, white),
     }
+}
+
+/// Two emulated SSD1306 on a simulated bus, mounted as configured (so each shows its frame
+/// upright), driven by the real driver; and the bus, to look at what they show.
+fn emulated_displays(
+    black: Ssd1306Config,
+    white: Ssd1306Config,
+) -> Result<([Display; 2], SharedI2c<Ssd1306Bus>), Ssd1306SetupError> {
+    let bus = SharedI2c::new(Ssd1306Bus::new(&[
+        (black.address, black.rotation),
+        (white.address, white.rotation),
+    ])?);
+    let b = Ssd1306Display::new(bus.clone(), black);
+    let w = Ssd1306Display::new(bus.clone(), white);
+    Ok(([Box::new(b), Box::new(w)], bus))
 }
 
 #[cfg(feature = "rpi")]
@@ -280,5 +285,73 @@ mod voice {
             sink.append(rodio::buffer::SamplesBuffer::new(1, pcm.rate, samples));
             playing = Some(sink);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_protocol::event::GameSetup;
+    use tengen_protocol::{Event, GameView, Timestamp};
+
+    fn faces(view: &GameView, ms: u64) -> PlayerFaces {
+        let at = Timestamp::from_millis(ms);
+        PlayerFaces {
+            black: Some(Face::of(view, Color::Black, at)),
+            white: Some(Face::of(view, Color::White, at)),
+        }
+    }
+
+    fn wait_for(what: &str, ok: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !ok() {
+            assert!(start.elapsed() < Duration::from_secs(5), "{what}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The display thread through the real driver and the emulated SSD1306: each display
+    /// shows its player's face exactly as the renderer draws it (the White one mounted
+    /// upside down and driven so), follows a change, and comes back after being unplugged.
+    #[test]
+    fn the_display_thread_shows_each_face_and_survives_an_unplugged_display() {
+        let black = Ssd1306Config::new(0x3C, Rotation::Upright);
+        let white = Ssd1306Config::new(0x3D, Rotation::UpsideDown);
+        let (pair, bus) = emulated_displays(black, white).unwrap();
+        let (tx, rx) = watch::channel(PlayerFaces::default());
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || drive_displays(pair, rx, &stop))
+        };
+        let shows = |address: u8, face: &Face| {
+            bus.lock().frame(address).as_ref() == Some(tengen_table::render(face).pages())
+        };
+        let mut view = GameView::new();
+        let before = faces(&view, 0);
+        tx.send(before.clone()).unwrap();
+        wait_for("the idle faces", || {
+            shows(0x3C, before.black.as_ref().unwrap())
+                && shows(0x3D, before.white.as_ref().unwrap())
+        });
+        view.apply(
+            &Event::GameStarted(GameSetup::default()),
+            Timestamp::from_millis(1_000),
+        )
+        .unwrap();
+        let game = faces(&view, 2_000);
+        assert_ne!(game, before);
+        bus.lock().set_connected(0x3D, false);
+        tx.send(game.clone()).unwrap();
+        wait_for("Black's display follows", || {
+            shows(0x3C, game.black.as_ref().unwrap())
+        });
+        bus.lock().set_connected(0x3D, true);
+        // Tried again within RETRY_MS.
+        wait_for("White's display is back", || {
+            shows(0x3D, game.white.as_ref().unwrap())
+        });
+        stop.store(true, Ordering::SeqCst);
+        thread.join().unwrap();
     }
 }
