@@ -465,7 +465,11 @@ fn the_displays_and_the_voice_have_their_defaults_and_their_checks() {
     let c = ok("[board]\nid = \"b\"\n");
     assert_eq!(c.display.driver, DisplayDriver::Ssd1306);
     assert_eq!(
-        (c.display.i2c_bus, c.display.black_address, c.display.white_address),
+        (
+            c.display.i2c_bus,
+            c.display.black_address,
+            c.display.white_address
+        ),
         (1, 0x3C, 0x3D)
     );
     assert!(!c.display.rotate_black && !c.display.rotate_white);
@@ -476,7 +480,11 @@ fn the_displays_and_the_voice_have_their_defaults_and_their_checks() {
     let c = ok("[board]\nid = \"b\"\n[display]\ndriver = \"none\"\ni2c_bus = 3\nblack_address = 0x3D\nwhite_address = 0x3C\nrotate_white = true\n[voice]\nstyle = \"beep\"\nlang = \"ja\"\nvolume = 0.25\n");
     assert_eq!(c.display.driver, DisplayDriver::None);
     assert_eq!(
-        (c.display.i2c_bus, c.display.black_address, c.display.white_address),
+        (
+            c.display.i2c_bus,
+            c.display.black_address,
+            c.display.white_address
+        ),
         (3, 0x3D, 0x3C)
     );
     assert!(c.display.rotate_white);
@@ -497,5 +505,8 @@ fn the_displays_and_the_voice_have_their_defaults_and_their_checks() {
         assert!(p.iter().any(|l| l.starts_with(want)), "{want} in {p:#?}");
     }
     let p = problems("[board]\nid = \"b\"\n[display]\nblack_address = 0x3D\n");
-    assert_eq!(p, ["display.white_address: 0x3d is Black's display's address too"]);
+    assert_eq!(
+        p,
+        ["display.white_address: 0x3d is Black's display's address too"]
+    );
 }
