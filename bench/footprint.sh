@@ -7,6 +7,13 @@
 #   game   - the bundled demo game played at human pace (speed 1), same broker
 #   served - the same game with the embedded broker, an MQTT subscriber on `tengen/#`
 #            and the live page's SSE stream (/events) open
+#   countdown - a byo-yomi countdown: White thinks through 60 s periods (main time 0) with
+#            nothing else happening, so the players' faces change every second and ten
+#            times a second in each period's last 10 s, and a call falls every few seconds
+#
+# DISPLAY (ssd1306 or none, default ssd1306) is the config's `[display] driver`: on the sim
+# backend, ssd1306 is the real driver writing every changed face to two emulated SSD1306 on
+# a simulated I2C bus. Run the same cases with both to see what the displays cost.
 #
 # Each case runs under `/usr/bin/time -v` (peak RSS, total CPU) and is sampled from
 # /proc/PID/stat (utime+stime over the window: CPU % of one core) and /proc/PID/status
@@ -14,13 +21,14 @@
 # the figures include the simulated hardware (an upper bound for the service alone).
 #
 # Environment: WINDOW (s, default 60), WARMUP (s, default 5), CASES (default
-# "idle game served"), OUT (default /tmp/tengen-footprint), CARGO_TARGET_DIR, TENGEN (a
+# "idle game served"; also "countdown"), DISPLAY (default ssd1306), OUT (default /tmp/tengen-footprint), CARGO_TARGET_DIR, TENGEN (a
 # tengen binary to use instead of building one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WINDOW=${WINDOW:-60}
 WARMUP=${WARMUP:-5}
 CASES=${CASES:-"idle game served"}
+DISPLAY_DRIVER=${DISPLAY:-ssd1306}
 OUT=${OUT:-/tmp/tengen-footprint}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 REPO=$PWD
@@ -49,10 +57,22 @@ free_port() {
 # config CASE DIR BROKER_PORT HTTP_PORT: writes DIR/board.toml.
 config() {
     local case=$1 dir=$2 mport=$3 hport=$4 source url
+    local time='system = "byoyomi"
+main = "60m"
+periods = 5
+period = "30s"'
     if [ "$case" = idle ]; then
         # A board waiting for the game to start: 24 h of nothing (the longest wait).
         printf 'size 19\nwait 24h\n' >"$dir/idle.txt"
         source="script = \"idle.txt\""
+    elif [ "$case" = countdown ]; then
+        # Black plays at once; White then thinks through byo-yomi periods of 60 s.
+        printf 'size 19\nplace B Q16\npress B\nwait 24h\n' >"$dir/countdown.txt"
+        source="script = \"countdown.txt\""
+        time='system = "byoyomi"
+main = "0s"
+periods = 1000
+period = "60s"'
     else
         cp "$REPO/config/games/demo.sgf" "$dir/demo.sgf"
         source="sgf = \"demo.sgf\""
@@ -72,10 +92,11 @@ seed = 1
 noise = 0.0
 speed = 1.0
 [time]
-system = "byoyomi"
-main = "60m"
-periods = 5
-period = "30s"
+$time
+[display]
+driver = "$DISPLAY_DRIVER"
+[voice]
+style = "off"
 [mqtt]
 url = "$url"
 listen = "127.0.0.1:$mport"
@@ -91,7 +112,7 @@ ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # status_kb PID FIELD: a /proc/PID/status field in kB.
 status_kb() { awk -v f="$2:" '$1 == f {print $2}' "/proc/$1/status"; }
 
-printf '%-7s %8s %9s %9s %9s %11s\n' case cpu_pct rss_kb hwm_kb maxrss_kb events_seen
+printf '%-9s %-7s %8s %9s %9s %9s %11s\n' case display cpu_pct rss_kb hwm_kb maxrss_kb events_seen
 for case in $CASES; do
     dir=$(mktemp -d "$OUT/$case.XXXX")
     mport=$(free_port)
@@ -141,7 +162,7 @@ for case in $CASES; do
     seen=0
     [ -f "$dir/mqtt.txt" ] && seen=$(wc -l <"$dir/mqtt.txt")
     [ -f "$dir/sse.txt" ] && seen="$seen+sse:$(grep -c '^data:' "$dir/sse.txt" || true)"
-    printf '%-7s %8s %9s %9s %9s %11s\n' "$case" "$cpu" "$rss" "$hwm" "$maxrss" "$seen"
-    echo "{\"case\":\"$case\",\"window_s\":$WINDOW,\"cpu_pct\":$cpu,\"rss_kb\":$rss,\"hwm_kb\":$hwm,\"maxrss_kb\":$maxrss}" >"$dir/summary.json"
+    printf '%-9s %-7s %8s %9s %9s %9s %11s\n' "$case" "$DISPLAY_DRIVER" "$cpu" "$rss" "$hwm" "$maxrss" "$seen"
+    echo "{\"case\":\"$case\",\"display\":\"$DISPLAY_DRIVER\",\"window_s\":$WINDOW,\"cpu_pct\":$cpu,\"rss_kb\":$rss,\"hwm_kb\":$hwm,\"maxrss_kb\":$maxrss}" >"$dir/summary.json"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); details in $OUT" >&2

@@ -9,7 +9,7 @@
 //!   `serial` backend of a `--features rpi` build) they are on the Pi's I2C bus; on the
 //!   `sim` backend they are two emulated SSD1306 on a simulated bus, driven by the same
 //!   driver. A display that is missing or fails is logged (once a minute at most) and
-//!   tried again every [`RETRY_MS`]; the game never waits for it.
+//!   tried again every [`RETRY`]; the game never waits for it.
 //! - **Voice** (`[voice] style = "voice"`, a build with `--features audio`): the clips in
 //!   `voice.dir`, played through the default audio output; a new call cuts the one playing.
 //!   `style = "beep"` is played by the backend on the buzzer pin instead.
@@ -30,8 +30,8 @@ use tengen_table::{Face, VoiceStyle};
 use super::outputs::{Outputs, PlayerFaces};
 use crate::config::{Backend as BackendKind, Config, DisplayDriver};
 
-/// How often a display that failed is tried again, in ms.
-const RETRY_MS: u64 = 5_000;
+/// How often a display that failed is tried again.
+const RETRY: Duration = Duration::from_secs(5);
 
 /// How often the display thread looks for a changed face (it also wakes to stop).
 const DISPLAY_POLL: Duration = Duration::from_millis(10);
@@ -57,7 +57,7 @@ impl PlayerOutputs {
             let stop = Arc::clone(&stop);
             std::thread::Builder::new()
                 .name("tengen-displays".into())
-                .spawn(move || drive_displays(pair, faces, &stop))
+                .spawn(move || drive_displays(pair, faces, &stop, RETRY))
                 .map_err(|e| tracing::warn!("player displays: no thread: {e}"))
                 .ok()
         });
@@ -138,6 +138,8 @@ struct Driven {
     /// The last failed write, to retry and to log at most once a minute.
     failed_at: Option<Instant>,
     logged_at: Option<Instant>,
+    /// How long after a failed write it is tried again.
+    retry: Duration,
 }
 
 impl Driven {
@@ -145,7 +147,7 @@ impl Driven {
         let Some(face) = face else { return };
         let retry = self
             .failed_at
-            .is_some_and(|t| t.elapsed() >= Duration::from_millis(RETRY_MS));
+            .is_some_and(|t| t.elapsed() >= self.retry);
         if self.shown.as_ref() == Some(face) || (self.failed_at.is_some() && !retry) {
             return;
         }
@@ -172,25 +174,24 @@ impl Driven {
     }
 }
 
-/// The display thread: writes each changed face until told to stop.
-fn drive_displays(pair: [Display; 2], mut faces: watch::Receiver<PlayerFaces>, stop: &AtomicBool) {
+/// The display thread: writes each changed face until told to stop; a display whose write
+/// failed is tried again `retry` later.
+fn drive_displays(
+    pair: [Display; 2],
+    mut faces: watch::Receiver<PlayerFaces>,
+    stop: &AtomicBool,
+    retry: Duration,
+) {
     let [black, white] = pair;
-    let mut driven = [
-        Driven {
-            display: black,
-            color: Color::Black,
-            shown: None,
-            failed_at: None,
-            logged_at: None,
-        },
-        Driven {
-            display: white,
-            color: Color::White,
-            shown: None,
-            failed_at: None,
-            logged_at: None,
-        },
-    ];
+    let driven = |display, color| Driven {
+        display,
+        color,
+        shown: None,
+        failed_at: None,
+        logged_at: None,
+        retry,
+    };
+    let mut driven = [driven(black, Color::Black), driven(white, Color::White)];
     while !stop.load(Ordering::SeqCst) {
         let now = faces.borrow_and_update().clone();
         for d in &mut driven {
@@ -302,10 +303,13 @@ mod tests {
         }
     }
 
+    /// The retry period in the test: short, so the wait does not race the real one.
+    const TEST_RETRY: Duration = Duration::from_millis(50);
+
     fn wait_for(what: &str, ok: impl Fn() -> bool) {
         let start = Instant::now();
         while !ok() {
-            assert!(start.elapsed() < Duration::from_secs(5), "{what}");
+            assert!(start.elapsed() < Duration::from_secs(30), "{what}");
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -322,7 +326,7 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
             let stop = Arc::clone(&stop);
-            std::thread::spawn(move || drive_displays(pair, rx, &stop))
+            std::thread::spawn(move || drive_displays(pair, rx, &stop, TEST_RETRY))
         };
         let shows = |address: u8, face: &Face| {
             bus.lock().frame(address).as_ref() == Some(tengen_table::render(face).pages())
@@ -347,7 +351,7 @@ mod tests {
             shows(0x3C, game.black.as_ref().unwrap())
         });
         bus.lock().set_connected(0x3D, true);
-        // Tried again within RETRY_MS.
+        // Tried again within TEST_RETRY (and the wait allows a loaded CI machine).
         wait_for("White's display is back", || {
             shows(0x3D, game.white.as_ref().unwrap())
         });
