@@ -93,7 +93,7 @@ fn drawn(tab: &headless_chrome::Tab, color: &str) -> Vec<bool> {
             return p;
         }
         assert!(
-            start.elapsed() < Duration::from_secs(3),
+            start.elapsed() < Duration::from_secs(15),
             "{color}'s face is drawn"
         );
         std::thread::sleep(Duration::from_millis(50));
@@ -134,7 +134,7 @@ async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
         &tab,
         loaded,
         json!(true),
-        Duration::from_secs(5),
+        Duration::from_secs(15),
         "both faces",
     );
     // Black sits south of the board (the default): White's face is turned to the far side.
@@ -157,7 +157,7 @@ async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
     )
     .await;
     board.assert_running();
-    browser::wait_until(&tab, loaded, json!(true), Duration::from_secs(5), "faces");
+    browser::wait_until(&tab, loaded, json!(true), Duration::from_secs(15), "faces");
     assert_ne!(drawn(&tab, "B"), first, "Black's face follows the game");
     browser::screenshot(&tab, env!("CARGO_TARGET_TMPDIR"), "clock-2-middle.png");
 
@@ -173,11 +173,11 @@ async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
         assert_eq!(png.status, 200);
         assert_eq!(png.header("content-type").as_deref(), Some("image/png"));
         let frame = MonoFrame::from_png(&png.body).expect("a face PNG");
-        browser::wait_until(&tab, loaded, json!(true), Duration::from_secs(5), "faces");
+        browser::wait_until(&tab, loaded, json!(true), Duration::from_secs(15), "faces");
         let start = Instant::now();
         while page_pixels(&tab, color) != frame_pixels(&frame) {
             assert!(
-                start.elapsed() < Duration::from_secs(3),
+                start.elapsed() < Duration::from_secs(15),
                 "{color}'s face on the page is not the board's frame"
             );
             std::thread::sleep(Duration::from_millis(50));
