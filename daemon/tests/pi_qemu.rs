@@ -383,15 +383,8 @@ async fn the_aarch64_service_records_a_serial_game_under_qemu() {
     let input = source_game();
     let want: Vec<(Color, Move)> = input.moves.clone();
     let want_captures = with_captures(&input);
-    let human = ThinkTime::human();
-    let scale = |ms: u64| ((ms as f64 / SPEED).round() as u64).max(1);
     let play = GameOptions {
-        think: ThinkTime {
-            median_ms: scale(human.median_ms),
-            min_ms: scale(human.min_ms),
-            max_ms: scale(human.max_ms),
-            ..human
-        },
+        think: ThinkTime::human().faster(SPEED),
         finish: false,
         ..GameOptions::default()
     };

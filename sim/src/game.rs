@@ -64,6 +64,18 @@ impl ThinkTime {
         }
     }
 
+    /// The same pace played `speed` times faster (the spread kept; no think under 1 ms), as
+    /// `tengen-mcu --speed` plays a recorded game.
+    pub fn faster(self, speed: f64) -> ThinkTime {
+        let scale = |ms: Millis| ((ms as f64 / speed).round() as Millis).max(1);
+        ThinkTime {
+            median_ms: scale(self.median_ms),
+            min_ms: scale(self.min_ms),
+            max_ms: scale(self.max_ms),
+            ..self
+        }
+    }
+
     /// A brisk pace for tests: median 600 ms, 200 ms to 3 s.
     pub fn brisk() -> ThinkTime {
         ThinkTime {

@@ -28,21 +28,9 @@ pub const MIN_REDRAW_MS: u64 = 100;
 /// How late a call may still start, in ms; a later one is dropped.
 pub const LATE_MS: u64 = 30;
 
-/// The count of a sudden-death phase's last minute, by time left in ms (descending).
-const SUDDEN_DEATH_CALLS: [(u64, Call); 12] = [
-    (30_000, Call::S30),
-    (20_000, Call::S40),
-    (10_000, Call::S50),
-    (9_000, Call::Count(1)),
-    (8_000, Call::Count(2)),
-    (7_000, Call::Count(3)),
-    (6_000, Call::Count(4)),
-    (5_000, Call::Count(5)),
-    (4_000, Call::Count(6)),
-    (3_000, Call::Count(7)),
-    (2_000, Call::Count(8)),
-    (1_000, Call::Count(9)),
-];
+/// The count of a sudden-death phase's last minute, by time left in ms (descending): the
+/// same words as Art. 12.3's last period.
+const SUDDEN_DEATH_CALLS: [(u64, Call); 12] = tengen_rules::clock::calls::LAST_PERIOD_CALLS;
 
 /// What one poll hands out.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

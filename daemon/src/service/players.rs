@@ -145,9 +145,7 @@ struct Driven {
 impl Driven {
     fn update(&mut self, face: Option<&Face>) {
         let Some(face) = face else { return };
-        let retry = self
-            .failed_at
-            .is_some_and(|t| t.elapsed() >= self.retry);
+        let retry = self.failed_at.is_some_and(|t| t.elapsed() >= self.retry);
         if self.shown.as_ref() == Some(face) || (self.failed_at.is_some() && !retry) {
             return;
         }

@@ -125,15 +125,8 @@ fn simulation(args: &Args) -> Result<Simulation, Failure> {
         let name = path.display();
         let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{name}: {e}")))?;
         let record = tengen_rules::sgf::parse(&text).map_err(|e| bad(format!("{name}: {e}")))?;
-        let human = ThinkTime::human();
-        let scale = |ms: Millis| ((ms as f64 / args.speed).round() as Millis).max(1);
         let play = GameOptions {
-            think: ThinkTime {
-                median_ms: scale(human.median_ms),
-                min_ms: scale(human.min_ms),
-                max_ms: scale(human.max_ms),
-                ..human
-            },
+            think: ThinkTime::human().faster(args.speed),
             ..GameOptions::default()
         };
         Simulation::from_sgf(&record, &options, &play).map_err(|e| bad(format!("{name}: {e}")))

@@ -89,8 +89,9 @@ pub(crate) const PERIOD_CALLS: [(u64, Call); 5] = [
 ];
 
 /// The calls of the last period, by time left in ms (descending); `Count(10)` comes with
-/// the flag at 0 ms left.
-pub(crate) const LAST_PERIOD_CALLS: [(u64, Call); 12] = [
+/// the flag at 0 ms left. The same count serves any last minute before a flag (the table
+/// says it for sudden death, Fischer and Canadian time).
+pub const LAST_PERIOD_CALLS: [(u64, Call); 12] = [
     (30_000, Call::S30),
     (20_000, Call::S40),
     (10_000, Call::S50),
