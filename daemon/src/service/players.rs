@@ -14,8 +14,6 @@
 //!   `voice.dir`, played through the default audio output; a new call cuts the one playing.
 //!   `style = "beep"` is played by the backend on the buzzer pin instead.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -33,16 +31,13 @@ use crate::config::{Backend as BackendKind, Config, DisplayDriver};
 /// How often a display that failed is tried again.
 const RETRY: Duration = Duration::from_secs(5);
 
-/// How often the display thread looks for a changed face (it also wakes to stop).
-const DISPLAY_POLL: Duration = Duration::from_millis(10);
-
 /// A display as the thread drives it.
 type Display = Box<dyn PlayerDisplay<Error = Ssd1306Error> + Send>;
 
 /// The running threads of the players' side.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PlayerOutputs {
-    stop: Arc<AtomicBool>,
+    stop: watch::Sender<bool>,
     displays: Option<JoinHandle<()>>,
 }
 
@@ -51,13 +46,12 @@ impl PlayerOutputs {
     /// fails: a display bus or a sound card that cannot be opened is logged and left out,
     /// so the board still referees and keeps time.
     pub fn start(config: &Config, outputs: &Outputs) -> PlayerOutputs {
-        let stop = Arc::new(AtomicBool::new(false));
+        let (stop, stopped) = watch::channel(false);
         let displays = open_displays(config).and_then(|pair| {
             let faces = outputs.subscribe_faces();
-            let stop = Arc::clone(&stop);
             std::thread::Builder::new()
                 .name("tengen-displays".into())
-                .spawn(move || drive_displays(pair, faces, &stop, RETRY))
+                .spawn(move || drive_displays(pair, faces, stopped, RETRY))
                 .map_err(|e| tracing::warn!("player displays: no thread: {e}"))
                 .ok()
         });
@@ -67,7 +61,7 @@ impl PlayerOutputs {
 
     /// Stops the display thread (the voice ends with the outputs).
     pub fn stop(mut self) {
-        self.stop.store(true, Ordering::SeqCst);
+        let _ = self.stop.send(true);
         if let Some(t) = self.displays.take() {
             let _ = t.join();
         }
@@ -172,14 +166,25 @@ impl Driven {
     }
 }
 
-/// The display thread: writes each changed face until told to stop; a display whose write
-/// failed is tried again `retry` later.
+/// The display thread: writes each changed face until told to stop (or until the outputs or
+/// the [`PlayerOutputs`] are gone); a display whose write failed is tried again `retry`
+/// later. Between changes it sleeps: an idle board costs nothing here.
 fn drive_displays(
     pair: [Display; 2],
     mut faces: watch::Receiver<PlayerFaces>,
-    stop: &AtomicBool,
+    mut stop: watch::Receiver<bool>,
     retry: Duration,
 ) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!("player displays: no timer: {e}");
+            return;
+        }
+    };
     let [black, white] = pair;
     let driven = |display, color| Driven {
         display,
@@ -190,20 +195,30 @@ fn drive_displays(
         retry,
     };
     let mut driven = [driven(black, Color::Black), driven(white, Color::White)];
-    while !stop.load(Ordering::SeqCst) {
+    while !*stop.borrow() {
         let now = faces.borrow_and_update().clone();
         for d in &mut driven {
             d.update(now.get(d.color));
         }
-        // Wake on a change, or at least every poll period (to stop, and to retry).
-        let deadline = Instant::now() + DISPLAY_POLL;
-        while !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
-            if faces.has_changed().unwrap_or(true) {
-                break;
+        // Sleep until a face changes, the stop, or the next retry of a failed display.
+        let retry_in = driven
+            .iter()
+            .filter_map(|d| d.failed_at.map(|t| retry.saturating_sub(t.elapsed())))
+            .min();
+        let go_on = runtime.block_on(async {
+            let retried = async {
+                match retry_in {
+                    Some(wait) => tokio::time::sleep(wait).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                changed = faces.changed() => changed.is_ok(),
+                _ = stop.changed() => false,
+                () = retried => true,
             }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        if faces.has_changed().is_err() {
+        });
+        if !go_on {
             break;
         }
     }
@@ -321,11 +336,8 @@ mod tests {
         let white = Ssd1306Config::new(0x3D, Rotation::UpsideDown);
         let (pair, bus) = emulated_displays(black, white).unwrap();
         let (tx, rx) = watch::channel(PlayerFaces::default());
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let stop = Arc::clone(&stop);
-            std::thread::spawn(move || drive_displays(pair, rx, &stop, TEST_RETRY))
-        };
+        let (stop, stopped) = watch::channel(false);
+        let thread = std::thread::spawn(move || drive_displays(pair, rx, stopped, TEST_RETRY));
         let shows = |address: u8, face: &Face| {
             bus.lock().frame(address).as_ref() == Some(tengen_table::render(face).pages())
         };
@@ -353,7 +365,7 @@ mod tests {
         wait_for("White's display is back", || {
             shows(0x3D, game.white.as_ref().unwrap())
         });
-        stop.store(true, Ordering::SeqCst);
+        stop.send(true).unwrap();
         thread.join().unwrap();
     }
 }
