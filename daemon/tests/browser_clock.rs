@@ -129,7 +129,7 @@ async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
         .wait_until_navigated()
         .expect("loaded");
     let loaded = "['B','W'].every(c => { const i = document.getElementById('img' + c); \
-                  return i.complete && i.naturalWidth === 1024 && i.naturalHeight === 512; })";
+                  return i.complete && i.naturalWidth === 128 && i.naturalHeight === 64; })";
     browser::wait_until(
         &tab,
         loaded,

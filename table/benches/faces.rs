@@ -1,7 +1,7 @@
 //! What the clock at the table costs the scan loop: the schedule is polled once per turn
 //! (100 times a second), so its poll is on the board's real path; a changed face is then
-//! rendered to a 128x64 frame (at most 10 times a second per display) and, for `/clock`,
-//! encoded as a PNG.
+//! rendered to a 128x64 frame (at most 10 times a second per display) and, for `/clock` and
+//! the live page, encoded as a PNG per viewer.
 //!
 //! The game is a byo-yomi countdown: main time used up, White thinking through 60 s
 //! periods, the state in which the faces change most (every second, and every tenth of a
@@ -62,9 +62,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| render(black_box(&face)));
     });
     let frame = render(&face);
-    c.bench_function("png: one frame at scale 8 (the /clock image)", |b| {
-        b.iter(|| black_box(&frame).to_png(8));
-    });
+    // The pages load scale 1 and let the browser enlarge it (CSS `pixelated`); scale 8 is
+    // the 1024x512 picture a client may ask for.
+    for scale in [1, 8] {
+        c.bench_function(&format!("png: one frame at scale {scale}"), |b| {
+            b.iter(|| black_box(&frame).to_png(scale));
+        });
+    }
 }
 
 criterion_group!(benches, bench);
