@@ -97,24 +97,24 @@ impl MonoFrame {
     }
 
     /// The frame as a PNG, each pixel a `scale` x `scale` square (`scale` taken in
-    /// 1..=[`MAX_SCALE`]), 8-bit greyscale: lit pixels white on black, as on the OLED.
+    /// 1..=[`MAX_SCALE`]), 1-bit greyscale: lit pixels white on black, as on the OLED.
     pub fn to_png(&self, scale: u32) -> Vec<u8> {
         let scale = scale.clamp(1, MAX_SCALE);
         let (w, h) = (WIDTH * scale, HEIGHT * scale);
-        let mut data = Vec::with_capacity((w * h) as usize);
-        for y in 0..h {
+        let row_bytes = w.div_ceil(8) as usize;
+        let mut data = vec![0u8; row_bytes * h as usize];
+        for (y, row) in (0..h).zip(data.chunks_exact_mut(row_bytes)) {
             for x in 0..w {
-                data.push(if self.pixel(x / scale, y / scale) {
-                    255
-                } else {
-                    0
-                });
+                if self.pixel(x / scale, y / scale) {
+                    row[(x / 8) as usize] |= 0x80 >> (x % 8);
+                }
             }
         }
         let mut out = Vec::new();
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(png::ColorType::Grayscale);
-        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_depth(png::BitDepth::One);
+        encoder.set_compression(png::Compression::Fast);
         // Writing a well-formed image into memory does not fail; should the encoder ever
         // refuse, the caller gets an empty file rather than a panic.
         let written = encoder.write_header().and_then(|mut writer| {
