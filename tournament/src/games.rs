@@ -1,0 +1,165 @@
+//! Games, their results, and a round's pairings with the players resolved.
+
+use std::fmt;
+
+use crate::players::Player;
+
+/// A game's result as OpenGotha stores it in `Game`'s `result` attribute.
+///
+/// The spellings are OpenGotha's (`ExternalDocument.importGamesFromXMLFile`): the five
+/// results and their `_BYDEF` forms, for a game won (or drawn, lost) by default, i.e. not
+/// played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `RESULT_UNKNOWN`: not played yet or not entered (the DTD's default).
+    Unknown,
+    /// `RESULT_WHITEWINS`.
+    WhiteWins,
+    /// `RESULT_BLACKWINS`.
+    BlackWins,
+    /// `RESULT_EQUAL`: a draw (jigo).
+    Equal,
+    /// `RESULT_BOTHWIN`: both players are given the win.
+    BothWin,
+    /// `RESULT_BOTHLOSE`: both players are given the loss.
+    BothLose,
+    /// `RESULT_WHITEWINS_BYDEF`.
+    WhiteWinsByDefault,
+    /// `RESULT_BLACKWINS_BYDEF`.
+    BlackWinsByDefault,
+    /// `RESULT_EQUAL_BYDEF`.
+    EqualByDefault,
+    /// `RESULT_BOTHWIN_BYDEF`.
+    BothWinByDefault,
+    /// `RESULT_BOTHLOSE_BYDEF`.
+    BothLoseByDefault,
+}
+
+impl GameResult {
+    /// Every result, in OpenGotha's order.
+    pub const ALL: [GameResult; 11] = [
+        GameResult::Unknown,
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Equal,
+        GameResult::BothWin,
+        GameResult::BothLose,
+        GameResult::WhiteWinsByDefault,
+        GameResult::BlackWinsByDefault,
+        GameResult::EqualByDefault,
+        GameResult::BothWinByDefault,
+        GameResult::BothLoseByDefault,
+    ];
+
+    /// The attribute value, e.g. `RESULT_BLACKWINS_BYDEF`.
+    pub fn as_opengotha(self) -> &'static str {
+        match self {
+            GameResult::Unknown => "RESULT_UNKNOWN",
+            GameResult::WhiteWins => "RESULT_WHITEWINS",
+            GameResult::BlackWins => "RESULT_BLACKWINS",
+            GameResult::Equal => "RESULT_EQUAL",
+            GameResult::BothWin => "RESULT_BOTHWIN",
+            GameResult::BothLose => "RESULT_BOTHLOSE",
+            GameResult::WhiteWinsByDefault => "RESULT_WHITEWINS_BYDEF",
+            GameResult::BlackWinsByDefault => "RESULT_BLACKWINS_BYDEF",
+            GameResult::EqualByDefault => "RESULT_EQUAL_BYDEF",
+            GameResult::BothWinByDefault => "RESULT_BOTHWIN_BYDEF",
+            GameResult::BothLoseByDefault => "RESULT_BOTHLOSE_BYDEF",
+        }
+    }
+
+    /// The result for an attribute value, exactly as OpenGotha spells it.
+    pub fn from_opengotha(value: &str) -> Option<GameResult> {
+        GameResult::ALL
+            .into_iter()
+            .find(|r| r.as_opengotha() == value)
+    }
+
+    /// True for the `_BYDEF` results (the game was not played).
+    pub fn is_by_default(self) -> bool {
+        matches!(
+            self,
+            GameResult::WhiteWinsByDefault
+                | GameResult::BlackWinsByDefault
+                | GameResult::EqualByDefault
+                | GameResult::BothWinByDefault
+                | GameResult::BothLoseByDefault
+        )
+    }
+
+    /// A short label for people and the CSV export: `B+`, `W+`, `jigo`, `both win`,
+    /// `both lose`, `?`; a by-default result adds ` by default` (`W+ by default`).
+    pub fn label(self) -> &'static str {
+        match self {
+            GameResult::Unknown => "?",
+            GameResult::WhiteWins => "W+",
+            GameResult::BlackWins => "B+",
+            GameResult::Equal => "jigo",
+            GameResult::BothWin => "both win",
+            GameResult::BothLose => "both lose",
+            GameResult::WhiteWinsByDefault => "W+ by default",
+            GameResult::BlackWinsByDefault => "B+ by default",
+            GameResult::EqualByDefault => "jigo by default",
+            GameResult::BothWinByDefault => "both win by default",
+            GameResult::BothLoseByDefault => "both lose by default",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_opengotha())
+    }
+}
+
+/// One `Game` element: the players by key, as in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    /// `roundNumber`, from 1.
+    pub round: u32,
+    /// `tableNumber`, from 1.
+    pub table: u32,
+    /// `blackPlayer`: the black player's key.
+    pub black: String,
+    /// `whitePlayer`: the white player's key.
+    pub white: String,
+    /// `handicap` (0 when absent, the DTD's default).
+    pub handicap: u32,
+    /// `knownColor` (true when absent): false when OpenGotha let the players choose colours.
+    pub known_color: bool,
+    /// `result` (`RESULT_UNKNOWN` when absent).
+    pub result: GameResult,
+}
+
+impl Game {
+    /// The game id of SPEC.md: `r{round}-t{table}` (`r6-t12`).
+    pub fn id(&self) -> String {
+        game_id(self.round, self.table)
+    }
+}
+
+/// SPEC.md's game id, `r{round}-t{table}`.
+pub(crate) fn game_id(round: u32, table: u32) -> String {
+    format!("r{round}-t{table}")
+}
+
+/// A game of a round with its players resolved: what a board needs to start the game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pairing<'a> {
+    /// The round, from 1.
+    pub round: u32,
+    /// The table, from 1.
+    pub table: u32,
+    /// The black player.
+    pub black: &'a Player,
+    /// The white player.
+    pub white: &'a Player,
+    /// Handicap stones (0: even game).
+    pub handicap: u32,
+    /// Whether the colours were assigned by the pairing.
+    pub known_color: bool,
+    /// The result so far.
+    pub result: GameResult,
+    /// The game id, `r{round}-t{table}`.
+    pub game: String,
+}

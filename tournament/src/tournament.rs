@@ -1,0 +1,198 @@
+//! The tournament as read: general parameters, players, games, byes; a round's pairings.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::Path;
+
+use crate::error::{line_of, TournamentError};
+use crate::games::{game_id, Game, Pairing};
+use crate::players::Player;
+use crate::time_system::TimeSystem;
+
+/// An OpenGotha tournament file, read.
+///
+/// Built by [`Tournament::parse`] or [`Tournament::read`]; every game's players are known
+/// players, no table holds two games of a round and no player plays twice in a round.
+#[derive(Debug, Clone)]
+pub struct Tournament {
+    pub(crate) general: General,
+    pub(crate) players: Vec<Player>,
+    pub(crate) index: HashMap<String, usize>,
+    pub(crate) games: Vec<GameRecord>,
+    pub(crate) byes: Vec<(u32, usize)>,
+}
+
+/// `GeneralParameterSet`, as read.
+#[derive(Debug, Clone)]
+pub(crate) struct General {
+    pub(crate) name: String,
+    pub(crate) short_name: String,
+    pub(crate) location: String,
+    pub(crate) director: String,
+    pub(crate) begin_date: String,
+    pub(crate) end_date: String,
+    pub(crate) time: TimeSystem,
+    pub(crate) komi: f64,
+    pub(crate) size: u32,
+    pub(crate) number_of_rounds: u32,
+}
+
+/// A game, its players' indices and where its `result` attribute is in the text.
+#[derive(Debug, Clone)]
+pub(crate) struct GameRecord {
+    pub(crate) game: Game,
+    pub(crate) black: usize,
+    pub(crate) white: usize,
+    pub(crate) result_at: ResultAt,
+}
+
+/// Where a game's result is written in the file's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ResultAt {
+    /// The byte range of the `result` attribute's value (inside the quotes).
+    Value(Range<usize>),
+    /// No `result` attribute: the byte offset right after the element's last attribute,
+    /// where ` result="..."` goes.
+    Insert(usize),
+}
+
+impl Tournament {
+    /// Reads a tournament from the text of an OpenGotha file.
+    pub fn parse(text: &str) -> Result<Tournament, TournamentError> {
+        crate::xml_reader::parse(text)
+    }
+
+    /// Reads a tournament file (UTF-8, as OpenGotha writes it).
+    pub fn read(path: impl AsRef<Path>) -> Result<Tournament, TournamentError> {
+        let text = read_text(path.as_ref())?;
+        Tournament::parse(&text)
+    }
+
+    /// `GeneralParameterSet`'s `name`, e.g. `Tournoi de Juvisy`.
+    pub fn name(&self) -> &str {
+        &self.general.name
+    }
+
+    /// `shortName`.
+    pub fn short_name(&self) -> &str {
+        &self.general.short_name
+    }
+
+    /// `location`.
+    pub fn location(&self) -> &str {
+        &self.general.location
+    }
+
+    /// `director`.
+    pub fn director(&self) -> &str {
+        &self.general.director
+    }
+
+    /// `beginDate` as written (`yyyy-MM-dd`).
+    pub fn begin_date(&self) -> &str {
+        &self.general.begin_date
+    }
+
+    /// `endDate` as written (`yyyy-MM-dd`).
+    pub fn end_date(&self) -> &str {
+        &self.general.end_date
+    }
+
+    /// The time system.
+    pub fn time_system(&self) -> TimeSystem {
+        self.general.time
+    }
+
+    /// `komi`, in points.
+    pub fn komi(&self) -> f64 {
+        self.general.komi
+    }
+
+    /// `size`, the board's side.
+    pub fn size(&self) -> u32 {
+        self.general.size
+    }
+
+    /// `numberOfRounds`.
+    pub fn number_of_rounds(&self) -> u32 {
+        self.general.number_of_rounds
+    }
+
+    /// The players in file order.
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+
+    /// The player with this OpenGotha key (see [`crate::player_key`]).
+    pub fn player(&self, key: &str) -> Option<&Player> {
+        self.index.get(key).map(|&i| &self.players[i])
+    }
+
+    /// Every game, in file order.
+    pub fn games(&self) -> impl Iterator<Item = &Game> + '_ {
+        self.games.iter().map(|g| &g.game)
+    }
+
+    /// The rounds that have at least one game, in increasing order.
+    pub fn rounds(&self) -> Vec<u32> {
+        let mut rounds: Vec<u32> = self.games.iter().map(|g| g.game.round).collect();
+        rounds.sort_unstable();
+        rounds.dedup();
+        rounds
+    }
+
+    /// Round `n`'s games with their players, sorted by table; empty for a round without
+    /// games.
+    pub fn round(&self, n: u32) -> Vec<Pairing<'_>> {
+        let mut pairings: Vec<Pairing<'_>> = self
+            .games
+            .iter()
+            .filter(|g| g.game.round == n)
+            .map(|g| Pairing {
+                round: g.game.round,
+                table: g.game.table,
+                black: &self.players[g.black],
+                white: &self.players[g.white],
+                handicap: g.game.handicap,
+                known_color: g.game.known_color,
+                result: g.game.result,
+                game: game_id(g.game.round, g.game.table),
+            })
+            .collect();
+        pairings.sort_by_key(|p| p.table);
+        pairings
+    }
+
+    /// The players with a bye (`ByePlayer`) in round `n`, in file order.
+    pub fn byes(&self, n: u32) -> Vec<&Player> {
+        self.byes
+            .iter()
+            .filter(|(round, _)| *round == n)
+            .map(|&(_, i)| &self.players[i])
+            .collect()
+    }
+
+    /// Round `n`'s game records, sorted by table.
+    pub(crate) fn round_records(&self, n: u32) -> Vec<&GameRecord> {
+        let mut records: Vec<&GameRecord> =
+            self.games.iter().filter(|g| g.game.round == n).collect();
+        records.sort_by_key(|g| g.game.table);
+        records
+    }
+}
+
+/// A file's text; a file that is not UTF-8 is not XML as OpenGotha writes it.
+pub(crate) fn read_text(path: &Path) -> Result<String, TournamentError> {
+    let bytes = std::fs::read(path).map_err(|source| TournamentError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
+        TournamentError::NotXml {
+            line: line_of(&valid, at),
+            reason: format!("not UTF-8 at byte {at}"),
+        }
+    })
+}
