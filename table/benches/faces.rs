@@ -39,24 +39,33 @@ fn countdown(start: u64) -> (GameView, Schedule) {
 
 fn bench(c: &mut Criterion) {
     // One whole 60 s period polled every 10 ms, as the scan loop polls it: 6,000 polls.
-    c.bench_function("schedule: a 60 s byo-yomi period polled every 10 ms (6000 polls)", |b| {
-        b.iter_batched(
-            || countdown(0),
-            |(view, mut schedule)| {
-                let mut redraws = 0usize;
-                for tick in 1..=6_000u64 {
-                    let due = schedule.poll(&view, Timestamp::from_millis(tick * 10));
-                    redraws += due.faces.len() + usize::from(due.sound.is_some());
-                }
-                black_box(redraws)
-            },
-            criterion::BatchSize::SmallInput,
-        );
-    });
+    c.bench_function(
+        "schedule: a 60 s byo-yomi period polled every 10 ms (6000 polls)",
+        |b| {
+            b.iter_batched(
+                || countdown(0),
+                |(view, mut schedule)| {
+                    let mut redraws = 0usize;
+                    for tick in 1..=6_000u64 {
+                        let due = schedule.poll(&view, Timestamp::from_millis(tick * 10));
+                        redraws += due.faces.len() + usize::from(due.sound.is_some());
+                    }
+                    black_box(redraws)
+                },
+                criterion::BatchSize::SmallInput,
+            );
+        },
+    );
     let (view, _) = countdown(0);
     let face = Face::of(&view, Color::Black, Timestamp::from_millis(51_300));
     c.bench_function("face: Face::of for one player", |b| {
-        b.iter(|| Face::of(black_box(&view), Color::Black, Timestamp::from_millis(51_300)));
+        b.iter(|| {
+            Face::of(
+                black_box(&view),
+                Color::Black,
+                Timestamp::from_millis(51_300),
+            )
+        });
     });
     c.bench_function("render: one face to a 128x64 frame", |b| {
         b.iter(|| render(black_box(&face)));

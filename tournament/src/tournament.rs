@@ -103,9 +103,22 @@ impl Tournament {
         self.general.time
     }
 
-    /// `komi`, in points.
+    /// `komi`, in points: the komi of an even game.
     pub fn komi(&self) -> f64 {
         self.general.komi
+    }
+
+    /// The komi of a game with `handicap` as OpenGotha gives it, under the Chinese rules the
+    /// board plays (RULES.md, 002 §9): an even game has the file's `komi`; a handicap game
+    /// has none (Black gives back half the handicap stones at the count instead), and
+    /// handicap 1, "taking Black" (rang xian), has no komi and no stones. OpenGotha keeps a
+    /// single komi for the tournament, so this is the board's rule, not the file's.
+    pub fn komi_for(&self, handicap: u32) -> f64 {
+        if handicap == 0 {
+            self.general.komi
+        } else {
+            0.0
+        }
     }
 
     /// `size`, the board's side.

@@ -26,6 +26,10 @@ pub enum Command {
     CheckConfig(CheckConfigArgs),
     /// Renders the clock's spoken calls to WAV clips with espeak-ng.
     Voice(VoiceArgs),
+    /// Reads an OpenGotha tournament file and prints each game of a round.
+    Pairings(PairingsArgs),
+    /// Writes a round's results from its SGF records into a copy of the tournament file.
+    Results(ResultsArgs),
 }
 
 /// `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]`
@@ -154,4 +158,42 @@ pub struct VoiceArgs {
     /// The folder the clips are written to (`DIR/{call}.wav`).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// `tengen pairings FILE.xml --round N [--boards PATTERN] [--json]`
+#[derive(Args, Debug, Clone)]
+pub struct PairingsArgs {
+    /// The OpenGotha tournament file.
+    pub file: PathBuf,
+    /// The round, from 1.
+    #[arg(long)]
+    pub round: u32,
+    /// The board id of each table: `{table}` is the table number, `{table:02}` pads it.
+    #[arg(long, default_value = "table-{table}")]
+    pub boards: String,
+    /// One JSON object per game instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `tengen results FILE.xml --round N (--zip ROUND.zip | --sgf DIR) --out OUT [--format ...]`
+#[derive(Args, Debug, Clone)]
+pub struct ResultsArgs {
+    /// The OpenGotha tournament file.
+    pub file: PathBuf,
+    /// The round, from 1.
+    #[arg(long)]
+    pub round: u32,
+    /// The round's records as the hall serves them (`/round/{round}.zip`).
+    #[arg(long, conflicts_with = "sgf", required_unless_present = "sgf")]
+    pub zip: Option<PathBuf>,
+    /// A folder of the round's SGF records.
+    #[arg(long)]
+    pub sgf: Option<PathBuf>,
+    /// The file written (never the tournament file itself).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// `opengotha` (the tournament file with the results set), `aga` or `csv`.
+    #[arg(long, default_value = "opengotha")]
+    pub format: String,
 }

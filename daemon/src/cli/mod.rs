@@ -7,7 +7,9 @@ pub mod calibrate;
 mod check_config;
 mod demo;
 mod hall;
+mod pairings;
 mod replay;
+mod results;
 mod run;
 mod score;
 mod sim;
@@ -28,6 +30,8 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Calibrate(a) => calibrate::run(a),
         Command::CheckConfig(a) => check_config::run(a),
         Command::Voice(a) => voice::run(a),
+        Command::Pairings(a) => pairings::run(a),
+        Command::Results(a) => results::run(a),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The game record as SGF: one note per move and pass (with the time left when a clock
 //! runs, and the alerts raised after it as comments), the setup and the result.
 
-use tengen_rules::clock::Clock;
+use tengen_rules::clock::{Clock, TimeControl};
 use tengen_rules::sgf::{self, GameRecord, RecordedMove};
 use tengen_rules::{Color, Move};
 
@@ -60,6 +60,15 @@ impl GameView {
             .collect();
         let name = |n: &str| (!n.is_empty()).then(|| n.to_string());
         let mut extra_root = Vec::new();
+        if !self.game_id().is_empty() {
+            extra_root.push(("GN".to_string(), self.game_id().to_string()));
+        }
+        if let Some((tm, ot)) = sgf_time(&setup.time_control) {
+            extra_root.push(("TM".to_string(), tm));
+            if let Some(ot) = ot {
+                extra_root.push(("OT".to_string(), ot));
+            }
+        }
         if let Some(event) = &setup.event {
             extra_root.push(("EV".to_string(), event.clone()));
         }
@@ -94,5 +103,44 @@ impl GameView {
         self.sgf_record(comments)
             .map(|r| sgf::write(&r))
             .unwrap_or_default()
+    }
+}
+
+/// SGF's `TM` (the main time in seconds) and `OT` (the overtime, as FF[4] suggests:
+/// `5x30 byo-yomi`, `25/600 Canadian`, `+10 Fischer`) of a time control; `None` without one.
+fn sgf_time(tc: &TimeControl) -> Option<(String, Option<String>)> {
+    let secs = |ms: u64| {
+        if ms % 1_000 == 0 {
+            (ms / 1_000).to_string()
+        } else {
+            format!("{:.1}", ms as f64 / 1_000.0)
+        }
+    };
+    match *tc {
+        TimeControl::None => None,
+        TimeControl::Absolute { main_ms } => Some((secs(main_ms), None)),
+        TimeControl::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        } => Some((
+            secs(main_ms),
+            Some(format!("{periods}x{} byo-yomi", secs(period_ms))),
+        )),
+        TimeControl::Canadian {
+            main_ms,
+            stones,
+            period_ms,
+        } => Some((
+            secs(main_ms),
+            Some(format!("{stones}/{} Canadian", secs(period_ms))),
+        )),
+        TimeControl::Fischer {
+            main_ms,
+            increment_ms,
+        } => Some((
+            secs(main_ms),
+            Some(format!("+{} Fischer", secs(increment_ms))),
+        )),
     }
 }
