@@ -100,12 +100,29 @@ fn the_record_is_that_codes_with_the_times_the_moves_announced() {
     let ours = tengen_rules::sgf::parse(&view.sgf(true)).unwrap();
     let theirs =
         tengen_rules::sgf::parse(&std::fs::read_to_string(fixture("game.sgf")).unwrap()).unwrap();
+    // Since issue 13 the record also names its game (GN) and time system (TM, OT).
+    let mut named = ours.clone();
+    let added: Vec<_> = named
+        .extra_root
+        .iter()
+        .filter(|(k, _)| ["GN", "TM", "OT"].contains(&k.as_str()))
+        .cloned()
+        .collect();
+    assert_eq!(
+        added,
+        [
+            ("GN".to_string(), view.game_id().to_string()),
+            ("TM".to_string(), "10".to_string()),
+            ("OT".to_string(), "3x10 byo-yomi".to_string()),
+        ]
+    );
+    named.extra_root.retain(|(k, _)| !["GN", "TM", "OT"].contains(&k.as_str()));
     let without_times = |r: &tengen_rules::sgf::GameRecord| {
         let mut r = r.clone();
         r.moves.iter_mut().for_each(|m| m.time_left_ms = None);
         r
     };
-    assert_eq!(without_times(&ours), without_times(&theirs));
+    assert_eq!(without_times(&named), without_times(&theirs));
     let announced: Vec<u64> = journal
         .current_game()
         .unwrap()
@@ -150,7 +167,12 @@ fn the_referee_rebuilds_the_same_game_and_a_restart_after_the_end_says_only_so()
     rebuilt.board_id.clone_from(&shown.board_id);
     rebuilt.game_id.clone_from(&shown.game_id);
     assert_eq!(rebuilt, shown);
-    assert_eq!(referee.view().sgf(true), view.sgf(true));
+    // The same record, but for the game id, which only envelopes carry.
+    assert_eq!(
+        referee.view().sgf(true),
+        view.sgf(true)
+            .replace(&format!("\nGN[{}]", view.game_id()), "")
+    );
     let later = end.plus(60_000);
     let out = referee.restart(end, later.millis(), "test");
     assert_eq!(out.len(), 1, "a finished game: only `restoring`: {out:?}");
