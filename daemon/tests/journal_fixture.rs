@@ -116,7 +116,9 @@ fn the_record_is_that_codes_with_the_times_the_moves_announced() {
             ("OT".to_string(), "3x10 byo-yomi".to_string()),
         ]
     );
-    named.extra_root.retain(|(k, _)| !["GN", "TM", "OT"].contains(&k.as_str()));
+    named
+        .extra_root
+        .retain(|(k, _)| !["GN", "TM", "OT"].contains(&k.as_str()));
     let without_times = |r: &tengen_rules::sgf::GameRecord| {
         let mut r = r.clone();
         r.moves.iter_mut().for_each(|m| m.time_left_ms = None);

@@ -165,6 +165,11 @@ impl BoardView {
         &self.feed
     }
 
+    /// The board's last `status` (`online`, `offline`, `restoring`), if heard.
+    pub(crate) fn status(&self) -> Option<&str> {
+        self.status.as_deref()
+    }
+
     /// The round of the current game (from `state` or `game_started`), maybe empty.
     pub(crate) fn round(&self) -> &str {
         &self.round

@@ -13,6 +13,8 @@ use tengen_net::config_reader::{join, load_with, parse_with, ConfigError, Reader
 use tengen_protocol::topics::is_valid_id;
 use toml::{Table, Value};
 
+use tengen_tournament::BoardPattern;
+
 use crate::broadcast_delay::DelayPolicy;
 
 /// The whole hall configuration. Every key has a default: an empty file (and
@@ -29,6 +31,25 @@ pub struct HallConfig {
     /// section the public pages show every board live (alert counts included) and the
     /// hall publishes nothing of its own.
     pub(crate) broadcast: Option<Broadcast>,
+    /// `[tournament]`: the OpenGotha file whose rounds the console starts and whose results
+    /// it writes back. Without it the console has no Round view.
+    pub(crate) tournament: Option<TournamentSection>,
+}
+
+/// `[tournament]`: the tournament file and how its tables map to boards.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TournamentSection {
+    /// The OpenGotha tournament file (read when the hall starts; never written).
+    pub(crate) file: PathBuf,
+    /// Table -> board id (`hall1-{table:02}`; default `table-{table}`).
+    pub(crate) boards: BoardPattern,
+    /// The tournament id the boards publish under (`{prefix}/{id}/{board}`); without it, a
+    /// table's board is the board of that id under any tournament id.
+    pub(crate) id: Option<String>,
+    /// Where the confirmed results are written: the tournament file with each confirmed
+    /// game's `result` set (default: beside `file`, `NAME-results.xml`). A file there is
+    /// kept as `.bak` before each write, and read back when the hall starts again.
+    pub(crate) results_file: PathBuf,
 }
 
 /// `[broadcast]`: what the public (the hall's public pages and `{topic_prefix}/...`) sees,
@@ -179,6 +200,13 @@ impl HallConfig {
                 *p = dir.join(&*p);
             }
         }
+        if let Some(t) = &mut self.tournament {
+            for p in [&mut t.file, &mut t.results_file] {
+                if p.is_relative() {
+                    *p = dir.join(&*p);
+                }
+            }
+        }
     }
 
     /// Parses and checks the text of a hall configuration; `path` names it in errors.
@@ -190,7 +218,11 @@ impl HallConfig {
 /// Reads the whole file. The config returned holds defaults wherever a value was bad, so
 /// it is only meaningful when the reader recorded no problem.
 fn read(root: &Table, r: &mut Reader) -> HallConfig {
-    r.unknown_keys(root, "", &["mqtt", "hall", "arbiter", "broadcast"]);
+    r.unknown_keys(
+        root,
+        "",
+        &["mqtt", "hall", "arbiter", "broadcast", "tournament"],
+    );
     let empty = Table::new();
     let mqtt = read_mqtt(r.table(root, "", "mqtt").unwrap_or(&empty), r);
     let hall = read_hall(r.table(root, "", "hall").unwrap_or(&empty), r);
@@ -198,12 +230,61 @@ fn read(root: &Table, r: &mut Reader) -> HallConfig {
     let broadcast = r
         .table(root, "", "broadcast")
         .map(|t| read_broadcast(t, &mqtt.prefix, r));
+    let tournament = r
+        .table(root, "", "tournament")
+        .and_then(|t| read_tournament(t, r));
     HallConfig {
         mqtt,
         hall,
         arbiters,
         broadcast,
+        tournament,
     }
+}
+
+fn read_tournament(t: &Table, r: &mut Reader) -> Option<TournamentSection> {
+    const P: &str = "tournament";
+    r.unknown_keys(t, P, &["file", "boards", "id", "results_file"]);
+    let file = path(t, P, "file", r);
+    if file.is_none() && !t.contains_key("file") {
+        r.problem(join(P, "file"), "required: the OpenGotha tournament file");
+    }
+    let boards = match r.string(t, P, "boards") {
+        Some(text) => match BoardPattern::parse(&text) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                r.problem(join(P, "boards"), e.to_string());
+                None
+            }
+        },
+        None => Some(BoardPattern::default()),
+    };
+    let id = r.string(t, P, "id").and_then(|id| {
+        if is_valid_id(&id) {
+            Some(id)
+        } else {
+            r.problem(join(P, "id"), "use lower-case letters, digits and '-'");
+            None
+        }
+    });
+    let results_file = path(t, P, "results_file", r);
+    let file = file?;
+    let results_file = results_file.unwrap_or_else(|| default_results_file(&file));
+    Some(TournamentSection {
+        file,
+        boards: boards?,
+        id,
+        results_file,
+    })
+}
+
+/// `NAME-results.xml` beside `NAME.xml`.
+fn default_results_file(file: &Path) -> PathBuf {
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "tournament".to_string());
+    file.with_file_name(format!("{stem}-results.xml"))
 }
 
 fn read_mqtt(t: &Table, r: &mut Reader) -> HallMqtt {

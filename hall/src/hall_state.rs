@@ -316,6 +316,22 @@ impl HallState {
         )
     }
 
+    /// The boards heard of with board id `board`, under tournament id `tournament` when one
+    /// is given: each key with the board's status (`online`, `offline`, `restoring`, or
+    /// `None` before its first status) and its latest `state` snapshot (live, never
+    /// delayed: for the console).
+    pub(crate) fn boards_named(
+        &self,
+        tournament: Option<&str>,
+        board: &str,
+    ) -> Vec<(&BoardKey, Option<&str>, Value)> {
+        self.boards
+            .iter()
+            .filter(|(k, _)| k.board == board && tournament.is_none_or(|t| k.tournament == t))
+            .map(|(k, b)| (k, b.status(), b.feed().state()))
+            .collect()
+    }
+
     /// The games of round `round` (any tournament): a file name and the SGF of each board
     /// whose current game is in that round and has a record.
     pub(crate) fn round_games(&self, round: &str) -> Vec<(String, String)> {

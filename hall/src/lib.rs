@@ -17,10 +17,13 @@
 //! - `config`: the hall's TOML file.
 //! - `overview_cache`: `/api/boards`, built at most once a second for every viewer.
 //! - `routes`: the HTTP routes: overview, per-board pages, round zips, the console.
+//! - `tournament_link`: `[tournament]`, an OpenGotha file's rounds started on the boards
+//!   and the boards' results confirmed and written back; `round_routes`, its console API.
 //!
-//! The hall keeps nothing on disk: it rebuilds everything from the broker's retained topics
-//! (and, with an identity, the boards' republished events), so several can run side by
-//! side and a restarted one catches up by itself.
+//! The hall rebuilds the boards from the broker's retained topics (and, with an identity,
+//! the boards' republished events), so several can run side by side and a restarted one
+//! catches up by itself. On disk it writes only the tournament's results file (and reads
+//! it back when started again).
 
 mod board;
 mod broadcast_delay;
@@ -30,9 +33,11 @@ mod console_auth;
 mod hall_state;
 mod mqtt_client;
 mod overview_cache;
+mod round_routes;
 mod routes;
 #[cfg(test)]
 mod test_support;
+mod tournament_link;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -47,8 +52,10 @@ use thiserror::Error;
 pub use config::HallConfig;
 pub use hall_state::{HallState, Outgoing};
 pub use tengen_net::config_reader::ConfigError;
+pub use tournament_link::LinkError;
 
 use mqtt_client::{ClientSettings, MqttLink, Shared};
+use tournament_link::TournamentLink;
 
 /// How long a console login lasts when `[hall] session_hours` is not given.
 const DEFAULT_SESSION_HOURS: u64 = 12;
@@ -76,6 +83,9 @@ pub enum HallError {
     /// The MQTT client has stopped.
     #[error("MQTT: {0}")]
     Mqtt(#[from] rumqttc::ClientError),
+    /// The tournament file (`[tournament] file`) or its results file is unusable.
+    #[error("tournament: {0}")]
+    Tournament(#[from] LinkError),
     /// `hall.command_key_file` is unusable.
     #[error("hall.command_key_file: {0}")]
     CommandKey(#[source] SecretError),
@@ -147,6 +157,20 @@ pub async fn start(
             .with_broadcast(config.broadcast.as_ref())
             .with_command_key(command_key),
     ));
+    let tournament = match &config.tournament {
+        Some(section) => {
+            let link = TournamentLink::load(section)?;
+            tracing::info!(
+                "tournament {}: {} players, rounds {:?}; results to {}",
+                link.tournament().name(),
+                link.tournament().players().len(),
+                link.tournament().rounds(),
+                section.results_file.display()
+            );
+            Some(Arc::new(Mutex::new(link)))
+        }
+        None => None,
+    };
     let bind_error = |source| HallError::Bind {
         addr: http.to_string(),
         source,
@@ -165,6 +189,7 @@ pub async fn start(
         sessions: Arc::new(Mutex::new(console_auth::Sessions::new(lifetime))),
         session_lifetime: lifetime,
         overview: Arc::default(),
+        tournament,
     };
     let router = routes::router(app);
     let http_task = tokio::spawn(async move {

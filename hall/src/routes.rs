@@ -24,6 +24,7 @@ use crate::config::Arbiter;
 use crate::console_auth::{self, Sessions, COOKIE};
 use crate::mqtt_client::{lock, MqttLink, Shared};
 use crate::overview_cache::OverviewCache;
+use crate::tournament_link::TournamentLink;
 
 /// The overview page: every board, small and live.
 const OVERVIEW: &str = include_str!("overview.html");
@@ -47,6 +48,8 @@ pub(crate) struct App {
     pub(crate) session_lifetime: Duration,
     /// The overview shared by every viewer (built at most once a second).
     pub(crate) overview: Arc<OverviewCache>,
+    /// The tournament file's rounds and results (`[tournament]`), if configured.
+    pub(crate) tournament: Option<Arc<Mutex<TournamentLink>>>,
 }
 
 /// The hall's routes.
@@ -71,6 +74,7 @@ pub(crate) fn router(app: App) -> Router {
         .route("/api/console/hardware", get(console_hardware))
         .route("/api/console/commands", get(console_commands))
         .route("/api/console/command", post(console_command))
+        .merge(crate::round_routes::routes())
         .with_state(app)
 }
 
@@ -215,7 +219,7 @@ fn sanitize(s: &str) -> String {
 }
 
 /// The arbiter logged in on this request, if any.
-fn arbiter(app: &App, headers: &HeaderMap) -> Option<String> {
+pub(crate) fn arbiter(app: &App, headers: &HeaderMap) -> Option<String> {
     let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
     let id = console_auth::cookie_value(cookies, COOKIE)?;
     app.sessions
@@ -302,7 +306,7 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
         .into_response()
 }
 
-fn unauthorized() -> Response {
+pub(crate) fn unauthorized() -> Response {
     (
         StatusCode::UNAUTHORIZED,
         Json(json!({"error": "log in to the console first"})),

@@ -75,6 +75,26 @@ impl GameResult {
             .find(|r| r.as_opengotha() == value)
     }
 
+    /// The result of an SGF `RE` value as a board writes it: `B+...` and `W+...` (by
+    /// resignation, time or count), `B+F`/`W+F` or `+Forfeit` (a forfeit: a win by
+    /// default), `0`, `Draw` or `Jigo` (a draw). `None` for a result that says nothing
+    /// (`?`, `Void`, empty, anything else): the game's result stays unknown.
+    pub fn from_sgf(re: &str) -> Option<GameResult> {
+        let re = re.trim();
+        if matches!(re.to_ascii_lowercase().as_str(), "0" | "draw" | "jigo") {
+            return Some(GameResult::Equal);
+        }
+        let (winner, how) = re.split_once('+')?;
+        let forfeit = matches!(how.to_ascii_lowercase().as_str(), "f" | "forfeit");
+        match (winner, forfeit) {
+            ("B", false) => Some(GameResult::BlackWins),
+            ("W", false) => Some(GameResult::WhiteWins),
+            ("B", true) => Some(GameResult::BlackWinsByDefault),
+            ("W", true) => Some(GameResult::WhiteWinsByDefault),
+            _ => None,
+        }
+    }
+
     /// True for the `_BYDEF` results (the game was not played).
     pub fn is_by_default(self) -> bool {
         matches!(

@@ -152,7 +152,7 @@ fn match_records(
                 )));
             }
         }
-        let result = r.record.result.as_deref().and_then(sgf_result);
+        let result = r.record.result.as_deref().and_then(GameResult::from_sgf);
         if let Some((other, _)) = found.insert(p.table, (r.name.clone(), result)) {
             return Err(CliError::input(format!(
                 "table {}: two records, {other} and {}; nothing written",
@@ -161,24 +161,6 @@ fn match_records(
         }
     }
     Ok(found)
-}
-
-/// The OpenGotha result of an SGF `RE` value; `None` for an unknown or void one.
-fn sgf_result(re: &str) -> Option<GameResult> {
-    let re = re.trim();
-    match re.to_ascii_lowercase().as_str() {
-        "0" | "draw" | "jigo" => return Some(GameResult::Equal),
-        _ => {}
-    }
-    let (winner, how) = re.split_once('+')?;
-    let forfeit = matches!(how.to_ascii_lowercase().as_str(), "f" | "forfeit");
-    match (winner, forfeit) {
-        ("B", false) => Some(GameResult::BlackWins),
-        ("W", false) => Some(GameResult::WhiteWins),
-        ("B", true) => Some(GameResult::BlackWinsByDefault),
-        ("W", true) => Some(GameResult::WhiteWinsByDefault),
-        _ => None,
-    }
 }
 
 /// A root property kept in `extra_root` (first value).
@@ -271,7 +253,7 @@ mod tests {
             ("", None),
             ("X+1", None),
         ] {
-            assert_eq!(sgf_result(re), want, "{re}");
+            assert_eq!(GameResult::from_sgf(re), want, "{re}");
         }
     }
 }

@@ -1,0 +1,256 @@
+//! The console's Round view (arbiters only, behind the login; `[tournament]` in
+//! `hall.toml`, else 404):
+//!
+//! - `GET /api/console/round/{round}`: the round's tables, boards, states and results
+//!   ([`TournamentLink::round_json`]).
+//! - `POST .../round/{round}/start` `{"tables":[..], "force":false}`: *Start round*, a signed
+//!   `new_game` to each table's board (all tables when `tables` is absent).
+//! - `POST .../round/{round}/begin` `{"tables":[..]}`: *Begin play*, `resume` to each board
+//!   set up with its table's game.
+//! - `POST .../round/{round}/confirm` `{"results":[{"table":3,"result":"RESULT_BLACKWINS"}],
+//!   "all":false}`: confirms results (`result` absent: the board's), or every pending one
+//!   with `"all":true`, and writes the results file.
+//!
+//! The start and begin answers list what was sent (with each command's id, followed in
+//! `/api/console/commands`) and what was left out, and why.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tengen_tournament::GameResult;
+
+use crate::mqtt_client::lock;
+use crate::routes::{arbiter, unauthorized, App};
+use crate::tournament_link::{LinkError, Planned, Skipped, TournamentLink};
+
+/// The Round view's routes.
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/console/round/{round}", get(round_view))
+        .route("/api/console/round/{round}/start", post(start))
+        .route("/api/console/round/{round}/begin", post(begin))
+        .route("/api/console/round/{round}/confirm", post(confirm))
+}
+
+/// The body of start and begin.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Tables {
+    #[serde(default)]
+    tables: Option<Vec<u32>>,
+    #[serde(default)]
+    force: bool,
+}
+
+/// One result in a confirmation.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GivenResult {
+    table: u32,
+    #[serde(default)]
+    result: Option<String>,
+}
+
+/// The body of confirm.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Confirm {
+    #[serde(default)]
+    results: Vec<GivenResult>,
+    #[serde(default)]
+    all: bool,
+}
+
+fn error(status: StatusCode, message: impl std::fmt::Display) -> Response {
+    (status, Json(json!({"error": message.to_string()}))).into_response()
+}
+
+/// Why a Round request is refused before it is looked at.
+enum Refused {
+    /// Not logged in.
+    Login,
+    /// No `[tournament]` in the hall's config.
+    NoTournament,
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        match self {
+            Refused::Login => unauthorized(),
+            Refused::NoTournament => error(
+                StatusCode::NOT_FOUND,
+                "this hall has no [tournament] in its config",
+            ),
+        }
+    }
+}
+
+/// The arbiter and the tournament link, or why not.
+fn guard(app: &App, headers: &HeaderMap) -> Result<(String, Arc<Mutex<TournamentLink>>), Refused> {
+    let by = arbiter(app, headers).ok_or(Refused::Login)?;
+    let link = app.tournament.clone().ok_or(Refused::NoTournament)?;
+    Ok((by, link))
+}
+
+fn link_lock(link: &Mutex<TournamentLink>) -> std::sync::MutexGuard<'_, TournamentLink> {
+    link.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+async fn round_view(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(round): Path<u32>,
+) -> Response {
+    let (_, link) = match guard(&app, &headers) {
+        Ok(x) => x,
+        Err(r) => return r.into_response(),
+    };
+    let link = link_lock(&link);
+    let hall = lock(&app.hall);
+    if link.tournament().round(round).is_empty() {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("round {round} has no games in the tournament file"),
+        );
+    }
+    Json(link.round_json(&hall, round)).into_response()
+}
+
+async fn start(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(round): Path<u32>,
+    Json(body): Json<Tables>,
+) -> Response {
+    let (by, link) = match guard(&app, &headers) {
+        Ok(x) => x,
+        Err(r) => return r.into_response(),
+    };
+    let planned = {
+        let link = link_lock(&link);
+        let hall = lock(&app.hall);
+        link.start_round(&hall, round, body.tables.as_deref(), body.force)
+    };
+    send(&app, &by, planned, "start round").await
+}
+
+async fn begin(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(round): Path<u32>,
+    Json(body): Json<Tables>,
+) -> Response {
+    let (by, link) = match guard(&app, &headers) {
+        Ok(x) => x,
+        Err(r) => return r.into_response(),
+    };
+    let planned = {
+        let link = link_lock(&link);
+        let hall = lock(&app.hall);
+        link.begin_play(&hall, round, body.tables.as_deref())
+    };
+    send(&app, &by, planned, "begin play").await
+}
+
+/// Sends each planned command as the arbiter's, signed like every console command.
+async fn send(
+    app: &App,
+    by: &str,
+    planned: Result<(Vec<Planned>, Vec<Skipped>), LinkError>,
+    what: &str,
+) -> Response {
+    let (plan, skipped) = match planned {
+        Ok(x) => x,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+    };
+    let mut sent = Vec::new();
+    let mut skipped: Vec<Value> = skipped
+        .into_iter()
+        .map(|s| json!({"table": s.table, "board": s.board, "why": s.why}))
+        .collect();
+    for p in plan {
+        let prepared = lock(&app.hall).command(&p.key, by, p.body, Instant::now());
+        let (id, out) = match prepared {
+            Ok(x) => x,
+            Err(e) => {
+                skipped.push(json!({"table": p.table, "board": p.key.board, "why": e.to_string()}));
+                continue;
+            }
+        };
+        match app.mqtt.publish(out).await {
+            Ok(()) => sent.push(json!({
+                "table": p.table,
+                "tournament": p.key.tournament,
+                "board": p.key.board,
+                "id": id,
+            })),
+            Err(e) => skipped.push(json!({
+                "table": p.table,
+                "board": p.key.board,
+                "why": format!("not sent: {e}"),
+            })),
+        }
+    }
+    tracing::info!(
+        "arbiter {by}: {what}: {} sent, {} left out",
+        sent.len(),
+        skipped.len()
+    );
+    (
+        StatusCode::ACCEPTED,
+        Json(json!({"sent": sent, "skipped": skipped})),
+    )
+        .into_response()
+}
+
+async fn confirm(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(round): Path<u32>,
+    Json(body): Json<Confirm>,
+) -> Response {
+    let (by, link) = match guard(&app, &headers) {
+        Ok(x) => x,
+        Err(r) => return r.into_response(),
+    };
+    let mut given = Vec::new();
+    for g in &body.results {
+        let result = match g.result.as_deref() {
+            None => None,
+            Some(text) => match GameResult::from_opengotha(text) {
+                Some(r) => Some(r),
+                None => {
+                    return error(
+                        StatusCode::BAD_REQUEST,
+                        format!("table {}: \"{text}\" is not an OpenGotha result", g.table),
+                    )
+                }
+            },
+        };
+        given.push((g.table, result));
+    }
+    let done = {
+        let mut link = link_lock(&link);
+        let hall = lock(&app.hall);
+        link.confirm(&hall, round, &given, body.all, &by)
+    };
+    match done {
+        Ok((tables, backup)) => {
+            tracing::info!("arbiter {by}: round {round}: results of tables {tables:?} confirmed");
+            Json(json!({
+                "confirmed": tables,
+                "backup": backup.map(|b| b.display().to_string()),
+            }))
+            .into_response()
+        }
+        Err(e @ LinkError::File { .. }) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        Err(e) => error(StatusCode::BAD_REQUEST, e),
+    }
+}
