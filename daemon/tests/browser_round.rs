@@ -1,0 +1,303 @@
+//! A round of a real OpenGotha tournament started from the hall's console and its results
+//! written back, in a real browser (headless Chromium) against a real mosquitto and three
+//! real boards (`tengen run`, sim backend, empty boards):
+//!
+//! - the hall reads `tournoi-chinois.xml` (`[tournament]`, boards `hall1-{table:02}`); the
+//!   console's Round view lists round 1's twelve tables, three of them with a board;
+//! - the arbiter clicks *Start round*: each of the three boards takes its table's
+//!   `new_game` (game id `r1-t{table}`, the players and ranks from the file), the other nine
+//!   tables are listed as having no board;
+//! - the games end: table 1 by resignation, table 2 by the arbiter's count result; both
+//!   show as pending; the arbiter clicks *Confirm all pending results*, then gives table 3
+//!   a win by default (a forfeit) from the console;
+//! - the results file beside the tournament file, read with Python's `xml.etree`, has
+//!   exactly those three results and every other element and attribute unchanged.
+//!
+//! Needs chromium, mosquitto and python3 (a failure under `TENGEN_REQUIRE_ORACLES=1`).
+
+#[path = "support/broker.rs"]
+mod broker;
+#[path = "support/browser.rs"]
+mod browser;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use broker::Mosquitto;
+use browser::{eval, launch, screenshot, wait_until};
+use serde_json::Value;
+
+const TOKEN: &str = "round-token-0123";
+const TMP: &str = env!("CARGO_TARGET_TMPDIR");
+
+/// A `tengen run` board process; killed when dropped.
+struct Board(Child);
+
+impl Drop for Board {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Board `hall1-0{n}` of tournament `cup`: an empty sim board that waits.
+fn run_board(dir: &Path, n: u32, broker_port: u16) -> Board {
+    let dir = dir.join(format!("board{n}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("idle.txt"), "size 19\nwait 24h\n").unwrap();
+    let config = dir.join("board.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[board]\nid = \"hall1-0{n}\"\ntournament = \"cup\"\nsize = 19\n\
+             [hardware]\nbackend = \"sim\"\n[hardware.sim]\nscript = \"idle.txt\"\n\
+             [mqtt]\nurl = \"mqtt://127.0.0.1:{broker_port}\"\n\
+             [http]\nlisten = \"127.0.0.1:0\"\n[display]\ndriver = \"none\"\n[voice]\nstyle = \"off\"\n\
+             [storage]\ndir = \"data\"\n"
+        ),
+    )
+    .unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["run", "--config"])
+        .arg(&config)
+        .env("RUST_LOG", "warn")
+        .spawn()
+        .expect("spawn tengen run");
+    Board(child)
+}
+
+/// Every element with its attributes (round 1's results apart), and round 1's results.
+fn snapshot(path: &Path) -> Value {
+    let script = r#"
+import json, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+elements, results = [], {}
+for e in root.iter():
+    a = dict(e.attrib)
+    if e.tag == 'Game' and a.get('roundNumber') == '1':
+        results[a['tableNumber']] = a.pop('result', None)
+    elements.append([e.tag, a])
+print(json.dumps({'elements': elements, 'results': results}, ensure_ascii=False))
+"#;
+    let mut child = Command::new("python3")
+        .arg("-")
+        .arg(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
+fn python() -> bool {
+    let ok = Command::new("python3").arg("--version").output().is_ok();
+    assert!(
+        ok || !broker::oracles_required(),
+        "python3 is missing and TENGEN_REQUIRE_ORACLES=1"
+    );
+    ok
+}
+
+/// JavaScript: row `table`'s cell `n` (0-based) of the Round view.
+fn cell(table: u32, n: usize) -> String {
+    format!("document.querySelector('#tables tr[data-table=\"{table}\"]')?.cells[{n}]?.textContent ?? ''")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_is_started_from_the_console_and_its_results_written_back() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let xml: PathBuf = dir.path().join("cup.xml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tournament/tests/data/opengotha/tournoi-chinois.xml"),
+        &xml,
+    )
+    .unwrap();
+    let config_path = dir.path().join("hall.toml");
+    let config_text = format!(
+        "[tournament]\nfile = \"cup.xml\"\nboards = \"hall1-{{table:02}}\"\nid = \"cup\"\n\
+         [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"
+    );
+    std::fs::write(&config_path, config_text).unwrap();
+    let config = tengen_hall::HallConfig::load(&config_path).expect("hall config");
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let base = format!("http://{}", hall.addr);
+    let _boards: Vec<Board> = (1..=3)
+        .map(|n| run_board(dir.path(), n, mosq.port()))
+        .collect();
+    let before = snapshot(&xml);
+
+    let results_file = dir.path().join("cup-results.xml");
+    let checks = tokio::task::spawn_blocking(move || {
+        let browser = launch(chromium);
+        let tab = browser.new_tab().expect("tab");
+        let long = Duration::from_secs(60);
+        tab.navigate_to(&format!("{base}/console"))
+            .expect("console");
+        tab.wait_until_navigated().expect("login form");
+        for (field, value) in [("name", "chief"), ("password", TOKEN)] {
+            tab.find_element(&format!("input[name={field}]"))
+                .expect("field")
+                .click()
+                .expect("click");
+            tab.type_str(value).expect("type");
+        }
+        tab.find_element("button[type=submit]")
+            .expect("log in")
+            .click()
+            .expect("log in");
+        tab.wait_until_navigated().expect("console");
+
+        // The Round view: the last round of the file first; go to round 1.
+        wait_until(
+            &tab,
+            "!document.getElementById('round').hidden",
+            true.into(),
+            long,
+            "the Round view",
+        );
+        eval(
+            &tab,
+            "(() => { const s = document.getElementById('roundNo'); s.value = '1'; s.dispatchEvent(new Event('change')); return 1; })()",
+        );
+        wait_until(
+            &tab,
+            "document.querySelectorAll('#tables tr').length",
+            12.into(),
+            long,
+            "12 tables",
+        );
+        for t in 1..=3 {
+            wait_until(
+                &tab,
+                &cell(t, 5),
+                "idle".into(),
+                long,
+                "the three boards, idle",
+            );
+        }
+        assert_eq!(eval(&tab, &cell(4, 5)), "no board");
+        assert_eq!(eval(&tab, &cell(1, 2)), "马 超 1D");
+        screenshot(&tab, TMP, "round-1-before.png");
+
+        // Start round: the three boards take their games.
+        tab.find_element("#startRound")
+            .expect("start")
+            .click()
+            .expect("click");
+        wait_until(
+            &tab,
+            "document.getElementById('roundSaid').textContent.startsWith('3 sent; left out: table 4 (no board')",
+            true.into(),
+            long,
+            "three sent, nine listed",
+        );
+        for t in 1..=3 {
+            wait_until(
+                &tab,
+                &cell(t, 5),
+                "set up".into(),
+                long,
+                "each board set up with its game",
+            );
+        }
+
+        // Table 1: Black resigns at the board; table 2: the arbiter enters the count.
+        for (board, body) in [
+            ("hall1-01", r#"{type: "resign", color: "B"}"#),
+            ("hall1-02", r#"{type: "set_result", result: "B+3.5"}"#),
+        ] {
+            eval(
+                &tab,
+                &format!(
+                    "fetch('/api/console/command', {{method: 'POST', headers: {{'Content-Type': 'application/json'}}, \
+                     body: JSON.stringify(Object.assign({{tournament: 'cup', board: '{board}'}}, {body}))}}).then(r => r.status)"
+                ),
+            );
+        }
+        wait_until(
+            &tab,
+            &cell(1, 6),
+            "W+ (pending)".into(),
+            long,
+            "table 1 pending",
+        );
+        wait_until(
+            &tab,
+            &cell(2, 6),
+            "B+ (pending)".into(),
+            long,
+            "table 2 pending",
+        );
+        screenshot(&tab, TMP, "round-2-pending.png");
+        tab.find_element("#confirmAll")
+            .expect("confirm all")
+            .click()
+            .expect("click");
+        wait_until(
+            &tab,
+            &cell(1, 6),
+            "W+ (confirmed by chief)".into(),
+            long,
+            "table 1 confirmed",
+        );
+        wait_until(
+            &tab,
+            &cell(2, 6),
+            "B+ (confirmed by chief)".into(),
+            long,
+            "table 2 confirmed",
+        );
+        // Table 3: White wins by default (Black did not come).
+        eval(
+            &tab,
+            "(() => { const r = document.querySelector('#tables tr[data-table=\"3\"]'); \
+             r.querySelector('select.override').value = 'RESULT_WHITEWINS_BYDEF'; \
+             [...r.querySelectorAll('button')].find(b => b.textContent === 'Set').click(); return 1; })()",
+        );
+        wait_until(
+            &tab,
+            &cell(3, 6),
+            "W+ by default (confirmed by chief)".into(),
+            long,
+            "table 3 by default",
+        );
+        screenshot(&tab, TMP, "round-3-confirmed.png");
+    });
+    checks.await.expect("browser checks");
+
+    let after = snapshot(&results_file);
+    assert_eq!(after["elements"], before["elements"], "all else unchanged");
+    let mut want = before["results"].clone();
+    want["1"] = "RESULT_WHITEWINS".into();
+    want["2"] = "RESULT_BLACKWINS".into();
+    want["3"] = "RESULT_WHITEWINS_BYDEF".into();
+    assert_eq!(after["results"], want);
+    assert_eq!(
+        snapshot(&xml),
+        before,
+        "the tournament file itself untouched"
+    );
+    hall.stop();
+}
