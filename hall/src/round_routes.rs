@@ -26,6 +26,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_tournament::GameResult;
 
+use crate::hall_state::HallState;
 use crate::mqtt_client::lock;
 use crate::routes::{arbiter, unauthorized, App};
 use crate::tournament_link::{LinkError, Planned, Skipped, TournamentLink};
@@ -129,16 +130,10 @@ async fn start(
     Path(round): Path<u32>,
     Json(body): Json<Tables>,
 ) -> Response {
-    let (by, link) = match guard(&app, &headers) {
-        Ok(x) => x,
-        Err(r) => return r.into_response(),
-    };
-    let planned = {
-        let link = link_lock(&link);
-        let hall = lock(&app.hall);
-        link.start_round(&hall, round, body.tables.as_deref(), body.force)
-    };
-    send(&app, &by, planned, "start round").await
+    act(&app, &headers, "start round", |link, hall| {
+        link.start_round(hall, round, body.tables.as_deref(), body.force)
+    })
+    .await
 }
 
 async fn begin(
@@ -147,16 +142,29 @@ async fn begin(
     Path(round): Path<u32>,
     Json(body): Json<Tables>,
 ) -> Response {
-    let (by, link) = match guard(&app, &headers) {
+    act(&app, &headers, "begin play", |link, hall| {
+        link.begin_play(hall, round, body.tables.as_deref())
+    })
+    .await
+}
+
+/// Plans with the tournament link and the hall as they stand, then sends the plan.
+async fn act(
+    app: &App,
+    headers: &HeaderMap,
+    what: &str,
+    plan: impl FnOnce(&TournamentLink, &HallState) -> Result<(Vec<Planned>, Vec<Skipped>), LinkError>,
+) -> Response {
+    let (by, link) = match guard(app, headers) {
         Ok(x) => x,
         Err(r) => return r.into_response(),
     };
     let planned = {
         let link = link_lock(&link);
         let hall = lock(&app.hall);
-        link.begin_play(&hall, round, body.tables.as_deref())
+        plan(&link, &hall)
     };
-    send(&app, &by, planned, "begin play").await
+    send(app, &by, planned, what).await
 }
 
 /// Sends each planned command as the arbiter's, signed like every console command.
