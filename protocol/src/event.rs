@@ -276,6 +276,53 @@ pub struct GameSetup {
     /// The event (tournament) name, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// How the game's clocks begin (`game.clock_start`): `"arbiter"` or `"white"` while
+    /// the game waits with both clocks stopped for the arbiter's `resume` (or, with
+    /// `"white"`, the first press of the side that does not move first); absent for
+    /// `"now"`, the clocks running from `game_started` on (as before this field existed).
+    #[serde(default, skip_serializing_if = "ClockStart::is_now")]
+    pub clock_start: ClockStart,
+}
+
+/// How a new game's clocks begin (`game.clock_start`, and `game_started`'s
+/// `clock_start`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockStart {
+    /// `"now"`: the clock of the side to move runs from `game_started` on.
+    #[default]
+    Now,
+    /// `"arbiter"`: both clocks stay stopped (paused) until an arbiter's `resume`.
+    Arbiter,
+    /// `"white"`: as `arbiter`, and also the press of the side that does not move first
+    /// (White in an even game, Black in a handicap game) starts the other side's clock.
+    White,
+}
+
+impl ClockStart {
+    /// `now`, `arbiter` or `white`, as the config writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockStart::Now => "now",
+            ClockStart::Arbiter => "arbiter",
+            ClockStart::White => "white",
+        }
+    }
+
+    /// Reads `now`, `arbiter` or `white`.
+    pub fn parse(text: &str) -> Option<ClockStart> {
+        match text {
+            "now" => Some(ClockStart::Now),
+            "arbiter" => Some(ClockStart::Arbiter),
+            "white" => Some(ClockStart::White),
+            _ => None,
+        }
+    }
+
+    /// True for [`ClockStart::Now`] (which `game_started` leaves out).
+    pub fn is_now(&self) -> bool {
+        *self == ClockStart::Now
+    }
 }
 
 impl Default for GameSetup {
@@ -295,6 +342,7 @@ impl Default for GameSetup {
             black_rank: None,
             white_rank: None,
             event: None,
+            clock_start: ClockStart::Now,
         }
     }
 }

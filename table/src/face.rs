@@ -16,6 +16,7 @@
 
 use std::fmt;
 
+use tengen_protocol::event::ClockStart;
 use tengen_protocol::view::Phase;
 use tengen_protocol::{GameView, Timestamp};
 use tengen_rules::clock::{Clock, TimeControl};
@@ -60,12 +61,26 @@ pub struct Play {
     pub clock: Option<ClockFace>,
     /// It is this player's turn: their clock runs (without a clock: they are to move).
     pub turn: bool,
-    /// An arbiter's pause (or a restart) holds both clocks.
+    /// An arbiter's pause (or a restart) holds both clocks. Also true while the game
+    /// waits to begin.
     pub paused: bool,
+    /// The game waits to begin (both clocks stopped): the display shows the players'
+    /// names and what play waits for, not the clock.
+    pub waiting: Option<Waiting>,
     /// Both passed: the players lift the dead stones and confirm the count.
     pub counting: bool,
     /// An alert is open at the board: the players call the arbiter.
     pub alert: Option<AlertFace>,
+}
+
+/// What a game waiting to begin waits for (`game.clock_start`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// The arbiter's `resume` ("waiting for the arbiter").
+    Arbiter,
+    /// That, or this side's press, which starts the other side's clock (`white`: White in
+    /// an even game, Black in a handicap game): "White starts the clock".
+    Press(Color),
 }
 
 /// One player's clock, as the display shows it.
@@ -187,13 +202,16 @@ impl Face {
                         moves,
                     }),
                     phase => {
+                        let waiting = waiting_for(view);
                         let mut play = Play {
                             name,
-                            opponent: (moves == 0).then(|| display_name(setup, color.opponent())),
+                            opponent: (moves == 0 || waiting.is_some())
+                                .then(|| display_name(setup, color.opponent())),
                             moves,
                             clock: None,
                             turn: false,
                             paused: false,
+                            waiting,
                             counting: phase == Phase::Counting,
                             alert: alert_face(view),
                         };
@@ -250,6 +268,21 @@ fn read_clock(play: &mut Play, clock: &Clock, color: Color, now: Timestamp) {
     });
     play.turn = clock.running() == Some(color);
     play.paused = clock.is_paused();
+}
+
+/// What the game waits for before it begins, if it does.
+fn waiting_for(view: &GameView) -> Option<Waiting> {
+    match view.waiting()? {
+        ClockStart::White => {
+            // The side that does not move first: the opponent of the clock set to run.
+            let first = view
+                .clock()
+                .and_then(Clock::running)
+                .unwrap_or(Color::Black);
+            Some(Waiting::Press(first.opponent()))
+        }
+        ClockStart::Arbiter | ClockStart::Now => Some(Waiting::Arbiter),
+    }
 }
 
 /// "Call the arbiter" while any alert is open for the arbiters, with the points they name.

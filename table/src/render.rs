@@ -19,6 +19,11 @@
 //!              "Fix D4 E5 ..." while an alert names points to put right.
 //! ```
 //!
+//! While a game waits to begin (both clocks stopped until the arbiter's `resume`, or the
+//! starting press), the face shows the player's name in the dark top bar, "vs <opponent>",
+//! "Waiting for / the arbiter" (or "White starts / the clock") in the middle instead of
+//! the time, and the time each player will start with on the bottom line.
+//!
 //! Before any game the face shows "tengen" and the board's id; at the end, the result
 //! large with a line saying who won. Drawing allocates nothing: texts are composed in
 //! small buffers on the stack.
@@ -34,7 +39,7 @@ use embedded_graphics::text::{Baseline, Text};
 use embedded_graphics::Drawable;
 use tengen_rules::{Color, Point};
 
-use crate::face::{ClockFace, Face, Over, Play, Screen, Stage};
+use crate::face::{ClockFace, Face, Over, Play, Screen, Stage, Waiting};
 use crate::frame::{MonoFrame, WIDTH};
 
 /// Frame width as drawing coordinates.
@@ -95,6 +100,9 @@ fn idle(f: &mut MonoFrame, board: &str) {
 
 /// A game in play.
 fn game(f: &mut MonoFrame, color: Color, play: &Play) {
+    if let Some(waiting) = play.waiting {
+        return waiting_face(f, color, play, waiting);
+    }
     // The top bar: lit while the player's clock runs, or the alert.
     if play.alert.is_some() {
         fill(f, 0, 0, W, BAR_H as i32, true);
@@ -156,6 +164,53 @@ fn game(f: &mut MonoFrame, color: Color, play: &Play) {
     } else {
         bottom_line(f, play);
     }
+}
+
+/// A game waiting to begin: the names, what it waits for, the time to start with.
+fn waiting_face(f: &mut MonoFrame, color: Color, play: &Play, waiting: Waiting) {
+    if play.alert.is_some() {
+        fill(f, 0, 0, W, BAR_H as i32, true);
+        centred(f, SMALL, "! CALL ARBITER !", BAR_TEXT_Y, false);
+    } else {
+        name_bar(f, color, &play.name, Tag::Text(""), true);
+    }
+    if let Some(opponent) = &play.opponent {
+        let mut line = Line::new();
+        let _ = write!(line, "vs {opponent}");
+        centred(f, SMALL, line.as_str(), DIGITS_Y + 1, true);
+    }
+    let (first, second) = match waiting {
+        Waiting::Arbiter => ("Waiting for", "the arbiter"),
+        Waiting::Press(Color::White) => ("White starts", "the clock"),
+        Waiting::Press(Color::Black) => ("Black starts", "the clock"),
+    };
+    centred(f, SMALL, first, DIGITS_Y + 14, true);
+    centred(f, SMALL, second, DIGITS_Y + 25, true);
+    let points = play
+        .alert
+        .as_ref()
+        .map(|a| a.points.as_slice())
+        .filter(|p| !p.is_empty());
+    if let Some(points) = points {
+        fix_line(f, points);
+        return;
+    }
+    let Some(clock) = &play.clock else {
+        return;
+    };
+    let mut left = Line::new();
+    let _ = write!(left, "{}", clock.time);
+    let mut right = Line::new();
+    let _ = stage_short(&mut right, clock);
+    small(f, left.as_str(), MARGIN, BOTTOM_TEXT_Y, true);
+    let right_chars = right.as_str().chars().count() as i32;
+    small(
+        f,
+        right.as_str(),
+        W - MARGIN - right_chars * char_w(SMALL),
+        BOTTOM_TEXT_Y,
+        true,
+    );
 }
 
 /// What the top bar shows at its right.

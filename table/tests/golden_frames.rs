@@ -7,7 +7,9 @@
 
 use std::path::PathBuf;
 
-use tengen_protocol::event::{Alert, AlertCode, EndReason, Envelope, Expected, GameEnd, GameSetup};
+use tengen_protocol::event::{
+    Alert, AlertCode, ClockStart, EndReason, Envelope, Expected, GameEnd, GameSetup,
+};
 use tengen_protocol::view::ClocksNow;
 use tengen_protocol::{Event, GameView, Timestamp};
 use tengen_rules::clock::{Clock, TimeControl};
@@ -56,6 +58,12 @@ impl Board {
 
     /// A game of Shusaku (Black) and Gennan (White) under `tc`, Black's clock started at 0.
     fn new(tc: &str) -> Board {
+        Board::set_up(tc, ClockStart::Now)
+    }
+
+    /// The same game set up with `clock_start` `start`: with `arbiter` or `white`, Black's
+    /// clock is started and paused at 0, as the referee does while the game waits.
+    fn set_up(tc: &str, start: ClockStart) -> Board {
         let tc = TimeControl::parse(tc).unwrap();
         let mut b = Board::idle();
         b.event(
@@ -68,12 +76,16 @@ impl Board {
                 white_rank: Some("8d".into()),
                 round: "3".into(),
                 table: "7".into(),
+                clock_start: start,
                 ..GameSetup::default()
             }),
         );
         if tc != TimeControl::None {
             let mut clock = Clock::new(tc);
             clock.start(Color::Black, T0);
+            if !start.is_now() {
+                clock.pause(T0);
+            }
             let reading = ClocksNow::read(&clock, at(0)).as_event_reading(None);
             b.clock = Some(clock);
             b.event(0, Event::Clock(reading));
@@ -208,6 +220,15 @@ fn before_the_first_move_the_names() {
     let b = Board::new("byoyomi 60m 5x60s");
     check("start_black", &b.face(Color::Black, 300));
     check("start_white", &b.face(Color::White, 300));
+}
+
+#[test]
+fn waiting_for_the_round_to_begin() {
+    // Set up 15 minutes before the round: the names, what play waits for, the full time.
+    let b = Board::set_up("byoyomi 60m 5x60s", ClockStart::Arbiter);
+    check("waiting_arbiter_black", &b.face(Color::Black, 900_000));
+    let b = Board::set_up("byoyomi 60m 5x60s", ClockStart::White);
+    check("waiting_white_white", &b.face(Color::White, 900_000));
 }
 
 #[test]

@@ -107,6 +107,7 @@ impl Config {
                 handicap: 0,
                 superko: Superko::Situational,
                 penalties: Penalties::Arbiter,
+                clock_start: None,
                 black: String::new(),
                 white: String::new(),
                 round: String::new(),
@@ -193,7 +194,25 @@ impl Config {
             white: g.white.clone(),
             round: g.round.clone(),
             table: g.table.clone(),
+            clock_start: self.power_on_clock_start(),
             ..GameSetup::default()
+        }
+    }
+
+    /// How the clocks of a game set up by a `new_game` command begin: `game.clock_start`,
+    /// default `arbiter` (the game waits for the arbiter's `resume`).
+    pub fn clock_start(&self) -> ClockStart {
+        self.game.clock_start.unwrap_or(ClockStart::Arbiter)
+    }
+
+    /// How the clocks of the game the board sets up by itself at power-on begin:
+    /// `game.clock_start`, by default `now` on the `sim` backend (the demo and `tengen sim`
+    /// play at once) and `arbiter` on a real board.
+    pub fn power_on_clock_start(&self) -> ClockStart {
+        match (self.game.clock_start, self.hardware.backend) {
+            (Some(c), _) => c,
+            (None, Backend::Sim) => ClockStart::Now,
+            (None, _) => ClockStart::Arbiter,
         }
     }
 
@@ -201,6 +220,7 @@ impl Config {
     pub fn referee_settings(&self) -> RefereeSettings {
         RefereeSettings {
             game: self.game_setup(),
+            clock_start: self.clock_start(),
             penalties: self.game.penalties,
             black_side: self.board.black_side,
             stable_ms: self.detection.stable_ms,

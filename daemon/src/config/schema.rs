@@ -215,6 +215,7 @@ fn read_game(t: &Table, r: &mut Reader) -> GameConfig {
             "handicap",
             "superko",
             "penalties",
+            "clock_start",
             "black",
             "white",
             "round",
@@ -250,6 +251,9 @@ fn read_game(t: &Table, r: &mut Reader) -> GameConfig {
         penalties: r
             .word(t, P, "penalties", "arbiter|auto", Penalties::parse)
             .unwrap_or(d.penalties),
+        clock_start: r
+            .word(t, P, "clock_start", "arbiter|white|now", ClockStart::parse)
+            .or(d.clock_start),
         black: r.string(t, P, "black").unwrap_or(d.black),
         white: r.string(t, P, "white").unwrap_or(d.white),
         round: r.string(t, P, "round").unwrap_or(d.round),

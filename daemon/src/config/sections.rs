@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use tengen_hal::Side;
+pub use tengen_protocol::event::ClockStart;
 pub use tengen_referee::Penalties;
 pub use tengen_rules::Superko;
 
@@ -132,6 +133,9 @@ pub struct GameConfig {
     pub superko: Superko,
     /// `game.penalties`: who gives warnings. Default arbiter.
     pub penalties: Penalties,
+    /// `game.clock_start`: how a new game's clocks begin (`arbiter`, `white`, `now`), as
+    /// written; `None` when the key is absent (see [`crate::config::Config::clock_start`]).
+    pub clock_start: Option<ClockStart>,
     /// `game.black`: Black's name. Default `""`.
     pub black: String,
     /// `game.white`: White's name. Default `""`.

@@ -29,6 +29,11 @@
 //!   anyone, and a flag that fell before the board went down stays fallen. (A `restoring`
 //!   without `off_since` comes from a journal written before tengen did this: those
 //!   boards ran their clocks on, and so does the fold.)
+//! - a game whose `game_started` has `clock_start` `arbiter` or `white` *waits to begin*
+//!   ([`GameView::waiting`]): its first `clock` event starts the clock of the side to move
+//!   and pauses it in the same instant, and it waits until a `clock` event leaves the
+//!   clocks running (the arbiter's `resume`, or with `white` the starting press). A
+//!   restart while waiting keeps it waiting.
 //! - `alert` opens an alert (and comments the last move in the SGF); `alert_cleared`
 //!   `restored` closes it; `confirmed` or `dismissed` closes it for the arbiters, while an
 //!   alert about the board's contents keeps covering its points (hidden) until the board
@@ -53,7 +58,8 @@ pub use record::MoveNote;
 pub use snapshot::{ClocksNow, StateSnapshot};
 
 use crate::event::{
-    Alert, AlertCode, BoardState, ClearedHow, Envelope, Event, FaultKind, GameSetup, PerColor,
+    Alert, AlertCode, BoardState, ClearedHow, ClockStart, Envelope, Event, FaultKind, GameSetup,
+    PerColor,
 };
 use crate::time::Timestamp;
 
@@ -177,6 +183,9 @@ struct Current {
     last_move: Option<Point>,
     /// A pass was withdrawn as `clock_before_move`: its press counts for the next stone.
     pressed_for_next: bool,
+    /// The game waits to begin (its setup's `clock_start` is not `now`): both clocks are
+    /// stopped until a `clock` event leaves them running.
+    waiting: bool,
 }
 
 /// The fold of one board's events: see the module documentation.
@@ -303,6 +312,9 @@ impl GameView {
             Event::Clock(reading) => {
                 if let Some(clock) = cur.clock.as_mut() {
                     clocks::apply_reading(clock, reading, at);
+                    if !clock.is_paused() {
+                        cur.waiting = false;
+                    }
                 }
                 if let Some(mover) = cur.awaiting_press {
                     if reading.color == Some(mover) || reading.running == Some(mover.opponent()) {
@@ -376,6 +388,7 @@ impl GameView {
             TimeControl::None => None,
             tc => Some(Clock::new(tc)),
         };
+        let clock_runs = clock.is_some();
         self.current = Some(Current {
             setup: setup.clone(),
             game,
@@ -390,6 +403,7 @@ impl GameView {
             recent_pass: None,
             last_move: None,
             pressed_for_next: false,
+            waiting: !setup.clock_start.is_now() && clock_runs,
         });
         Ok(())
     }
@@ -484,7 +498,19 @@ impl GameView {
 
     /// The clocks as they read at `now`.
     pub fn clocks_at(&self, now: Timestamp) -> Option<ClocksNow> {
-        self.clock().map(|c| ClocksNow::read(c, now))
+        let waiting = self.waiting();
+        self.clock().map(|c| ClocksNow {
+            waiting,
+            ..ClocksNow::read(c, now)
+        })
+    }
+
+    /// While the game waits to begin (set up with `clock_start` `arbiter` or `white`, its
+    /// clocks not yet run): what it waits for. `None` once the clocks have run, at the end,
+    /// and in a game set up with `now` or without a clock.
+    pub fn waiting(&self) -> Option<ClockStart> {
+        let cur = self.current.as_ref()?;
+        (cur.waiting && cur.phase != Phase::Over).then_some(cur.setup.clock_start)
     }
 
     /// Every alert the view holds, visible or not, oldest first.

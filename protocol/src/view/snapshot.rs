@@ -6,7 +6,7 @@ use tengen_rules::clock::{Clock, TimeControl};
 use tengen_rules::{Color, Superko};
 
 use super::{GameView, Phase};
-use crate::event::{ClockReading, Event, PerColor, Rules};
+use crate::event::{ClockReading, ClockStart, Event, PerColor, Rules};
 use crate::time::Timestamp;
 
 /// The clocks as they read at one moment.
@@ -24,6 +24,11 @@ pub struct ClocksNow {
     pub running: Option<Color>,
     /// True while paused (an arbiter's pause, or a restart until the arbiter resumes).
     pub paused: bool,
+    /// While a new game waits to begin (paused too): what it waits for, `"arbiter"` (the
+    /// arbiter's `resume`) or `"white"` (that, or the first press of the side that does
+    /// not move first). Absent once the clocks have run (and in a `clock` event).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<ClockStart>,
 }
 
 impl ClocksNow {
@@ -39,6 +44,7 @@ impl ClocksNow {
             ),
             running: clock.running(),
             paused: clock.is_paused(),
+            waiting: None,
         }
     }
 

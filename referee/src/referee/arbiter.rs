@@ -3,7 +3,7 @@
 
 use tengen_hal::Millis;
 use tengen_protocol::command::{check_result, BadResult};
-use tengen_protocol::event::{AlertCode, ClearedHow, EndReason, GameEnd, GameSetup};
+use tengen_protocol::event::{AlertCode, ClearedHow, ClockStart, EndReason, GameEnd, GameSetup};
 use tengen_protocol::view::Phase;
 use tengen_protocol::{Command, CommandEnvelope, Event};
 use tengen_rules::clock::{ClockError, TimeControl};
@@ -189,6 +189,8 @@ impl Referee {
                 if let Some(tc) = time_control {
                     s.time_control = TimeControl::parse(tc)?;
                 }
+                // How the clocks begin is the board's (its config), not the last game's.
+                s.clock_start = self.settings.clock_start;
                 out = self.new_game(s, now).map_err(|e| match e {
                     RefereeError::Setup(e) => CommandRefused::Setup(e.to_string()),
                     other => CommandRefused::Setup(other.to_string()),
@@ -200,7 +202,9 @@ impl Referee {
     }
 
     /// Sets a new game up from `setup` at `now`: its `game_started`, and the start of its
-    /// clock. The setup is checked first, so a refused one changes nothing.
+    /// clock: running (`clock_start` `now`), or started and paused in the same instant
+    /// while the game waits to begin (`arbiter`, `white`). The setup is checked first, so a
+    /// refused one changes nothing.
     pub(super) fn new_game(
         &mut self,
         setup: GameSetup,
@@ -216,10 +220,37 @@ impl Referee {
         let mut out = Vec::new();
         self.emit(&mut out, Event::GameStarted(setup));
         let to_move = self.to_move();
-        if let Some(r) = self.reading_after(None, |c, now| c.start(to_move, now)) {
+        let wait = !self.settings.game.clock_start.is_now();
+        if let Some(r) = self.reading_after(None, |c, now| {
+            c.start(to_move, now);
+            if wait {
+                c.pause(now);
+            }
+        }) {
             self.emit(&mut out, Event::Clock(r));
         }
         Ok(out)
+    }
+
+    /// A press while the game waits to begin with `clock_start` `white`: the press of the
+    /// side that does not move first starts the other side's clock, as at a club game.
+    /// Returns false (nothing done) for any other press, which is read as during a pause.
+    pub(super) fn starting_press(&mut self, out: &mut Vec<Event>, color: Color) -> bool {
+        if self.view.waiting() != Some(ClockStart::White) {
+            return false;
+        }
+        let starter = self
+            .view
+            .clock()
+            .and_then(|c| c.running())
+            .map(Color::opponent);
+        if starter != Some(color) {
+            return false;
+        }
+        if let Some(r) = self.reading_after(Some(color), |c, now| c.resume(now)) {
+            self.emit(out, Event::Clock(r));
+        }
+        true
     }
 
     /// An arbiter's change to the clocks: its `clock` event (who: null).

@@ -233,6 +233,13 @@ impl Referee {
             }
             Phase::Playing => {}
         }
+        if self.view.waiting().is_some()
+            && (self.starting_press(out, color) || self.view.awaiting_press() != Some(color))
+        {
+            // Before play begins a press starts the clocks (`white`) or does nothing: it
+            // is not a pass. Only a stone already set down is completed by its press.
+            return;
+        }
         if self.resign_proposal == Some(color) {
             self.resign(out, color);
             return;

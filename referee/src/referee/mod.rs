@@ -26,7 +26,16 @@
 //! - Differences that are not a move are classified once they have held unchanged for
 //!   twice the stable time, so a stone pushed along the board or lifted and replayed is seen
 //!   whole before it is named.
-//! - The clock of the side to move starts when the game starts.
+//! - The clock of the side to move starts when the game starts (`clock_start` `now`), or
+//!   the game waits to begin with both clocks stopped, paused as by an arbiter's pause,
+//!   until the arbiter's `resume` (`arbiter`), or that or the press of the side that does
+//!   not move first (`white`: White in an even game, Black in a handicap game, where White
+//!   moves first). That press is not a pass, and neither is any other press while waiting
+//!   (it does nothing). A stone set down while waiting is read as during a pause: a stone
+//!   of the side to move is a move (its press completes it, the clocks stay stopped). No
+//!   time runs for anyone while waiting. A `new_game` command waits as
+//!   [`RefereeSettings::clock_start`] says; the game a board sets up by itself as its
+//!   setup's `clock_start` says.
 //! - A restart during a game pauses the clocks as they stood when the board went down and
 //!   raises `board_restarted` for the arbiter ([`Referee::restart`]); the arbiter's
 //!   `resume` clears it.

@@ -8,6 +8,10 @@
 //! flag due by then is `time_expired`, `board_restarted` tells the arbiter how long the
 //! board was off and what the clocks read, and a `clock` event shows them paused. The
 //! arbiter resumes them (or adjusts them first) from the console.
+//!
+//! A game still waiting to begin (`clock_start` `arbiter` or `white`) stays waiting: its
+//! clocks were stopped all along, so the board says `status` `restoring` and the paused
+//! `clock`, and raises no `board_restarted` (the arbiter's `resume` begins play as before).
 
 use tengen_hal::Millis;
 use tengen_protocol::event::{AlertCode, BoardState};
@@ -41,6 +45,15 @@ impl Referee {
         }
         if let Some(flagged) = self.view.clock().and_then(Clock::flagged) {
             self.flag(&mut out, flagged);
+        }
+        if self.view.waiting().is_some() {
+            // The game has not begun: nothing was charged, nothing to check; it still
+            // waits for the arbiter (or the starting press), as the clocks say.
+            if let Some(clock) = self.view.clock() {
+                let r = reading(clock, None, now);
+                self.emit(&mut out, Event::Clock(r));
+            }
+            return out;
         }
         let off_ms = now.saturating_sub(off_since.millis());
         let message = self.restart_message(off_ms);

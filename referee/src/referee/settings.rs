@@ -2,7 +2,7 @@
 //! that the referee reads, with SPEC.md's defaults.
 
 use tengen_hal::{Millis, Side};
-use tengen_protocol::event::GameSetup;
+use tengen_protocol::event::{ClockStart, GameSetup};
 use tengen_rules::sgf::GameRecord;
 
 /// How penalties (Art. 24) are given (`game.penalties`).
@@ -38,8 +38,12 @@ impl Penalties {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RefereeSettings {
     /// The first game's setup (`board.size`, `[game]`, `[time]`); a `new_game` command
-    /// starts from the current game's setup and changes what it names.
+    /// starts from the current game's setup and changes what it names. Its `clock_start`
+    /// is how the game a board sets up by itself (at power-on) begins.
     pub game: GameSetup,
+    /// How the clocks of a game set up by a `new_game` command begin (`game.clock_start`;
+    /// default `arbiter`: the game waits for the arbiter's `resume`).
+    pub clock_start: ClockStart,
     /// Penalty mode (`game.penalties`).
     pub penalties: Penalties,
     /// Where Black sits (`board.black_side`).
@@ -77,6 +81,7 @@ impl Default for RefereeSettings {
     fn default() -> RefereeSettings {
         RefereeSettings {
             game: GameSetup::default(),
+            clock_start: ClockStart::Arbiter,
             penalties: Penalties::Arbiter,
             black_side: Side::South,
             stable_ms: 150,
