@@ -40,6 +40,9 @@ pub(crate) struct BoardView {
     game: String,
     history: History,
     public: Option<PublicSide>,
+    /// The events followed since the last [`BoardView::take_followed`], when the hall keeps
+    /// an archive (`None`: it does not, and nothing is kept).
+    followed: Option<Vec<Envelope>>,
 }
 
 /// The board as the public sees it under a broadcast delay: the events not yet public, the
@@ -86,7 +89,24 @@ impl BoardView {
             game: String::new(),
             history: History::default(),
             public: None,
+            followed: None,
         }
+    }
+
+    /// The same board, keeping the events it follows for the archive
+    /// ([`BoardView::take_followed`]).
+    pub(crate) fn archived(mut self) -> BoardView {
+        self.followed = Some(Vec::new());
+        self
+    }
+
+    /// The events the live fold took since the last call, in `seq` order, each once (empty
+    /// unless [`BoardView::archived`]).
+    pub(crate) fn take_followed(&mut self) -> Vec<Envelope> {
+        self.followed
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// A board whose public pages lag behind under a broadcast delay (see
@@ -334,6 +354,9 @@ impl BoardView {
         }
         if let Err(err) = self.live.apply_envelope(&envelope) {
             tracing::trace!("{} live view, seq {}: {err}", envelope.board, envelope.seq);
+        }
+        if let Some(followed) = &mut self.followed {
+            followed.push(envelope.clone());
         }
         self.feed.publish(envelope);
     }

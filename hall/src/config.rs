@@ -151,6 +151,10 @@ pub(crate) struct HallSection {
     /// The command key shared with the boards (their `mqtt.command_key_file`): every
     /// command the hall sends is signed with it.
     pub(crate) command_key_file: Option<PathBuf>,
+    /// Where the hall keeps every game it follows (`{dir}/{tournament}/{board}/{game}.jsonl`),
+    /// read back when it starts: past rounds stay in `/round/{n}.zip` and `/rounds`.
+    /// Without it the hall keeps nothing on disk.
+    pub(crate) archive_dir: Option<PathBuf>,
 }
 
 /// One `[[arbiter]]`: a name and either an Argon2 password hash or a token.
@@ -192,6 +196,7 @@ impl HallConfig {
             &mut m.cert_file,
             &mut m.key_file,
             &mut self.hall.command_key_file,
+            &mut self.hall.archive_dir,
         ]
         .into_iter()
         .flatten()
@@ -325,7 +330,16 @@ fn read_mqtt(t: &Table, r: &mut Reader) -> HallMqtt {
 
 fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
     const P: &str = "hall";
-    r.unknown_keys(t, P, &["identity", "session_hours", "command_key_file"]);
+    r.unknown_keys(
+        t,
+        P,
+        &[
+            "identity",
+            "session_hours",
+            "command_key_file",
+            "archive_dir",
+        ],
+    );
     let identity = r.string(t, P, "identity").and_then(|id| {
         if id.trim().is_empty() {
             r.problem(join(P, "identity"), "must not be empty");
@@ -348,10 +362,19 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             u64::try_from(h).ok()
         }
     });
+    let archive_dir = path(t, P, "archive_dir", r).and_then(|dir| {
+        if dir.as_os_str().is_empty() {
+            r.problem(join(P, "archive_dir"), "must not be empty");
+            None
+        } else {
+            Some(dir)
+        }
+    });
     HallSection {
         identity,
         session_hours,
         command_key_file: path(t, P, "command_key_file", r),
+        archive_dir,
     }
 }
 
@@ -594,7 +617,7 @@ mod tests {
     fn relative_file_names_are_taken_from_the_files_directory() {
         let mut c = parse(
             "[mqtt]\nca_file = \"certs/ca.pem\"\npassword_file = \"/etc/tengen/pw\"\n\
-             [hall]\ncommand_key_file = \"command.key\"\n",
+             [hall]\ncommand_key_file = \"command.key\"\narchive_dir = \"archive\"\n",
         )
         .unwrap();
         c.resolve_paths(Path::new("/etc/tengen"));
@@ -609,6 +632,19 @@ mod tests {
         assert_eq!(
             c.hall.command_key_file.as_deref(),
             Some(Path::new("/etc/tengen/command.key"))
+        );
+        assert_eq!(
+            c.hall.archive_dir.as_deref(),
+            Some(Path::new("/etc/tengen/archive"))
+        );
+        assert!(parse("").unwrap().hall.archive_dir.is_none());
+        assert_eq!(
+            lines("[hall]\narchive_dir = \"\"\n"),
+            ["hall.toml: hall.archive_dir: must not be empty"]
+        );
+        assert_eq!(
+            lines("[hall]\narchive_dir = 3\n"),
+            ["hall.toml: hall.archive_dir: expected a string, found an integer"]
         );
     }
 

@@ -45,6 +45,8 @@ pub struct HallState {
     commands: CommandLog,
     messages: u64,
     delay: Option<Delay>,
+    /// The events the boards followed, for the archive (`None`: the hall keeps none).
+    archived: Option<Vec<(BoardKey, Envelope)>>,
 }
 
 impl HallState {
@@ -59,7 +61,40 @@ impl HallState {
             commands: CommandLog::new(tag),
             messages: 0,
             delay: None,
+            archived: None,
         }
+    }
+
+    /// The same hall keeping, when `archive`, every event its boards follow until
+    /// [`HallState::take_archived`] takes them (for `[hall] archive_dir`).
+    pub(crate) fn with_archive(mut self, archive: bool) -> HallState {
+        self.archived = archive.then(Vec::new);
+        self
+    }
+
+    /// The events the boards' live folds took since the last call, each once and in `seq`
+    /// order per board, with their board: what the I/O layer appends to the archive. Always
+    /// empty for a hall without an archive.
+    pub fn take_archived(&mut self) -> Vec<(BoardKey, Envelope)> {
+        self.archived
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Moves what board `key` followed into the archive queue.
+    fn collect_archived(&mut self, key: &BoardKey) {
+        let Some(queue) = self.archived.as_mut() else {
+            return;
+        };
+        if let Some(b) = self.boards.get_mut(key) {
+            queue.extend(b.take_followed().into_iter().map(|e| (key.clone(), e)));
+        }
+    }
+
+    /// The broadcast delay's policy, under `[broadcast]`.
+    pub(crate) fn delay_policy(&self) -> Option<DelayPolicy> {
+        self.delay.as_ref().map(|d| d.policy)
     }
 
     /// The same hall signing its commands with the boards' command key
@@ -105,6 +140,7 @@ impl HallState {
             return Vec::new();
         };
         let mut out = self.handle(&key, leaf, topic, payload, now);
+        self.collect_archived(&key);
         if self.boards.contains_key(&key) {
             out.extend(self.release(&key, now, wall));
         }
@@ -215,6 +251,12 @@ impl HallState {
         for b in self.boards.values_mut() {
             b.tick(now);
         }
+        if self.archived.is_some() {
+            let keys: Vec<BoardKey> = self.boards.keys().cloned().collect();
+            for k in &keys {
+                self.collect_archived(k);
+            }
+        }
         if self.delay.is_none() {
             return Vec::new();
         }
@@ -267,11 +309,17 @@ impl HallState {
 
     fn board(&mut self, key: &BoardKey) -> &mut BoardView {
         let delayed = self.delay.is_some();
+        let archived = self.archived.is_some();
         self.boards.entry(key.clone()).or_insert_with(|| {
-            if delayed {
+            let b = if delayed {
                 BoardView::delayed()
             } else {
                 BoardView::new()
+            };
+            if archived {
+                b.archived()
+            } else {
+                b
             }
         })
     }
@@ -332,24 +380,22 @@ impl HallState {
             .collect()
     }
 
-    /// The games of round `round` (any tournament): a file name and the SGF of each board
-    /// whose current game is in that round and has a record.
-    pub(crate) fn round_games(&self, round: &str) -> Vec<(String, String)> {
+    /// Every board's current game that has a round, as the public sees it (delayed under
+    /// `[broadcast]`), for the round zips and `/rounds`; with its public SGF when `sgf`
+    /// (else the SGF is left empty).
+    pub(crate) fn current_games(&self, sgf: bool) -> Vec<CurrentGame> {
         self.boards
             .iter()
-            .filter(|(_, b)| b.round() == round)
-            .filter_map(|(k, b)| {
-                let sgf = b.public_feed().sgf();
-                if sgf.trim().is_empty() {
-                    return None;
+            .filter(|(_, b)| !b.round().is_empty())
+            .map(|(k, b)| {
+                let feed = b.public_feed();
+                CurrentGame {
+                    key: k.clone(),
+                    game: b.game().to_string(),
+                    round: b.round().to_string(),
+                    over: feed.state().get("phase").and_then(Value::as_str) == Some("over"),
+                    sgf: if sgf { feed.sgf() } else { String::new() },
                 }
-                let game = if b.game().is_empty() {
-                    "game"
-                } else {
-                    b.game()
-                };
-                let name = format!("{}-{}-{}.sgf", k.tournament, k.board, safe(game));
-                Some((name, sgf))
             })
             .collect()
     }
@@ -433,6 +479,27 @@ impl HallState {
     }
 }
 
+/// A board's current game as the public sees it ([`HallState::current_games`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CurrentGame {
+    /// The board.
+    pub(crate) key: BoardKey,
+    /// The game id (maybe empty: a board known only from a `state` without one).
+    pub(crate) game: String,
+    /// The round.
+    pub(crate) round: String,
+    /// True when the public side shows the game over.
+    pub(crate) over: bool,
+    /// The public SGF (empty before the setup is public, or when not asked for).
+    pub(crate) sgf: String,
+}
+
+/// The name of a game's SGF in a round zip: `{tournament}-{board}-{game}.sgf`.
+pub(crate) fn zip_name(key: &BoardKey, game: &str) -> String {
+    let game = if game.is_empty() { "game" } else { game };
+    format!("{}-{}-{}.sgf", key.tournament, key.board, safe(game))
+}
+
 /// The board's `state.board` string with the alert's `expected` points set (`B`, `W`,
 /// `empty`): what the physical board should show. An empty string when there is no usable
 /// position.
@@ -510,12 +577,16 @@ mod tests {
         assert_eq!(boards[0]["board"], "b1");
         assert_eq!(boards[0]["status"], "online");
         assert_eq!(boards[0]["number"], 4);
-        assert_eq!(h.round_games("2"), vec![], "no SGF yet");
-        h.on_message("tengen/t/b1/sgf", b"(;GM[1])", now);
+        let current = h.current_games(true);
+        assert_eq!(current.len(), 1);
         assert_eq!(
-            h.round_games("2"),
-            vec![("t-b1-game.sgf".to_string(), "(;GM[1])".to_string())]
+            (current[0].round.as_str(), current[0].sgf.as_str()),
+            ("2", "")
         );
+        h.on_message("tengen/t/b1/sgf", b"(;GM[1])", now);
+        let current = h.current_games(true);
+        assert_eq!(current[0].sgf, "(;GM[1])");
+        assert_eq!(zip_name(&current[0].key, &current[0].game), "t-b1-game.sgf");
     }
 
     fn event(seq: u64, time: &str, body: Value) -> Vec<u8> {
@@ -840,6 +911,33 @@ mod tests {
         let key = BoardKey::new("t", "b1").unwrap();
         assert_eq!(h.public_feed(&key).unwrap().last_seq(), 1);
         assert_eq!(h.boards_json(now)[0]["open_alerts"], 1);
+    }
+
+    #[test]
+    fn followed_events_are_queued_for_the_archive_once_each_in_order() {
+        let now = Instant::now();
+        let t0 = "2026-11-29T13:00:00.000Z";
+        let ev = "tengen/t/b1/events";
+        let mut plain = HallState::new("tengen", None, "h");
+        plain.on_message(ev, &event(1, t0, game_started()), now);
+        assert!(plain.take_archived().is_empty(), "no archive, no queue");
+
+        // With an identity: held back until the history is whole, then in order.
+        let mut h = HallState::new("tengen", Some("hall".into()), "h").with_archive(true);
+        h.on_message(ev, &event(3, t0, moved(2, "C3")), now);
+        assert!(h.take_archived().is_empty());
+        h.on_message(ev, &event(1, t0, game_started()), now);
+        h.on_message(ev, &event(2, t0, moved(1, "E5")), now);
+        h.on_message(ev, &event(2, t0, moved(1, "E5")), now);
+        h.on_message(ev, &event(4, t0, moved(3, "D4")), now);
+        h.on_message(ev, &event(3, t0, moved(2, "C3")), now);
+        let queued: Vec<(String, u64)> = h
+            .take_archived()
+            .into_iter()
+            .map(|(k, e)| (k.board, e.seq))
+            .collect();
+        assert_eq!(queued, [1, 2, 3, 4].map(|s| ("b1".to_string(), s)).to_vec());
+        assert!(h.take_archived().is_empty());
     }
 
     #[test]

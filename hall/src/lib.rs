@@ -16,15 +16,20 @@
 //! - `console_auth`: arbiter passwords/tokens and console sessions.
 //! - `config`: the hall's TOML file.
 //! - `overview_cache`: `/api/boards`, built at most once a second for every viewer.
-//! - `routes`: the HTTP routes: overview, per-board pages, round zips, the console.
+//! - `routes`: the HTTP routes: overview, per-board pages, the console.
+//! - `archive` (`[hall] archive_dir`): every game the hall followed, one event file per
+//!   game, read back at start; `archive_routes`: `/round/{n}.zip`, `/rounds`, `/api/rounds`
+//!   from the archive and the boards' current games.
 //! - `tournament_link`: `[tournament]`, an OpenGotha file's rounds started on the boards
 //!   and the boards' results confirmed and written back; `round_routes`, its console API.
 //!
 //! The hall rebuilds the boards from the broker's retained topics (and, with an identity,
 //! the boards' republished events), so several can run side by side and a restarted one
-//! catches up by itself. On disk it writes only the tournament's results file (and reads
-//! it back when started again).
+//! catches up by itself. On disk it writes only the tournament's results file and, with
+//! `[hall] archive_dir`, the archive (and reads both back when started again).
 
+mod archive;
+mod archive_routes;
 mod board;
 mod broadcast_delay;
 mod command_log;
@@ -49,6 +54,7 @@ use tengen_net::secrets::{read_key, read_password_file, SecretError};
 use tengen_net::tls::TlsError;
 use thiserror::Error;
 
+pub use archive::ArchiveError;
 pub use config::HallConfig;
 pub use hall_state::{HallState, Outgoing};
 pub use tengen_net::config_reader::ConfigError;
@@ -89,6 +95,9 @@ pub enum HallError {
     /// `hall.command_key_file` is unusable.
     #[error("hall.command_key_file: {0}")]
     CommandKey(#[source] SecretError),
+    /// The archive (`hall.archive_dir`) cannot be read.
+    #[error("hall.archive_dir: {0}")]
+    Archive(#[from] ArchiveError),
 }
 
 /// A running hall: the MQTT client and the HTTP server, until [`RunningHall::stop`].
@@ -152,10 +161,20 @@ pub async fn start(
         Some(_) => format!("{client_id}-{tag}"),
         None => client_id.clone(),
     };
+    // Read before the MQTT client starts, so every game is there for the first request.
+    let archive = match &config.hall.archive_dir {
+        Some(dir) => {
+            let archive = archive::Archive::open(dir)?;
+            tracing::info!("archive {}: {} games", dir.display(), archive.len());
+            Some(Arc::new(Mutex::new(archive)))
+        }
+        None => None,
+    };
     let state: Shared = Arc::new(Mutex::new(
         HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), &id_tag)
             .with_broadcast(config.broadcast.as_ref())
-            .with_command_key(command_key),
+            .with_command_key(command_key)
+            .with_archive(archive.is_some()),
     ));
     let tournament = match &config.tournament {
         Some(section) => {
@@ -179,7 +198,7 @@ pub async fn start(
         .await
         .map_err(bind_error)?;
     let addr = listener.local_addr().map_err(bind_error)?;
-    let mqtt = Arc::new(MqttLink::start(&settings, state.clone())?);
+    let mqtt = Arc::new(MqttLink::start(&settings, state.clone(), archive.clone())?);
     let hours = config.hall.session_hours.unwrap_or(DEFAULT_SESSION_HOURS);
     let lifetime = Duration::from_secs(hours.saturating_mul(3600));
     let app = routes::App {
@@ -190,8 +209,12 @@ pub async fn start(
         session_lifetime: lifetime,
         overview: Arc::default(),
         tournament,
+        archive,
     };
-    let router = routes::router(app);
+    let router = routes::router()
+        .merge(round_routes::routes())
+        .merge(archive_routes::routes())
+        .with_state(app);
     let http_task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, router).await {
             tracing::error!("hall http server stopped: {e}");

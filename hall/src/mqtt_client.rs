@@ -15,6 +15,7 @@ use tengen_net::backoff::Backoff;
 use tengen_net::broker::{BrokerUrl, TlsFiles};
 use tengen_net::tls;
 
+use crate::archive::{store, SharedArchive};
 use crate::hall_state::{HallState, Outgoing};
 use crate::HallError;
 
@@ -49,8 +50,13 @@ pub(crate) struct MqttLink {
 }
 
 impl MqttLink {
-    /// Connects in the background (with back-off) and keeps `hall` up to date.
-    pub(crate) fn start(settings: &ClientSettings, hall: Shared) -> Result<MqttLink, HallError> {
+    /// Connects in the background (with back-off) and keeps `hall` up to date; what its
+    /// boards follow goes to `archive`, if the hall keeps one.
+    pub(crate) fn start(
+        settings: &ClientSettings,
+        hall: Shared,
+        archive: Option<SharedArchive>,
+    ) -> Result<MqttLink, HallError> {
         let mut o = MqttOptions::new(
             settings.client_id.clone(),
             settings.url.host.clone(),
@@ -73,7 +79,7 @@ impl MqttLink {
             (h.filter(), if h.is_delayed() { 1 << 16 } else { 1024 })
         };
         let (client, eventloop) = AsyncClient::new(o, capacity);
-        let task = tokio::spawn(poll(eventloop, client.clone(), filter, hall));
+        let task = tokio::spawn(poll(eventloop, client.clone(), filter, hall, archive));
         Ok(MqttLink { client, task })
     }
 
@@ -91,7 +97,23 @@ impl MqttLink {
     }
 }
 
-async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hall: Shared) {
+async fn poll(
+    mut eventloop: EventLoop,
+    client: AsyncClient,
+    filter: String,
+    hall: Shared,
+    archive: Option<SharedArchive>,
+) {
+    // Hands what the boards followed to the archive, outside the hall's lock.
+    let archive_from = |h: &mut HallState| match &archive {
+        Some(_) => h.take_archived(),
+        None => Vec::new(),
+    };
+    let keep = |followed: Vec<_>| {
+        if let Some(a) = &archive {
+            store(a, followed);
+        }
+    };
     let mut backoff = Backoff::default();
     let mut rng = rand::rngs::StdRng::from_rng(&mut rand::rng());
     let mut ticker = tokio::time::interval(Duration::from_secs(1));
@@ -99,8 +121,12 @@ async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hal
         let polled = tokio::select! {
             p = eventloop.poll() => p,
             _ = ticker.tick() => {
-                let out = lock(&hall).tick(Instant::now());
+                let (out, followed) = {
+                    let mut h = lock(&hall);
+                    (h.tick(Instant::now()), archive_from(&mut h))
+                };
                 send(&client, out);
+                keep(followed);
                 continue;
             }
         };
@@ -116,8 +142,13 @@ async fn poll(mut eventloop: EventLoop, client: AsyncClient, filter: String, hal
                 }
             }
             Ok(Event::Incoming(Packet::Publish(p))) => {
-                let out = lock(&hall).on_message(&p.topic, &p.payload, Instant::now());
+                let (out, followed) = {
+                    let mut h = lock(&hall);
+                    let out = h.on_message(&p.topic, &p.payload, Instant::now());
+                    (out, archive_from(&mut h))
+                };
                 send(&client, out);
+                keep(followed);
             }
             Ok(_) => {}
             Err(e) => {

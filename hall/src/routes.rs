@@ -1,10 +1,10 @@
 //! The hall's HTTP routes. Public: `/` (overview), `/api/boards`, `/board/{t}/{b}/...` (the
-//! one-board view of [`tengen_net::live_view::router`] per board), `/round/{round}.zip`. Arbiters
+//! one-board view of [`tengen_net::live_view::router`] per board); `/round/{round}.zip`,
+//! `/rounds` and `/api/rounds` are in [`crate::archive_routes`]. Arbiters
 //! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
 //! nor reveal anything of the console.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,7 @@ use tower::ServiceExt;
 use tengen_net::live_view::{self, LiveFeed};
 use tengen_protocol::topics::BoardKey;
 
+use crate::archive::SharedArchive;
 use crate::config::Arbiter;
 use crate::console_auth::{self, Sessions, COOKIE};
 use crate::mqtt_client::{lock, MqttLink, Shared};
@@ -50,17 +51,19 @@ pub(crate) struct App {
     pub(crate) overview: Arc<OverviewCache>,
     /// The tournament file's rounds and results (`[tournament]`), if configured.
     pub(crate) tournament: Option<Arc<Mutex<TournamentLink>>>,
+    /// Every game the hall has followed (`[hall] archive_dir`), if configured.
+    pub(crate) archive: Option<SharedArchive>,
 }
 
-/// The hall's routes.
-pub(crate) fn router(app: App) -> Router {
+/// The hall's routes but the Round view's ([`crate::round_routes`]) and the rounds'
+/// ([`crate::archive_routes`]); `lib.rs` joins them.
+pub(crate) fn router() -> Router<App> {
     Router::new()
         .route("/", get(overview))
         .route("/api/boards", get(boards))
         .route("/board/{tournament}/{board}", get(board_redirect))
         .route("/board/{tournament}/{board}/", get(board_view))
         .route("/board/{tournament}/{board}/{*rest}", get(board_view))
-        .route("/round/{file}", get(round_zip))
         .route("/console", get(console))
         .route("/console/login", post(login))
         .route("/console/logout", post(logout))
@@ -74,8 +77,6 @@ pub(crate) fn router(app: App) -> Router {
         .route("/api/console/hardware", get(console_hardware))
         .route("/api/console/commands", get(console_commands))
         .route("/api/console/command", post(console_command))
-        .merge(crate::round_routes::routes())
-        .with_state(app)
 }
 
 async fn overview() -> Html<&'static str> {
@@ -168,54 +169,6 @@ async fn one_board(feed: LiveFeed, params: &HashMap<String, String>, req: Reques
         Ok(r) => r,
         Err(never) => match never {},
     }
-}
-
-async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response {
-    let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
-        return not_found("ask for /round/ROUND.zip");
-    };
-    let games = lock(&app.hall).round_games(round);
-    if games.is_empty() {
-        return not_found(&format!("no games of round {round} in this hall"));
-    }
-    match zip_games(&games) {
-        Ok(bytes) => (
-            [
-                (header::CONTENT_TYPE, "application/zip".to_string()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"round-{}.zip\"", sanitize(round)),
-                ),
-            ],
-            bytes,
-        )
-            .into_response(),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("zip: {e}\n")).into_response(),
-    }
-}
-
-/// The games as one zip archive (deflated), one entry per `(name, sgf)`.
-fn zip_games(games: &[(String, String)]) -> Result<Vec<u8>, zip::result::ZipError> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, sgf) in games {
-        w.start_file(name.as_str(), options)?;
-        w.write_all(sgf.as_bytes())?;
-    }
-    Ok(w.finish()?.into_inner())
-}
-
-fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// The arbiter logged in on this request, if any.

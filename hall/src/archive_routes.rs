@@ -1,0 +1,308 @@
+//! The rounds, public: `/round/{round}.zip` (a round's SGFs), `/rounds` (the rounds seen,
+//! with links to their zips) and `/api/rounds` (the same as JSON).
+//!
+//! A round's games are the boards' current games in that round and, with `[hall]
+//! archive_dir`, every archived game of it (finished or not), each once by tournament,
+//! board and game id. What the public may see of each, under a broadcast delay
+//! (`[broadcast]`):
+//!
+//! - an archived game is served whole once it is *released*: always without `[broadcast]`;
+//!   under it, when it is over and `release_at_end` (the default) is on, or when its board
+//!   has begun a later game and its last event is more than `delay_minutes` old (the delay
+//!   has then let all of it out);
+//! - otherwise, if it is its board's current game, the public (delayed) side as before;
+//! - otherwise (after a hall restart, a game in progress whose board has not spoken
+//!   since) it is left out until one of the above holds.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use tengen_protocol::topics::BoardKey;
+use tengen_protocol::Timestamp;
+
+use crate::archive::{self, GameInfo};
+use crate::broadcast_delay::DelayPolicy;
+use crate::hall_state::zip_name;
+use crate::mqtt_client::lock;
+use crate::routes::App;
+
+/// The rounds' routes.
+pub(crate) fn routes() -> Router<App> {
+    Router::new()
+        .route("/round/{file}", get(round_zip))
+        .route("/rounds", get(rounds_page))
+        .route("/api/rounds", get(rounds_json))
+}
+
+/// One game of a round, as the public may have it.
+struct RoundGame {
+    round: String,
+    /// Its file name in the zip.
+    name: String,
+    /// Over, as far as the public may know.
+    over: bool,
+    /// Its SGF (when asked for; empty when there is no public record).
+    sgf: String,
+}
+
+/// True when the public may have archived game `g` whole at `now` (see the module
+/// documentation).
+fn released(g: &GameInfo, policy: Option<&DelayPolicy>, now: Timestamp) -> bool {
+    let Some(p) = policy else {
+        return true;
+    };
+    if g.over && p.release_at_end {
+        return true;
+    }
+    g.superseded && g.last_time.is_some_and(|t| t.plus(p.window_ms) <= now)
+}
+
+/// The games of `round` (every round when `None`) that the public may see, each once;
+/// with their SGFs when `sgf`.
+fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
+    let in_round = |r: &str| !r.is_empty() && round.is_none_or(|x| x == r);
+    let (current, policy) = {
+        let h = lock(&app.hall);
+        (h.current_games(sgf), h.delay_policy())
+    };
+    let mut seen: HashSet<(BoardKey, String)> = HashSet::new();
+    let mut out = Vec::new();
+    if let Some(shared) = &app.archive {
+        let a = archive::lock(shared);
+        let now = Timestamp::now();
+        for g in a.games().into_iter().filter(|g| in_round(&g.round)) {
+            let name = zip_name(&g.key, &g.game);
+            if released(&g, policy.as_ref(), now) {
+                out.push(RoundGame {
+                    round: g.round.clone(),
+                    name,
+                    over: g.over,
+                    sgf: if sgf {
+                        a.sgf(&g.key, &g.game).unwrap_or_default()
+                    } else {
+                        String::new()
+                    },
+                });
+            } else if let Some(c) = current.iter().find(|c| c.key == g.key && c.game == g.game) {
+                out.push(RoundGame {
+                    round: g.round.clone(),
+                    name,
+                    over: c.over,
+                    sgf: c.sgf.clone(),
+                });
+            }
+            seen.insert((g.key, g.game));
+        }
+    }
+    for c in current {
+        if !in_round(&c.round) || seen.contains(&(c.key.clone(), c.game.clone())) {
+            continue;
+        }
+        out.push(RoundGame {
+            round: c.round,
+            name: zip_name(&c.key, &c.game),
+            over: c.over,
+            sgf: c.sgf,
+        });
+    }
+    out
+}
+
+fn not_found(what: &str) -> Response {
+    (StatusCode::NOT_FOUND, format!("{what}\n")).into_response()
+}
+
+async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response {
+    let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
+        return not_found("ask for /round/ROUND.zip");
+    };
+    let mut games: BTreeMap<String, String> = BTreeMap::new();
+    for g in round_games(&app, Some(round), true) {
+        if !g.sgf.trim().is_empty() {
+            games.entry(g.name).or_insert(g.sgf);
+        }
+    }
+    if games.is_empty() {
+        return not_found(&format!("no games of round {round} in this hall"));
+    }
+    match zip_games(&games) {
+        Ok(bytes) => (
+            [
+                (header::CONTENT_TYPE, "application/zip".to_string()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"round-{}.zip\"", sanitize(round)),
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("zip: {e}\n")).into_response(),
+    }
+}
+
+/// The games as one zip archive (deflated), one entry per name and SGF.
+fn zip_games(games: &BTreeMap<String, String>) -> Result<Vec<u8>, zip::result::ZipError> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, sgf) in games {
+        w.start_file(name.as_str(), options)?;
+        w.write_all(sgf.as_bytes())?;
+    }
+    Ok(w.finish()?.into_inner())
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The rounds seen, in order (numbers first, by value): round, games, finished games.
+fn rounds(app: &App) -> Vec<(String, usize, usize)> {
+    let mut by_round: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for g in round_games(app, None, false) {
+        let n = by_round.entry(g.round).or_default();
+        n.0 += 1;
+        n.1 += usize::from(g.over);
+    }
+    let mut list: Vec<(String, usize, usize)> = by_round
+        .into_iter()
+        .map(|(r, (games, finished))| (r, games, finished))
+        .collect();
+    list.sort_by_key(|(r, _, _)| (r.parse::<u64>().unwrap_or(u64::MAX), r.clone()));
+    list
+}
+
+/// `/round/{round}.zip` with the round percent-encoded.
+fn zip_link(round: &str) -> String {
+    let mut out = String::from("/round/");
+    for b in round.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out.push_str(".zip");
+    out
+}
+
+async fn rounds_json(State(app): State<App>) -> Json<Value> {
+    Json(Value::Array(
+        rounds(&app)
+            .into_iter()
+            .map(|(round, games, finished)| {
+                let zip = zip_link(&round);
+                json!({"round": round, "games": games, "finished": finished, "zip": zip})
+            })
+            .collect(),
+    ))
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+async fn rounds_page(State(app): State<App>) -> Html<String> {
+    let rows: String = rounds(&app)
+        .into_iter()
+        .map(|(round, games, finished)| {
+            format!(
+                "<tr><td>{r}</td><td>{games}</td><td>{finished}</td>\
+                 <td><a href=\"{link}\">round-{file}.zip</a></td></tr>\n",
+                r = escape(&round),
+                link = escape(&zip_link(&round)),
+                file = sanitize(&round),
+            )
+        })
+        .collect();
+    let body = if rows.is_empty() {
+        "<p>No rounds yet.</p>".to_string()
+    } else {
+        format!(
+            "<table>\n<tr><th>Round</th><th>Games</th><th>Finished</th><th>Records</th></tr>\n\
+             {rows}</table>"
+        )
+    };
+    Html(format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>Rounds</title><style>body{{font-family:sans-serif;margin:1em}}\
+         td,th{{padding:.2em .8em;text-align:left}}</style></head>\n<body>\
+         <h1>Rounds</h1>\n{body}\n<p><a href=\"/\">All boards</a></p>\n</body></html>\n"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(over: bool, superseded: bool, last_ms: u64) -> GameInfo {
+        GameInfo {
+            key: BoardKey::new("t", "b1").unwrap(),
+            game: "g1".into(),
+            round: "1".into(),
+            over,
+            last_time: Some(Timestamp::from_millis(last_ms)),
+            superseded,
+        }
+    }
+
+    #[test]
+    fn what_the_public_may_have_whole() {
+        let now = Timestamp::from_millis(1_000_000);
+        let policy = |release_at_end: bool, window_ms: u64| DelayPolicy {
+            moves: 10,
+            window_ms,
+            release_at_end,
+        };
+        assert!(released(&info(false, false, 0), None, now), "no delay");
+        assert!(released(&info(true, false, 0), Some(&policy(true, 0)), now));
+        assert!(!released(
+            &info(false, false, 0),
+            Some(&policy(true, 0)),
+            now
+        ));
+        assert!(!released(
+            &info(true, false, 0),
+            Some(&policy(false, 0)),
+            now
+        ));
+        // The board has moved on: the moves rule lets it out, the minutes rule once its
+        // last event is old enough.
+        assert!(released(&info(true, true, 0), Some(&policy(false, 0)), now));
+        assert!(released(
+            &info(false, true, 400_000),
+            Some(&policy(false, 600_000)),
+            now
+        ));
+        assert!(!released(
+            &info(false, true, 400_001),
+            Some(&policy(false, 600_000)),
+            now
+        ));
+    }
+
+    #[test]
+    fn links_are_encoded() {
+        assert_eq!(zip_link("3"), "/round/3.zip");
+        assert_eq!(zip_link("a b/c"), "/round/a%20b%2Fc.zip");
+    }
+}
