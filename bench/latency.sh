@@ -83,6 +83,8 @@ scan_hz = 100
 path = "$d/tty"
 [detection]
 stable_ms = $STABLE_MS
+[game]
+clock_start = "now"
 [time]
 system = "none"
 [mqtt]

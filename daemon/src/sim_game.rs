@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use tengen_protocol::event::ClockStart;
 use tengen_referee::RefereeSettings;
 use tengen_rules::sgf::{self, GameRecord, SgfError};
 use tengen_sim::{GameError, GameOptions, Script, ScriptError, SimOptions, Simulation};
@@ -53,9 +54,18 @@ pub fn options(config: &Config) -> SimOptions {
     options
 }
 
+/// The referee's settings of a simulated game: the config's, with the game's clocks
+/// starting at once unless `game.clock_start` says otherwise (the simulated players play
+/// at once, and no arbiter is there to begin play), whatever the config's backend.
+fn simulated(config: &Config) -> RefereeSettings {
+    let mut s = config.referee_settings();
+    s.game.clock_start = config.game.clock_start.unwrap_or(ClockStart::Now);
+    s
+}
+
 /// The referee's settings for a script: the config, overridden by the script's setup lines.
 pub fn settings_for_script(config: &Config, script: &Script) -> RefereeSettings {
-    let mut s = config.referee_settings();
+    let mut s = simulated(config);
     let setup = &script.setup;
     if let Some(v) = setup.size {
         s.game.size = v;
@@ -75,7 +85,7 @@ pub fn settings_for_script(config: &Config, script: &Script) -> RefereeSettings 
 /// The referee's settings for an SGF game: the config, with the game's size, komi,
 /// handicap and players.
 pub fn settings_for_record(config: &Config, record: &GameRecord) -> RefereeSettings {
-    config.referee_settings().for_record(record)
+    simulated(config).for_record(record)
 }
 
 /// Reads and parses an SGF file.

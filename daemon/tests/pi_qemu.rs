@@ -311,6 +311,7 @@ fn write_config(dir: &Path, mqtt: SocketAddr, http: SocketAddr) -> PathBuf {
              size = 9\n\
              [hardware]\nbackend = \"serial\"\n[hardware.serial]\npath = \"{}\"\n\
              [detection]\nstable_ms = {STABLE_MS}\n\
+             [game]\nclock_start = \"now\"\n\
              [time]\nsystem = \"byoyomi\"\nmain = \"10m\"\nperiods = 3\nperiod = \"30s\"\n\
              [mqtt]\nurl = \"embedded\"\nlisten = \"{mqtt}\"\n\
              [http]\nlisten = \"{http}\"\n[storage]\ndir = \"{}\"\n",
