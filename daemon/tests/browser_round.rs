@@ -7,6 +7,7 @@
 //! - the arbiter clicks *Start round*: each of the three boards takes its table's
 //!   `new_game` (game id `r1-t{table}`, the players and ranks from the file), the other nine
 //!   tables are listed as having no board;
+//! - the games wait with their clocks stopped until the arbiter clicks *Begin play*;
 //! - the games end: table 1 by resignation, table 2 by the arbiter's count result; both
 //!   show as pending; the arbiter clicks *Confirm all pending results*, then gives table 3
 //!   a win by default (a forfeit) from the console;
@@ -217,9 +218,23 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
             wait_until(
                 &tab,
                 &cell(t, 5),
+                "set up · clocks stopped".into(),
+                long,
+                "each board set up with its game, waiting for play to begin",
+            );
+        }
+        // Begin play: every board's clock starts.
+        tab.find_element("#beginPlay")
+            .expect("begin")
+            .click()
+            .expect("click");
+        for t in 1..=3 {
+            wait_until(
+                &tab,
+                &cell(t, 5),
                 "set up".into(),
                 long,
-                "each board set up with its game",
+                "the clocks running",
             );
         }
 

@@ -110,6 +110,8 @@ struct TableBoard {
     game: String,
     number: u64,
     result: Option<String>,
+    /// The clocks stand still (paused, or waiting for play to begin).
+    stopped: bool,
 }
 
 /// The tournament file and the results confirmed so far.
@@ -184,6 +186,7 @@ impl TournamentLink {
                 game: String::new(),
                 number: 0,
                 result: None,
+                stopped: false,
             };
         };
         let board_game = state
@@ -199,6 +202,10 @@ impl TournamentLink {
             .filter(|r| !r.is_empty())
             .map(str::to_string);
         let this_game = board_game == game;
+        let stopped = state
+            .pointer("/clocks/paused")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         let what = if *status == Some("offline") {
             "offline"
         } else if this_game {
@@ -219,6 +226,7 @@ impl TournamentLink {
             game: board_game,
             number,
             result: if this_game { result } else { None },
+            stopped,
         }
     }
 
@@ -260,6 +268,7 @@ impl TournamentLink {
                     "state": board.state,
                     "board_game": board.game,
                     "number": board.number,
+                    "clocks_stopped": board.stopped,
                     "board_result": board.result,
                     "result": result.as_opengotha(),
                     "result_label": result.label(),
