@@ -4,7 +4,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::games::GameResult;
-use crate::tournament::Tournament;
+use crate::model::Tournament;
 
 /// Round `round`'s games in the AGA's results format, for rating.
 ///

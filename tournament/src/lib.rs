@@ -8,8 +8,10 @@
 //!
 //! - `xml_reader`: the one pass over the XML (quick-xml's pull reader over the borrowed
 //!   text) that builds a [`Tournament`] and notes the byte range of each game's `result`.
-//! - `tournament`: [`Tournament`]: the general parameters, players, games, byes, and
-//!   [`Tournament::round`], a round's [`Pairing`]s.
+//! - `model`: [`Tournament`]'s data as the reader builds it (no behaviour), so the reader
+//!   and the methods do not depend on each other.
+//! - `tournament`: [`Tournament`]'s methods: reading a file, the general parameters,
+//!   players, games, byes, and [`Tournament::round`], a round's [`Pairing`]s.
 //! - `players`: [`Player`] and [`player_key`], OpenGotha's key of a player.
 //! - `games`: [`Game`], [`GameResult`], [`Pairing`].
 //! - `time_system`: [`TimeSystem`] and its script form ([`TimeSystem::script`]).
@@ -53,6 +55,7 @@ mod board_pattern;
 mod error;
 mod exports;
 mod games;
+mod model;
 mod players;
 mod time_system;
 mod tournament;
@@ -63,7 +66,7 @@ pub use board_pattern::{BoardPattern, BoardPatternError};
 pub use error::TournamentError;
 pub use exports::{aga_results, csv_results};
 pub use games::{Game, GameResult, Pairing};
+pub use model::Tournament;
 pub use players::{player_key, Player};
 pub use time_system::TimeSystem;
-pub use tournament::Tournament;
 pub use write_back::write_atomically;

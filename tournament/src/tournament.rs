@@ -1,60 +1,13 @@
-//! The tournament as read: general parameters, players, games, byes; a round's pairings.
+//! The tournament as read (its data in `model`): the file read, its parameters, players,
+//! games, byes and a round's pairings.
 
-use std::collections::HashMap;
-use std::ops::Range;
 use std::path::Path;
 
 use crate::error::{line_of, TournamentError};
 use crate::games::{game_id, Game, Pairing};
+use crate::model::{GameRecord, Tournament};
 use crate::players::Player;
 use crate::time_system::TimeSystem;
-
-/// An OpenGotha tournament file, read.
-///
-/// Built by [`Tournament::parse`] or [`Tournament::read`]; every game's players are known
-/// players, no table holds two games of a round and no player plays twice in a round.
-#[derive(Debug, Clone)]
-pub struct Tournament {
-    pub(crate) general: General,
-    pub(crate) players: Vec<Player>,
-    pub(crate) index: HashMap<String, usize>,
-    pub(crate) games: Vec<GameRecord>,
-    pub(crate) byes: Vec<(u32, usize)>,
-}
-
-/// `GeneralParameterSet`, as read.
-#[derive(Debug, Clone)]
-pub(crate) struct General {
-    pub(crate) name: String,
-    pub(crate) short_name: String,
-    pub(crate) location: String,
-    pub(crate) director: String,
-    pub(crate) begin_date: String,
-    pub(crate) end_date: String,
-    pub(crate) time: TimeSystem,
-    pub(crate) komi: f64,
-    pub(crate) size: u32,
-    pub(crate) number_of_rounds: u32,
-}
-
-/// A game, its players' indices and where its `result` attribute is in the text.
-#[derive(Debug, Clone)]
-pub(crate) struct GameRecord {
-    pub(crate) game: Game,
-    pub(crate) black: usize,
-    pub(crate) white: usize,
-    pub(crate) result_at: ResultAt,
-}
-
-/// Where a game's result is written in the file's text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ResultAt {
-    /// The byte range of the `result` attribute's value (inside the quotes).
-    Value(Range<usize>),
-    /// No `result` attribute: the byte offset right after the element's last attribute,
-    /// where ` result="..."` goes.
-    Insert(usize),
-}
 
 impl Tournament {
     /// Reads a tournament from the text of an OpenGotha file.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::TournamentError;
 use crate::games::GameResult;
-use crate::tournament::{ResultAt, Tournament};
+use crate::model::{ResultAt, Tournament};
 
 impl Tournament {
     /// The same text with the `result` of round `round`'s games at the given tables set,

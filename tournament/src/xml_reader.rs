@@ -10,9 +10,9 @@ use quick_xml::{Reader, XmlVersion};
 
 use crate::error::{line_of, TournamentError};
 use crate::games::{Game, GameResult};
+use crate::model::{GameRecord, General, ResultAt, Tournament};
 use crate::players::{player_key, Player};
 use crate::time_system::TimeSystem;
-use crate::tournament::{GameRecord, General, ResultAt, Tournament};
 
 /// One attribute of an element: name, value (entities resolved, whitespace normalised as
 /// XML 1.0 says) and the byte range of the raw value in the text.
