@@ -269,6 +269,15 @@ async fn hall_overview_console_and_delayed_public_page() {
             long,
             "the noisy sensor in the console's hardware table",
         );
+        // The card says where, who, at which move and how long ago.
+        wait_until(
+            &tab,
+            "document.querySelector('#alerts .alert .who').textContent\
+             .replace(/ · \\d+ (s|min) ago$/, '')",
+            "table 7 · Kitani Minoru – Go Seigen · move 7".into(),
+            long,
+            "the alert's table, players and move",
+        );
         let alert_id = eval(
             &tab,
             "document.querySelector('#alerts .alert').dataset.alert",

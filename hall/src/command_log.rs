@@ -178,12 +178,14 @@ impl CommandLog {
         Some(sent)
     }
 
-    /// The log as JSON for `/api/console/commands`, newest first.
+    /// The log as JSON for `/api/console/commands`, newest first: the arbiters' commands
+    /// (the hall's own `republish` requests are its business, not the arbiters').
     pub(crate) fn to_json(&self, now: Instant) -> Value {
         Value::Array(
             self.sent
                 .iter()
                 .rev()
+                .filter(|s| !matches!(s.command.command, Command::Republish { .. }))
                 .map(|s| {
                     let (status, error) = match &s.outcome {
                         Outcome::Pending => ("pending", Value::Null),
@@ -252,6 +254,19 @@ mod tests {
             .unwrap();
         let wire = serde_json::to_vec(&s.payload).unwrap();
         assert!(decode_checked(&wire, &board).is_err());
+    }
+
+    #[test]
+    fn the_halls_own_republish_requests_are_not_listed() {
+        let now = Instant::now();
+        let mut log = CommandLog::new("h1");
+        log.republish(&key(), "hall-desk", 1, now).unwrap();
+        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .unwrap();
+        log.republish(&key(), "hall-desk", 9, now).unwrap();
+        let listed = log.to_json(now);
+        assert_eq!(listed.as_array().map(Vec::len), Some(1));
+        assert_eq!(listed[0]["type"], "pause");
     }
 
     #[test]

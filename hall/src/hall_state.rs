@@ -416,6 +416,10 @@ impl HallState {
                     o.insert("tournament".into(), json!(k.tournament));
                     o.insert("board".into(), json!(k.board));
                     o.insert("size".into(), json!(size));
+                    // Who plays there and how far the game is, for the alert's card.
+                    for key in ["table", "black", "white", "number"] {
+                        o.insert(key.into(), state.get(key).cloned().unwrap_or(Value::Null));
+                    }
                     o.insert(
                         "should_look".into(),
                         json!(expected_position(position, size, alert.get("expected"))),
