@@ -100,7 +100,7 @@ fn the_record_is_that_codes_with_the_times_the_moves_announced() {
     let ours = tengen_rules::sgf::parse(&view.sgf(true)).unwrap();
     let theirs =
         tengen_rules::sgf::parse(&std::fs::read_to_string(fixture("game.sgf")).unwrap()).unwrap();
-    // Since issue 13 the record also names its game (GN) and time system (TM, OT).
+    // Since issue 13 the record also names its game (GN) and time system (TM, OT) ...
     let mut named = ours.clone();
     let added: Vec<_> = named
         .extra_root
@@ -119,6 +119,14 @@ fn the_record_is_that_codes_with_the_times_the_moves_announced() {
     named
         .extra_root
         .retain(|(k, _)| !["GN", "TM", "OT"].contains(&k.as_str()));
+    // ... the day it was set up (DT) and the warnings given (GC), so a result a penalty
+    // moved adds up in the record.
+    let started = view.started().expect("a game").to_string();
+    assert_eq!(named.date.take().as_deref(), Some(&started[..10]));
+    assert_eq!(
+        named.game_comment.take().as_deref(),
+        Some("Warnings (Art. 24, one stone deducted at the count each): Black 1, White 1")
+    );
     let without_times = |r: &tengen_rules::sgf::GameRecord| {
         let mut r = r.clone();
         r.moves.iter_mut().for_each(|m| m.time_left_ms = None);

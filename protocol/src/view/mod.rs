@@ -165,6 +165,8 @@ pub struct FaultReport {
 #[derive(Debug, Clone)]
 struct Current {
     setup: GameSetup,
+    /// When the game was set up (its `game_started`).
+    started: Timestamp,
     game: Game,
     record: Vec<MoveNote>,
     clock: Option<Clock>,
@@ -240,7 +242,7 @@ impl GameView {
         let previous = self.last_time;
         self.last_time = Some(previous.map_or(at, |p| p.max(at)));
         if let Event::GameStarted(setup) = event {
-            return self.start(setup);
+            return self.start(setup, at);
         }
         if let Event::SensorFault { points, kind } = event {
             self.fault(*kind, points, at, envelope.map_or(0, |e| e.seq));
@@ -371,7 +373,7 @@ impl GameView {
         Ok(())
     }
 
-    fn start(&mut self, setup: &GameSetup) -> Result<(), FoldError> {
+    fn start(&mut self, setup: &GameSetup, started: Timestamp) -> Result<(), FoldError> {
         let game = if setup.handicap >= 2 {
             Game::with_handicap(setup.size, setup.handicap, setup.superko)
         } else {
@@ -391,6 +393,7 @@ impl GameView {
         let clock_runs = clock.is_some();
         self.current = Some(Current {
             setup: setup.clone(),
+            started,
             game,
             record: Vec::new(),
             clock,
@@ -469,6 +472,11 @@ impl GameView {
     /// seen (1 at first).
     pub fn next_alert_number(&self) -> u32 {
         self.next_alert.max(1)
+    }
+
+    /// When the current game was set up (its `game_started`'s time).
+    pub fn started(&self) -> Option<Timestamp> {
+        self.current.as_ref().map(|c| c.started)
     }
 
     /// The current game's setup, once its `game_started` is applied.

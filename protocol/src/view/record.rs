@@ -6,6 +6,7 @@ use tengen_rules::sgf::{self, GameRecord, RecordedMove};
 use tengen_rules::{Color, Move};
 
 use super::GameView;
+use crate::event::PerColor;
 use crate::time::Timestamp;
 
 /// One move or pass of the record.
@@ -92,8 +93,11 @@ impl GameView {
             white_name: name(&setup.white),
             rules: Some("Chinese".to_string()),
             result: self.result().map(str::to_string),
-            date: None,
-            game_comment: None,
+            // The day the game was set up (UTC), as SGF's DT wants it: YYYY-MM-DD.
+            date: self
+                .started()
+                .map(|t| t.to_string().chars().take(10).collect()),
+            game_comment: warnings_comment(self.warnings()),
             extra_root,
         })
     }
@@ -143,4 +147,16 @@ fn sgf_time(tc: &TimeControl) -> Option<(String, Option<String>)> {
             Some(format!("+{} Fischer", secs(increment_ms))),
         )),
     }
+}
+
+/// The warnings given in the game (Art. 24: each is one stone deducted at the count; a
+/// second one loses the game), as the record's game comment, so a result a penalty moved
+/// adds up in the record.
+fn warnings_comment(w: PerColor<u32>) -> Option<String> {
+    (w.black > 0 || w.white > 0).then(|| {
+        format!(
+            "Warnings (Art. 24, one stone deducted at the count each): Black {}, White {}",
+            w.black, w.white
+        )
+    })
 }
