@@ -13,13 +13,10 @@
 //! `cargo bench -p tengen-daemon --bench round_start` (needs /usr/sbin/mosquitto).
 
 #[path = "../tests/support/broker.rs"]
-#[allow(dead_code)]
 mod broker;
 #[path = "../../tournament/tests/support/generate.rs"]
-#[allow(dead_code)]
 mod generate;
 #[path = "../tests/support/http.rs"]
-#[allow(dead_code)]
 mod http;
 
 use std::net::SocketAddr;
