@@ -8,13 +8,12 @@ mod broker;
 #[path = "support/http.rs"]
 mod http;
 
-use std::future::Future;
 use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
 
 use broker::{Mosquitto, Subscriber};
-use http::{get, ids, request, Resp};
+use http::{get, ids, request, wait_for, Resp};
 use rumqttc::QoS;
 use serde_json::{json, Value};
 use tengen_hall::HallConfig;
@@ -22,25 +21,6 @@ use tengen_protocol::event::{Alert, AlertCode, Envelope, Event, Expected, FaultK
 use tengen_rules::{Color, Point};
 
 const TOKEN: &str = "console-token-0123";
-
-/// Polls `check` until it gives `Some` (at most 10 s).
-async fn wait_for<T, F, Fut>(what: &str, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Option<T>>,
-{
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(v) = check().await {
-            return v;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-}
 
 fn position(stones: &[(usize, char)]) -> String {
     let mut p = vec!['.'; 361];

@@ -10,39 +10,18 @@ mod broker;
 #[path = "support/http.rs"]
 mod http;
 
-use std::future::Future;
 use std::io::Read;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::time::Duration;
 
 use broker::{Mosquitto, Subscriber};
-use http::get;
+use http::{get, wait_for};
 use rumqttc::QoS;
 use serde_json::{json, Value};
 use tengen_hall::HallConfig;
 use tengen_protocol::event::{EndReason, Envelope, Event, GameEnd, GameSetup};
 use tengen_rules::sgf::GameRecord;
 use tengen_rules::{Color, Point};
-
-/// Polls `check` until it gives `Some` (at most 10 s).
-async fn wait_for<T, F, Fut>(what: &str, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Option<T>>,
-{
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(v) = check().await {
-            return v;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting for {what}"
-        );
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-}
 
 /// Event `seq` of board b1 in game `game`.
 fn ev(game: &str, seq: u64, event: Event) -> Envelope {

@@ -6,6 +6,7 @@
 //! helper.
 #![allow(dead_code)]
 
+use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -120,4 +121,23 @@ pub(crate) fn ids(text: &str) -> Vec<u64> {
         .filter_map(|l| l.strip_prefix("id:"))
         .filter_map(|v| v.trim().parse().ok())
         .collect()
+}
+
+/// Polls `check` until it gives `Some` (at most 10 s).
+pub(crate) async fn wait_for<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
 }
