@@ -2,6 +2,10 @@
 //! referee and journal on virtual time: after the hall's `new_game` a board waits with
 //! both clocks stopped until the arbiter's `resume`; `game.clock_start` and its defaults.
 
+#[path = "support/virtual_time.rs"]
+mod virtual_time;
+use virtual_time::Virtual;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -13,7 +17,7 @@ use tengen_daemon::service::engine::Engine;
 use tengen_daemon::service::notify::Notifier;
 use tengen_daemon::service::outputs::Outputs;
 use tengen_daemon::service::recorder::Recorder;
-use tengen_daemon::service::scan_loop::{Pacer, Request};
+use tengen_daemon::service::scan_loop::Request;
 use tengen_daemon::service::{open_game, Opening, Parts, Service};
 use tengen_hal::{Frame, FrameData, Millis, PointState};
 use tengen_protocol::event::AlertCode;
@@ -25,11 +29,11 @@ use tokio::sync::oneshot;
 const T0: Millis = 1_764_000_000_000;
 const MAIN: u64 = 600_000;
 
-fn config(extra: &str) -> Result<Config, String> {
+fn config(extra: &str) -> Result<Config, tengen_net::config_reader::ConfigError> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("board.toml");
     std::fs::write(&path, format!("[board]\nid = \"b-1\"\nsize = 9\n{extra}")).unwrap();
-    Config::load(&path).map_err(|e| e.to_string())
+    Config::load(&path)
 }
 
 /// An empty 9x9 board, scanned for ever.
@@ -52,18 +56,6 @@ impl Backend for Empty {
 
     fn describe(&self) -> String {
         "empty".into()
-    }
-}
-
-/// Virtual time: 10 ms per scan, shared so the test can read it.
-struct Virtual(Arc<Mutex<Millis>>);
-
-impl Pacer for Virtual {
-    fn now(&mut self) -> Millis {
-        *self.0.lock().unwrap()
-    }
-    fn wait(&mut self) {
-        *self.0.lock().unwrap() += 10;
     }
 }
 
@@ -276,7 +268,9 @@ fn the_power_on_game_runs_at_once_on_the_sim_backend_and_waits_on_a_real_board()
 
 #[test]
 fn a_bad_clock_start_is_named_by_its_key_path() {
-    let err = config("[game]\nclock_start = \"later\"\n").unwrap_err();
+    let err = config("[game]\nclock_start = \"later\"\n")
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains(r#"game.clock_start: "later" is not one of arbiter|white|now"#),
         "{err}"

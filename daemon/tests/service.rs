@@ -1,6 +1,10 @@
 //! The service skeleton on its own: a scripted backend and a small counting engine drive
 //! the real scan loop, journal, SGF file and outputs on virtual time.
 
+#[path = "support/virtual_time.rs"]
+mod virtual_time;
+use virtual_time::Virtual;
+
 use std::sync::{Arc, Mutex};
 
 use tengen_daemon::journal::Journal;
@@ -10,7 +14,7 @@ use tengen_daemon::service::engine::Engine;
 use tengen_daemon::service::notify::Notifier;
 use tengen_daemon::service::outputs::Outputs;
 use tengen_daemon::service::recorder::Recorder;
-use tengen_daemon::service::scan_loop::{LoopEnd, Pacer, Request};
+use tengen_daemon::service::scan_loop::{LoopEnd, Request};
 use tengen_daemon::service::{open_game, opening, restoring, Opening, Parts, Service};
 use tengen_hal::{ButtonEvent, Frame, FrameData, Millis, PointState};
 use tengen_protocol::event::{BoardState, FaultKind, GameSetup};
@@ -106,18 +110,6 @@ impl Backend for Scripted {
 
     fn describe(&self) -> String {
         "scripted".into()
-    }
-}
-
-/// Virtual time: 10 ms per tick, shared so the test can read it.
-struct Virtual(Arc<Mutex<Millis>>);
-
-impl Pacer for Virtual {
-    fn now(&mut self) -> Millis {
-        *self.0.lock().unwrap()
-    }
-    fn wait(&mut self) {
-        *self.0.lock().unwrap() += 10;
     }
 }
 
