@@ -516,9 +516,11 @@ fn read_broadcast(t: &Table, mqtt_prefix: &str, r: &mut Reader) -> Broadcast {
             .and_then(|v| u32::try_from(v).ok())
             .unwrap_or(d.delay_moves),
         delay_minutes: delay_minutes.unwrap_or(d.delay_minutes),
-        release_at_end: boolean(t, P, "release_at_end", r).unwrap_or(d.release_at_end),
+        release_at_end: r
+            .boolean(t, P, "release_at_end")
+            .unwrap_or(d.release_at_end),
         topic_prefix: topic_prefix.unwrap_or(d.topic_prefix),
-        republish: boolean(t, P, "republish", r).unwrap_or(d.republish),
+        republish: r.boolean(t, P, "republish").unwrap_or(d.republish),
     }
 }
 
@@ -536,20 +538,6 @@ fn topic_prefix(t: &Table, prefix: &str, key: &str, r: &mut Reader) -> Option<St
 /// A file name, taken as written.
 fn path(t: &Table, prefix: &str, key: &str, r: &mut Reader) -> Option<PathBuf> {
     r.string(t, prefix, key).map(PathBuf::from)
-}
-
-/// A boolean value, or `None` when absent or of another type (recorded).
-fn boolean(t: &Table, prefix: &str, key: &str, r: &mut Reader) -> Option<bool> {
-    match t.get(key)? {
-        Value::Boolean(b) => Some(*b),
-        other => {
-            r.problem(
-                join(prefix, key),
-                format!("expected a boolean, found {}", article(other.type_str())),
-            );
-            None
-        }
-    }
 }
 
 /// "a string", "an integer", ...
