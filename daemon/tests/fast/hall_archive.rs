@@ -1,0 +1,233 @@
+//! The hall's archive (`[hall] archive_dir`) against a real mosquitto: a board plays its
+//! round-1 game to the end and starts its round-2 game; `/round/1.zip` still holds the
+//! round-1 game with its moves and result, `/rounds` lists both rounds, and after the hall
+//! is stopped and started again on the same directory, with the board silent, they are
+//! all still there. A second hall with a broadcast delay serves the finished game whole and
+//! the game in progress only as far as the delay lets it out.
+
+use crate::broker;
+use crate::http;
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::Path;
+
+use broker::{Mosquitto, Subscriber};
+use http::{get, wait_for};
+use rumqttc::QoS;
+use serde_json::{json, Value};
+use tengen_hall::HallConfig;
+use tengen_protocol::event::{EndReason, Envelope, Event, GameEnd, GameSetup};
+use tengen_rules::sgf::GameRecord;
+use tengen_rules::{Color, Point};
+
+/// Event `seq` of board b1 in game `game`.
+fn ev(game: &str, seq: u64, event: Event) -> Envelope {
+    Envelope {
+        game: game.into(),
+        ..broker::board_envelope("b1", seq, event)
+    }
+}
+
+fn started(game: &str, seq: u64, round: &str) -> Envelope {
+    ev(
+        game,
+        seq,
+        Event::GameStarted(GameSetup {
+            black: format!("Black of round {round}"),
+            white: format!("White of round {round}"),
+            round: round.into(),
+            table: "1".into(),
+            ..GameSetup::default()
+        }),
+    )
+}
+
+fn mv(game: &str, seq: u64, number: u32, point: &str) -> Envelope {
+    ev(
+        game,
+        seq,
+        Event::Move {
+            number,
+            color: if number % 2 == 1 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            point: Point::parse_gtp(point, 19).expect("a point"),
+            captured: vec![],
+            clock: None,
+        },
+    )
+}
+
+async fn publish(board: &Subscriber, topic: &str, payload: String, retain: bool) {
+    board
+        .client
+        .publish(topic, QoS::AtLeastOnce, retain, payload.into_bytes())
+        .await
+        .expect("publish");
+}
+
+/// A hall on the broker with `toml` written as `{dir}/hall.toml`.
+async fn hall(mosq: &Mosquitto, dir: &Path, toml: &str) -> tengen_hall::RunningHall {
+    let file = dir.join("hall.toml");
+    std::fs::write(&file, toml).expect("write hall.toml");
+    let config = HallConfig::load(&file).expect("a valid hall.toml");
+    tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts")
+}
+
+/// The hall's `/round/{round}.zip`: each file name with its SGF parsed.
+async fn round_zip(addr: SocketAddr, round: &str) -> Option<Vec<(String, GameRecord)>> {
+    let r = get(addr, &format!("/round/{round}.zip"), &[]).await;
+    if r.status != 200 {
+        return None;
+    }
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(r.body)).expect("a zip");
+    let mut out = Vec::new();
+    for i in 0..zip.len() {
+        let mut f = zip.by_index(i).expect("an entry");
+        let mut text = String::new();
+        f.read_to_string(&mut text).expect("UTF-8");
+        let sgf = tengen_rules::sgf::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        out.push((f.name().to_string(), sgf));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(out)
+}
+
+async fn api_rounds(addr: SocketAddr) -> Value {
+    get(addr, "/api/rounds", &[]).await.json()
+}
+
+fn rounds_both(finished_2: u64) -> Value {
+    json!([
+        {"round": "1", "games": 1, "finished": 1, "zip": "/round/1.zip"},
+        {"round": "2", "games": 1, "finished": finished_2, "zip": "/round/2.zip"},
+    ])
+}
+
+#[tokio::test]
+async fn past_rounds_stay_in_the_archive_across_a_hall_restart() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (plain_dir, delayed_dir) = (tmp.path().join("plain"), tmp.path().join("delayed"));
+    std::fs::create_dir_all(&plain_dir).unwrap();
+    std::fs::create_dir_all(&delayed_dir).unwrap();
+    // Relative to the hall.toml's directory.
+    let plain_toml = "[hall]\narchive_dir = \"archive\"\n";
+    let delayed_toml = "[hall]\narchive_dir = \"archive\"\n[broadcast]\ndelay_moves = 2\n";
+    let plain = hall(&mosq, &plain_dir, plain_toml).await;
+    let delayed = hall(&mosq, &delayed_dir, delayed_toml).await;
+    let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/+/+/cmd"]).await;
+
+    // Both halls are subscribed once they show the board's retained status.
+    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string();
+    publish(&board, "tengen/t/b1/status", status, true).await;
+    for addr in [plain.addr, delayed.addr] {
+        wait_for("the board in the hall", || async {
+            let v = get(addr, "/api/boards", &[]).await.json();
+            (v[0]["status"] == "online").then_some(())
+        })
+        .await;
+    }
+
+    // Round 1: three moves and a resignation; then the same board starts round 2.
+    let over = Event::GameOver(GameEnd::uncounted("W+R", EndReason::Resignation));
+    for e in [
+        started("r1-b1", 1, "1"),
+        mv("r1-b1", 2, 1, "Q16"),
+        mv("r1-b1", 3, 2, "D4"),
+        mv("r1-b1", 4, 3, "Q4"),
+        ev("r1-b1", 5, over),
+        started("r2-b1", 6, "2"),
+        mv("r2-b1", 7, 1, "C3"),
+    ] {
+        let text = serde_json::to_string(&e).unwrap();
+        publish(&board, "tengen/t/b1/events", text, false).await;
+    }
+
+    let check_round_1 = |games: Vec<(String, GameRecord)>| {
+        assert_eq!(games.len(), 1);
+        let (name, sgf) = &games[0];
+        assert_eq!(name, "t-b1-r1-b1.sgf");
+        assert_eq!(sgf.result.as_deref(), Some("W+R"));
+        let moves: Vec<String> = sgf.moves.iter().map(|m| m.mv.to_gtp()).collect();
+        assert_eq!(moves, ["Q16", "D4", "Q4"]);
+        assert_eq!(sgf.black_name.as_deref(), Some("Black of round 1"));
+    };
+
+    // The board has moved on: round 1 is still served, whole, by both halls.
+    let rounds = wait_for("both rounds", || async {
+        let v = api_rounds(plain.addr).await;
+        (v == rounds_both(0)).then_some(v)
+    })
+    .await;
+    assert_eq!(rounds, rounds_both(0));
+    check_round_1(round_zip(plain.addr, "1").await.expect("round 1's zip"));
+    let r2 = round_zip(plain.addr, "2").await.expect("round 2's zip");
+    assert_eq!(r2[0].0, "t-b1-r2-b1.sgf");
+    assert_eq!(r2[0].1.moves.len(), 1);
+
+    wait_for("both rounds in the delayed hall", || async {
+        (api_rounds(delayed.addr).await == rounds_both(0)).then_some(())
+    })
+    .await;
+    check_round_1(round_zip(delayed.addr, "1").await.expect("delayed round 1"));
+    let r2 = round_zip(delayed.addr, "2").await.expect("delayed round 2");
+    assert_eq!(r2[0].0, "t-b1-r2-b1.sgf");
+    assert_eq!(
+        r2[0].1.moves.len(),
+        0,
+        "the game in progress only as far as the delay lets it out"
+    );
+
+    // One file per game, one line per event.
+    let files = plain_dir.join("archive/t/b1");
+    let lines = |game: &str| {
+        std::fs::read_to_string(files.join(format!("{game}.jsonl")))
+            .unwrap_or_else(|e| panic!("{game}: {e}"))
+            .lines()
+            .count()
+    };
+    assert_eq!((lines("r1-b1"), lines("r2-b1")), (5, 2));
+
+    // The hall restarts; the board says nothing more.
+    plain.stop();
+    let plain = hall(&mosq, &plain_dir, plain_toml).await;
+    check_round_1(
+        round_zip(plain.addr, "1")
+            .await
+            .expect("round 1 after a restart"),
+    );
+    assert_eq!(api_rounds(plain.addr).await, rounds_both(0));
+    let page = get(plain.addr, "/rounds", &[]).await;
+    assert_eq!(page.status, 200);
+    assert!(
+        page.header("content-type")
+            .is_some_and(|t| t.starts_with("text/html")),
+        "{}",
+        page.head
+    );
+    let text = page.text();
+    assert!(text.contains("href=\"/round/1.zip\""), "{text}");
+    assert!(text.contains("href=\"/round/2.zip\""), "{text}");
+    assert_eq!(lines("r1-b1"), 5, "nothing written twice");
+
+    // The round-2 game ends later: it counts as finished.
+    let over = Event::GameOver(GameEnd::uncounted("B+R", EndReason::Resignation));
+    let text = serde_json::to_string(&ev("r2-b1", 8, over)).unwrap();
+    publish(&board, "tengen/t/b1/events", text, false).await;
+    wait_for("round 2 finished", || async {
+        (api_rounds(plain.addr).await == rounds_both(1)).then_some(())
+    })
+    .await;
+
+    plain.stop();
+    delayed.stop();
+    board.stop();
+}

@@ -1,0 +1,41 @@
+//! The board service's and the hall's integration tests that finish in seconds, in one test
+//! binary: each file below was a binary of its own, and linking 25 copies of the service took
+//! minutes of CI on two cores. The tests that run for tens of seconds in real time (browsers,
+//! fault campaigns, qemu, kills and restarts) keep a binary each beside this folder, so that
+//! they never share the machine with each other.
+
+// Helpers shared with the other test binaries (`tests/support/`).
+#[path = "../support/broker.rs"]
+mod broker;
+#[path = "../support/cli.rs"]
+mod cli;
+#[path = "../support/http.rs"]
+mod http;
+#[path = "../support/virtual_time.rs"]
+mod virtual_time;
+
+mod cli_config;
+mod cli_replay;
+mod cli_score;
+mod cli_tournament;
+mod cli_voice;
+mod clock_start;
+mod command_senders;
+mod config;
+mod config_rpi;
+mod fuzz_inputs;
+mod hall;
+mod hall_archive;
+mod http_view;
+mod journal;
+mod journal_fixture;
+mod mqtt;
+mod mqtt_service;
+mod mqtt_sim;
+mod mqtt_tls;
+mod service;
+mod service_calibrate;
+mod service_run;
+mod sim_cli;
+mod sim_clock_outputs;
+mod voice_schedule;

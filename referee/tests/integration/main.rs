@@ -1,0 +1,11 @@
+//! The referee's integration tests, in one test binary (one link instead of six).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod clock_start;
+mod games;
+mod properties;
+mod restart;
+mod restore;
+mod scenarios;

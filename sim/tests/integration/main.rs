@@ -1,0 +1,12 @@
+//! The simulator's integration tests, in one test binary (one link instead of eight).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod actions;
+mod determinism;
+mod games;
+mod noise;
+mod resume;
+mod scripts;
+mod ssd1306_emulator;
