@@ -11,7 +11,7 @@
 # Afterwards `fuzz/run.sh --keep` copies each target's queue (minimised with `cargo afl
 # cmin` when that keeps anything; the 150 smallest entries under 4 KiB) and every crash
 # into fuzz/found/TARGET, which the CI short form
-# (daemon/tests/fuzz_inputs.rs) runs on every test run.
+# (daemon/tests/fast/fuzz_inputs.rs) runs on every test run.
 #
 # Needs: `cargo install cargo-afl` and `cargo afl config --build` once. Environment: OUT
 # (AFL's output, default /tmp/tengen-afl), CARGO_TARGET_DIR (default fuzz/target), JOBS.

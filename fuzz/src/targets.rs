@@ -1,7 +1,7 @@
 // The input functions of the fuzz targets: one per input tengen reads from outside.
 //
 // This file is the fuzz crate's `targets` module and is also compiled into
-// `daemon/tests/fuzz_inputs.rs` (with `#[path]`), so the CI short form runs exactly the
+// `daemon/tests/fast/fuzz_inputs.rs` (with `#[path]`), so the CI short form runs exactly the
 // code the AFL long run runs. It may only use crates both have: `tengen_rules`,
 // `tengen_hal`, `tengen_sim`, `tengen_protocol`, `tengen_daemon`, `tengen_hall`, `serde_json`.
 //
