@@ -25,7 +25,13 @@ pub(super) fn apply_reading(clock: &mut Clock, r: &ClockReading, at: Timestamp) 
             if clock.is_paused() && r.paused != Some(true) {
                 clock.resume(now);
             }
-            clock.press(c, now);
+            if clock.is_paused() && clock.running() == Some(c) && r.running == Some(c.opponent()) {
+                // A stone completed while the clocks wait for play to begin: the turn
+                // passes to the opponent at no cost (a press would be ignored while paused).
+                clock.start(c.opponent(), now);
+            } else {
+                clock.press(c, now);
+            }
         }
         None => {
             if let Some(flagged) = clock.flagged() {

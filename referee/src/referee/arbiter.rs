@@ -239,6 +239,11 @@ impl Referee {
         if self.view.waiting() != Some(ClockStart::White) {
             return false;
         }
+        if self.view.awaiting_press().is_some() {
+            // A stone was set down before play began: its own press starts the clocks
+            // (see `on_press`), not the opponent's, which would start the mover's clock.
+            return false;
+        }
         let starter = self
             .view
             .clock()

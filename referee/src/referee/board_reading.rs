@@ -1,7 +1,7 @@
 //! Reading the physical board against the record: moves, clock presses, and naming the
 //! differences that are not moves.
 
-use tengen_protocol::event::{AlertCode, ClearedHow, RetractReason};
+use tengen_protocol::event::{AlertCode, ClearedHow, ClockStart, RetractReason};
 use tengen_protocol::view::Phase;
 use tengen_protocol::Event;
 use tengen_rules::game::Illegal;
@@ -246,7 +246,23 @@ impl Referee {
         }
         self.clock_due(out);
         if self.view.awaiting_press() == Some(color) {
-            self.press_clock(out, color);
+            // A stone set down before play began: its press hands the turn to the opponent
+            // at no cost (the stopped clock would ignore a press, and play would begin on
+            // the mover's time); with `clock_start` `white` it also starts the opponent's
+            // clock, as on a club clock.
+            let waiting = self.view.waiting();
+            if let Some(r) = self.reading_after(Some(color), |c, now| match waiting {
+                Some(ClockStart::White) => {
+                    c.resume(now);
+                    c.press(color, now);
+                }
+                Some(_) => c.start(color.opponent(), now),
+                None => {
+                    c.press(color, now);
+                }
+            }) {
+                self.emit(out, Event::Clock(r));
+            }
             let pending = self.pending();
             if !pending.is_empty() {
                 let expected = pending.iter().map(|&q| (q, None)).collect();

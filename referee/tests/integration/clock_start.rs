@@ -254,6 +254,14 @@ fn a_stone_set_down_while_waiting_is_read_as_during_a_pause() {
     let c = clocks(&r, BEGIN);
     assert_eq!((c.black, c.white, c.paused), (MAIN, MAIN, true));
     assert_eq!(r.view().waiting(), Some(ClockStart::Arbiter));
+    // Play begins on White's time: Black has moved.
+    r.on_command(&command(json!({"type": "resume"})), BEGIN)
+        .unwrap();
+    let c = clocks(&r, BEGIN + 7_000);
+    assert_eq!(
+        (c.black, c.white, c.running),
+        (MAIN, MAIN - 7_000, Some(Color::White))
+    );
 }
 
 #[test]
@@ -308,4 +316,40 @@ fn a_board_restarted_while_waiting_is_still_waiting_and_charges_nobody() {
         .unwrap();
     let c = clocks(&r, BEGIN + 1_000);
     assert_eq!((c.black, c.white, c.paused), (MAIN - 1_000, MAIN, false));
+}
+
+#[test]
+fn white_a_stone_black_set_down_early_is_started_by_its_own_press_not_by_whites() {
+    let (mut r, _) = round_set_up(ClockStart::White, json!({}));
+    let c3 = tengen_protocol::gtp::parse("C3").unwrap();
+    let out = r.on_changes(
+        &[Change {
+            point: c3,
+            from: None,
+            to: Some(Color::Black),
+            onset: BEGIN - 10_000,
+        }],
+        BEGIN - 9_850,
+    );
+    assert!(
+        matches!(out.as_slice(), [Event::Move { number: 1, .. }]),
+        "{out:?}"
+    );
+    // White's press would start the mover's clock while White thinks: it does nothing.
+    assert!(r.on_buttons(&press(Color::White, BEGIN - 9_000)).is_empty());
+    assert_eq!(r.view().waiting(), Some(ClockStart::White));
+    let c = clocks(&r, BEGIN - 8_000);
+    assert_eq!((c.black, c.white, c.paused), (MAIN, MAIN, true));
+    // Black's press completes the move and starts White's clock.
+    let out = r.on_buttons(&press(Color::Black, BEGIN));
+    assert!(
+        matches!(out.as_slice(), [Event::Clock(c)] if c.running == Some(Color::White) && c.paused == Some(false)),
+        "{out:?}"
+    );
+    assert_eq!(r.view().waiting(), None);
+    let c = clocks(&r, BEGIN + 20_000);
+    assert_eq!(
+        (c.black, c.white, c.running),
+        (MAIN, MAIN - 20_000, Some(Color::White))
+    );
 }
