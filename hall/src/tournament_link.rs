@@ -306,6 +306,7 @@ impl TournamentLink {
             "black_rank": p.black.rank,
             "white_rank": p.white.rank,
             "event": t.name(),
+            "place": (!t.location().is_empty()).then(|| t.location()),
             "round": p.round.to_string(),
             "table": p.table.to_string(),
             "size": t.size(),
@@ -584,6 +585,11 @@ mod tests {
         assert_eq!(body["komi"], 7.5);
         assert_eq!(body["handicap"], 0);
         assert_eq!(body["time_control"], "byoyomi 60m 1x30s");
+        assert_eq!(body["event"], "Tournoi chinois");
+        assert_eq!(
+            body["place"], "Location name",
+            "the file's location, the record's PC"
+        );
         // Forced, the board in another game is started too; only some tables when asked.
         let (sent, _) = link.start_round(&h, 1, None, true).unwrap();
         assert_eq!(tables(&sent), [1, 3, 4]);

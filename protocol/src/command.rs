@@ -47,6 +47,9 @@ pub enum Command {
         /// The event (tournament) name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         event: Option<String>,
+        /// Where the game is played (the tournament's location; SGF `PC`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        place: Option<String>,
         /// Round.
         #[serde(default)]
         round: Option<String>,

@@ -276,6 +276,9 @@ pub struct GameSetup {
     /// The event (tournament) name, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// Where the game is played (the tournament's location; SGF `PC`), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
     /// How the game's clocks begin (`game.clock_start`): `"arbiter"` or `"white"` while
     /// the game waits with both clocks stopped for the arbiter's `resume` (or, with
     /// `"white"`, the first press of the side that does not move first); absent for
@@ -342,6 +345,7 @@ impl Default for GameSetup {
             black_rank: None,
             white_rank: None,
             event: None,
+            place: None,
             clock_start: ClockStart::Now,
         }
     }

@@ -358,6 +358,7 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
             black_rank: None,
             white_rank: None,
             event: None,
+            place: None,
             round: None,
             table: None,
             size: None,

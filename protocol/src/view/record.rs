@@ -73,6 +73,9 @@ impl GameView {
         if let Some(event) = &setup.event {
             extra_root.push(("EV".to_string(), event.clone()));
         }
+        if let Some(place) = &setup.place {
+            extra_root.push(("PC".to_string(), place.clone()));
+        }
         if !setup.round.is_empty() {
             extra_root.push(("RO".to_string(), setup.round.clone()));
         }

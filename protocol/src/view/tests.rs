@@ -568,3 +568,35 @@ fn hardware_faults_stand_until_mended_and_count_once() {
         "faults are the board's, not the game's"
     );
 }
+
+#[test]
+fn the_record_says_whose_game_it_was_and_where() {
+    let mut s = match setup(19, 0, "byoyomi 60m 5x30s") {
+        Event::GameStarted(s) => s,
+        _ => unreachable!(),
+    };
+    s.black = "Vannier Luc".into();
+    s.white = "Gao Chuande".into();
+    s.black_rank = Some("4K".into());
+    s.white_rank = Some("1D".into());
+    s.event = Some("Tournoi de Juvisy".into());
+    s.place = Some("Juvisy".into());
+    s.round = "3".into();
+    let v = fold(&[(1, Event::GameStarted(s)), (2, mv(1, Color::Black, "Q16"))]);
+    let text = v.sgf(false);
+    for prop in [
+        "PB[Vannier Luc]",
+        "PW[Gao Chuande]",
+        "BR[4K]",
+        "WR[1D]",
+        "EV[Tournoi de Juvisy]",
+        "PC[Juvisy]",
+        "RO[3]",
+        "RU[Chinese]",
+        "TM[3600]",
+    ] {
+        assert!(text.contains(prop), "{prop} missing from {text}");
+    }
+    let parsed = tengen_rules::sgf::parse(&text).unwrap();
+    assert_eq!(parsed.moves.len(), 1);
+}

@@ -150,6 +150,7 @@ impl Referee {
                 black_rank,
                 white_rank,
                 event,
+                place,
                 round,
                 table,
                 size,
@@ -177,6 +178,7 @@ impl Referee {
                 s.black_rank.clone_from(black_rank);
                 s.white_rank.clone_from(white_rank);
                 s.event.clone_from(event);
+                s.place.clone_from(place);
                 if let Some(v) = size {
                     s.size = *v;
                 }
