@@ -8,11 +8,13 @@
 //!   `new_game` (game id `r1-t{table}`, the players and ranks from the file), the other nine
 //!   tables are listed as having no board;
 //! - the games wait with their clocks stopped until the arbiter clicks *Begin play*;
-//! - the games end: table 1 by resignation, table 2 by the arbiter's count result; both
-//!   show as pending; the arbiter clicks *Confirm all pending results*, then gives table 3
-//!   a win by default (a forfeit) from the console;
+//! - the games end: table 1 by resignation, table 2 by the arbiter's count result, table 3
+//!   on time (the arbiter leaves Black one second; the flag falls at the board, whose
+//!   `time_expired` alert shows as a card naming table 3, and the arbiter rules W+T); all
+//!   three show as pending; the arbiter clicks *Confirm all pending results*, then gives
+//!   table 4 (played without a board) a win by default from the console;
 //! - the results file beside the tournament file, read with Python's `xml.etree`, has
-//!   exactly those three results and every other element and attribute unchanged.
+//!   exactly those four results and every other element and attribute unchanged.
 //!
 //! Needs chromium, mosquitto and python3 (a failure under `TENGEN_REQUIRE_ORACLES=1`).
 
@@ -238,19 +240,31 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
             );
         }
 
-        // Table 1: Black resigns at the board; table 2: the arbiter enters the count.
-        for (board, body) in [
-            ("hall1-01", r#"{type: "resign", color: "B"}"#),
-            ("hall1-02", r#"{type: "set_result", result: "B+3.5"}"#),
-        ] {
+        // Table 1: Black resigns at the board; table 2: the arbiter enters the count;
+        // table 3: the arbiter leaves Black one second, and Black's flag falls.
+        let command = |board: &str, body: &str| {
             eval(
                 &tab,
                 &format!(
                     "fetch('/api/console/command', {{method: 'POST', headers: {{'Content-Type': 'application/json'}}, \
                      body: JSON.stringify(Object.assign({{tournament: 'cup', board: '{board}'}}, {body}))}}).then(r => r.status)"
                 ),
-            );
-        }
+            )
+        };
+        command("hall1-01", r#"{type: "resign", color: "B"}"#);
+        command("hall1-02", r#"{type: "set_result", result: "B+3.5"}"#);
+        command(
+            "hall1-03",
+            r#"{type: "adjust_time", color: "B", ms: 1000, periods: 0}"#,
+        );
+        wait_until(
+            &tab,
+            "[...document.querySelectorAll('#alerts .alert')].some(d => d.textContent.includes('hall1-03') && d.textContent.includes('time expired') && d.textContent.includes('table 3'))",
+            true.into(),
+            long,
+            "table 3's flag falls: its time_expired card",
+        );
+        command("hall1-03", r#"{type: "set_result", result: "W+T"}"#);
         wait_until(
             &tab,
             &cell(1, 6),
@@ -264,6 +278,13 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
             "B+ (pending)".into(),
             long,
             "table 2 pending",
+        );
+        wait_until(
+            &tab,
+            &cell(3, 6),
+            "W+ (pending)".into(),
+            long,
+            "table 3 pending (on time)",
         );
         screenshot(&tab, TMP, "round-2-pending.png");
         tab.find_element("#confirmAll")
@@ -284,19 +305,26 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
             long,
             "table 2 confirmed",
         );
-        // Table 3: White wins by default (Black did not come).
+        wait_until(
+            &tab,
+            &cell(3, 6),
+            "W+ (confirmed by chief)".into(),
+            long,
+            "table 3 confirmed",
+        );
+        // Table 4, played without a board: White wins by default (Black did not come).
         eval(
             &tab,
-            "(() => { const r = document.querySelector('#tables tr[data-table=\"3\"]'); \
+            "(() => { const r = document.querySelector('#tables tr[data-table=\"4\"]'); \
              r.querySelector('select.override').value = 'RESULT_WHITEWINS_BYDEF'; \
              [...r.querySelectorAll('button')].find(b => b.textContent === 'Set').click(); return 1; })()",
         );
         wait_until(
             &tab,
-            &cell(3, 6),
+            &cell(4, 6),
             "W+ by default (confirmed by chief)".into(),
             long,
-            "table 3 by default",
+            "table 4 by default",
         );
         screenshot(&tab, TMP, "round-3-confirmed.png");
     });
@@ -307,7 +335,8 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
     let mut want = before["results"].clone();
     want["1"] = "RESULT_WHITEWINS".into();
     want["2"] = "RESULT_BLACKWINS".into();
-    want["3"] = "RESULT_WHITEWINS_BYDEF".into();
+    want["3"] = "RESULT_WHITEWINS".into();
+    want["4"] = "RESULT_WHITEWINS_BYDEF".into();
     assert_eq!(after["results"], want);
     assert_eq!(
         snapshot(&xml),
