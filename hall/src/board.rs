@@ -365,22 +365,28 @@ impl BoardView {
     /// result. Public: nothing here is for arbiters only.
     ///
     /// Under a broadcast delay, the position, clocks and result are the delayed ones and
-    /// `open_alerts` is null (alerts are never public).
-    pub(crate) fn summary(&self, tournament: &str, board: &str, now: Instant) -> Value {
-        let s = self.public_feed().state();
+    /// `open_alerts` is null (alerts are never public). With `live` (the arbiters'
+    /// overview, behind the console login) they are the live ones, delay or not, with the
+    /// count of open alerts and a link to the arbiters' one-board view.
+    pub(crate) fn summary(&self, tournament: &str, board: &str, now: Instant, live: bool) -> Value {
+        let public = if live { None } else { self.public.as_ref() };
+        let s = match public {
+            Some(_) => self.public_feed().state(),
+            None => self.feed().state(),
+        };
         let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
-        let state_at = match &self.public {
+        let state_at = match public {
             Some(p) => p.state_at,
             None => self.state_at,
         };
         let age = state_at.map_or(0, |t| {
             u64::try_from(now.duration_since(t).as_millis()).unwrap_or(u64::MAX)
         });
-        let open_alerts = match self.public {
+        let open_alerts = match public {
             Some(_) => Value::Null,
             None => Value::from(self.alerts.len()),
         };
-        let (round, game) = match self.public {
+        let (round, game) = match public {
             Some(_) => (field("round"), field("game_id")),
             None => (
                 Value::from(self.round.as_str()),
@@ -390,7 +396,11 @@ impl BoardView {
         json!({
             "tournament": tournament,
             "board": board,
-            "url": format!("/board/{tournament}/{board}/"),
+            "url": if live {
+                format!("/console/board/{tournament}/{board}/")
+            } else {
+                format!("/board/{tournament}/{board}/")
+            },
             "status": self.status,
             "game": game,
             "round": round,

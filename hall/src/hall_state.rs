@@ -356,10 +356,20 @@ impl HallState {
 
     /// `/api/boards`: every board's public summary, by tournament and board id.
     pub fn boards_json(&self, now: Instant) -> Value {
+        self.summaries(now, false)
+    }
+
+    /// `/api/console/boards`: every board as the arbiters see it, live (never delayed),
+    /// with its open alerts counted. For the console only.
+    pub(crate) fn live_boards_json(&self, now: Instant) -> Value {
+        self.summaries(now, true)
+    }
+
+    fn summaries(&self, now: Instant, live: bool) -> Value {
         Value::Array(
             self.boards
                 .iter()
-                .map(|(k, b)| b.summary(&k.tournament, &k.board, now))
+                .map(|(k, b)| b.summary(&k.tournament, &k.board, now, live))
                 .collect(),
         )
     }
@@ -754,6 +764,34 @@ mod tests {
         assert_eq!(public.state()["number"], 1);
         assert_eq!(public.state()["seq"], 14);
         assert_eq!(h.boards_json(now)[0]["number"], 1);
+    }
+
+    #[test]
+    fn the_arbiters_overview_is_live_while_the_public_one_lags() {
+        let mut h = delayed("[broadcast]\ndelay_moves = 1\n");
+        let now = Instant::now();
+        let t0 = "2026-11-29T13:00:00.000Z";
+        let ev = "tengen/t/b1/events";
+        for (seq, body) in [
+            (1, game_started()),
+            (2, moved(1, "E5")),
+            (3, moved(2, "C3")),
+        ] {
+            h.on_message(ev, &event(seq, t0, body), now);
+        }
+        // The board's own snapshot after its last event, as it publishes it.
+        h.on_message("tengen/t/b1/state", br#"{"seq":3,"number":2}"#, now);
+        let public = &h.boards_json(now)[0];
+        let live = &h.live_boards_json(now)[0];
+        assert_eq!(
+            public["number"], 1,
+            "the public overview is one move behind"
+        );
+        assert_eq!(public["open_alerts"], Value::Null, "and shows no alerts");
+        assert_eq!(public["url"], "/board/t/b1/");
+        assert_eq!(live["number"], 2, "the arbiters see the last move");
+        assert_eq!(live["open_alerts"], 0);
+        assert_eq!(live["url"], "/console/board/t/b1/");
     }
 
     #[test]

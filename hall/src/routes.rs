@@ -73,6 +73,8 @@ pub(crate) fn router() -> Router<App> {
             "/console/board/{tournament}/{board}/{*rest}",
             get(live_view),
         )
+        .route("/console/overview", get(console_overview))
+        .route("/api/console/boards", get(console_boards))
         .route("/api/console/alerts", get(console_alerts))
         .route("/api/console/hardware", get(console_hardware))
         .route("/api/console/commands", get(console_commands))
@@ -341,4 +343,22 @@ async fn console_command(
         Json(json!({"id": id, "status": "pending"})),
     )
         .into_response()
+}
+
+/// The arbiters' overview: the overview page on the live boards (`/api/console/boards`),
+/// behind the login, so that arbiters follow every board live while the public overview
+/// lags behind the broadcast delay.
+async fn console_overview(State(app): State<App>, headers: HeaderMap) -> Response {
+    match arbiter(&app, &headers) {
+        Some(_) => Html(OVERVIEW).into_response(),
+        None => login_page(StatusCode::UNAUTHORIZED, ""),
+    }
+}
+
+/// Every board, live, for the arbiters' overview.
+async fn console_boards(State(app): State<App>, headers: HeaderMap) -> Response {
+    if arbiter(&app, &headers).is_none() {
+        return unauthorized();
+    }
+    Json(lock(&app.hall).live_boards_json(Instant::now())).into_response()
 }

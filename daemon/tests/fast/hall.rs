@@ -306,6 +306,8 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     assert!(r.text().contains("action=\"/console/login\""));
     assert_eq!(get(addr, "/api/console/alerts", &[]).await.status, 401);
     assert_eq!(get(addr, "/api/console/commands", &[]).await.status, 401);
+    assert_eq!(get(addr, "/console/overview", &[]).await.status, 401);
+    assert_eq!(get(addr, "/api/console/boards", &[]).await.status, 401);
     let forged = [(
         "Cookie",
         "tengen_hall_session=0123456789abcdef0123456789abcdef",
@@ -372,6 +374,18 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     let public = get(addr, "/api/boards", &[]).await.text();
     assert!(!public.contains("Captured stones are still"));
     assert!(public.contains("\"open_alerts\":1"));
+    // The arbiters' overview: the same page, the live boards, links to their live views.
+    let page = get(addr, "/console/overview", &[auth]).await;
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains("/api/console/boards"));
+    let live = get(addr, "/api/console/boards", &[auth]).await.json();
+    let b2 = live
+        .as_array()
+        .and_then(|a| a.iter().find(|b| b["board"] == "b2"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(b2["url"], "/console/board/t/b2/");
+    assert_eq!(b2["open_alerts"], 1);
 
     // Hardware trouble (a noisy sensor on b1) is listed for arbiters, kept off public pages.
     assert_eq!(get(addr, "/api/console/hardware", &[]).await.status, 401);
