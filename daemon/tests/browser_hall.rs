@@ -357,6 +357,23 @@ async fn hall_overview_console_and_delayed_public_page() {
         );
         // The console redraws its alerts every second, so a node found now may be replaced
         // before a DevTools click lands: click it from the page itself, as a user's click.
+        // The arbiter takes the alert first: the card says who went to the board.
+        assert_eq!(
+            eval(
+                &tab,
+                "(() => { const b = [...document.querySelectorAll('#alerts .alert button')]\
+                 .find(b => b.textContent === \"I'll go\"); b?.click(); return !!b; })()"
+            ),
+            json!(true),
+            "an I'll-go button to click"
+        );
+        wait_until(
+            &tab,
+            "document.querySelector('#alerts .alert .taken')?.textContent ?? ''",
+            "Taken by chief".into(),
+            short,
+            "the card names the arbiter who took it",
+        );
         assert_eq!(
             eval(
                 &tab,

@@ -37,6 +37,11 @@ struct Delay {
 
 /// Every board under the prefix, and the hall's commands: the hall without its I/O. Feed
 /// it the broker's messages ([`HallState::on_message`]) and the passing time
+/// The board has no such open alert (`take_alert`).
+#[derive(Debug, thiserror::Error)]
+#[error("no such open alert on this board")]
+pub(crate) struct NoSuchAlert;
+
 /// ([`HallState::tick`]); publish what they return.
 pub struct HallState {
     prefix: String,
@@ -47,6 +52,9 @@ pub struct HallState {
     delay: Option<Delay>,
     /// The events the boards followed, for the archive (`None`: the hall keeps none).
     archived: Option<Vec<(BoardKey, Envelope)>>,
+    /// Which arbiter took which open alert (board, alert id), so the other consoles see
+    /// someone is on the way.
+    taken: BTreeMap<(BoardKey, String), String>,
 }
 
 impl HallState {
@@ -62,6 +70,7 @@ impl HallState {
             messages: 0,
             delay: None,
             archived: None,
+            taken: BTreeMap::new(),
         }
     }
 
@@ -434,12 +443,41 @@ impl HallState {
                         "should_look".into(),
                         json!(expected_position(position, size, alert.get("expected"))),
                     );
+                    let id = alert.get("id").and_then(Value::as_str).unwrap_or("");
+                    let taken = self.taken.get(&(k.clone(), id.to_string()));
+                    o.insert("taken_by".into(), json!(taken));
                 }
                 all.push((seen, seq, a));
             }
         }
         all.sort_by_key(|a| std::cmp::Reverse((a.0, a.1)));
         Value::Array(all.into_iter().map(|(_, _, a)| a).collect())
+    }
+
+    /// An arbiter takes an open alert (`POST /api/console/alert/take`): the consoles show
+    /// who went to the board. Taking it again (the same or another arbiter) replaces the
+    /// name. Errors when the board has no such open alert. Alerts closed since are
+    /// forgotten here.
+    pub(crate) fn take_alert(
+        &mut self,
+        key: &BoardKey,
+        alert: &str,
+        arbiter: &str,
+    ) -> Result<(), NoSuchAlert> {
+        let open = |b: &BoardView, id: &str| {
+            b.alerts()
+                .any(|(a, _)| a.get("id").and_then(Value::as_str) == Some(id))
+        };
+        let board = self.boards.get(key).ok_or(NoSuchAlert)?;
+        if !open(board, alert) {
+            return Err(NoSuchAlert);
+        }
+        let boards = &self.boards;
+        self.taken
+            .retain(|(k, id), _| boards.get(k).is_some_and(|b| open(b, id)));
+        self.taken
+            .insert((key.clone(), alert.to_string()), arbiter.to_string());
+        Ok(())
     }
 
     /// `/api/console/hardware`: every board's standing hardware trouble (`sensor_fault`:

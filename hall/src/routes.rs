@@ -76,6 +76,7 @@ pub(crate) fn router() -> Router<App> {
         .route("/console/overview", get(console_overview))
         .route("/api/console/boards", get(console_boards))
         .route("/api/console/alerts", get(console_alerts))
+        .route("/api/console/alert/take", post(take_alert))
         .route("/api/console/hardware", get(console_hardware))
         .route("/api/console/commands", get(console_commands))
         .route("/api/console/command", post(console_command))
@@ -361,4 +362,39 @@ async fn console_boards(State(app): State<App>, headers: HeaderMap) -> Response 
         return unauthorized();
     }
     Json(lock(&app.hall).live_boards_json(Instant::now())).into_response()
+}
+
+/// The body of `POST /api/console/alert/take`.
+#[derive(Deserialize)]
+struct TakeAlert {
+    tournament: String,
+    board: String,
+    alert: String,
+}
+
+/// `POST /api/console/alert/take` with `{"tournament":..,"board":..,"alert":..}`: the
+/// arbiter logged in goes to that alert; every console shows the name on its card.
+async fn take_alert(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Json(body): Json<TakeAlert>,
+) -> Response {
+    let Some(by) = arbiter(&app, &headers) else {
+        return unauthorized();
+    };
+    let Some(key) = BoardKey::new(&body.tournament, &body.board) else {
+        return not_found("no such board");
+    };
+    match lock(&app.hall).take_alert(&key, &body.alert, &by) {
+        Ok(()) => {
+            tracing::info!(
+                "arbiter {by} takes alert {} on {}/{}",
+                body.alert,
+                key.tournament,
+                key.board
+            );
+            Json(json!({"taken_by": by})).into_response()
+        }
+        Err(e) => not_found(&e.to_string()),
+    }
 }

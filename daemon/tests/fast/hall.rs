@@ -370,6 +370,35 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     );
     assert_eq!(a["points"], json!(["D16"]));
     assert_eq!(a["should_look"].as_str().unwrap().len(), 361);
+    assert_eq!(a["taken_by"], Value::Null);
+    // An arbiter takes it: every console sees who went to the board.
+    let take = |alert: &str| json!({"tournament": "t", "board": "b2", "alert": alert}).to_string();
+    let json_ct = ("Content-Type", "application/json");
+    let path = "/api/console/alert/take";
+    let r = request(addr, "POST", path, &[json_ct], take("a9").as_bytes(), None).await;
+    assert_eq!(r.status, 401, "not without a login");
+    let r = request(
+        addr,
+        "POST",
+        path,
+        &[json_ct, auth],
+        take("a9").as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let alerts = get(addr, "/api/console/alerts", &[auth]).await.json();
+    assert_eq!(alerts[0]["taken_by"], "chief");
+    let r = request(
+        addr,
+        "POST",
+        path,
+        &[json_ct, auth],
+        take("a1").as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 404, "no such open alert");
     // Public pages do not show alert details.
     let public = get(addr, "/api/boards", &[]).await.text();
     assert!(!public.contains("Captured stones are still"));
