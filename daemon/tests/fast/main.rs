@@ -30,6 +30,7 @@ mod http_view;
 mod journal;
 mod journal_fixture;
 mod mqtt;
+mod mqtt_bridge;
 mod mqtt_service;
 mod mqtt_sim;
 mod mqtt_tls;
