@@ -118,20 +118,29 @@ fn not_found(what: &str) -> Response {
     (StatusCode::NOT_FOUND, format!("{what}\n")).into_response()
 }
 
-async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response {
-    let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
-        return not_found("ask for /round/ROUND.zip");
-    };
+/// The zip of round `round`'s public records (`/round/{round}.zip`); `None` when the hall
+/// has no game of that round.
+pub(crate) fn round_zip_bytes(
+    app: &App,
+    round: &str,
+) -> Option<Result<Vec<u8>, zip::result::ZipError>> {
     let mut games: BTreeMap<String, String> = BTreeMap::new();
-    for g in round_games(&app, Some(round), true) {
+    for g in round_games(app, Some(round), true) {
         if !g.sgf.trim().is_empty() {
             games.entry(g.name).or_insert(g.sgf);
         }
     }
-    if games.is_empty() {
+    (!games.is_empty()).then(|| zip_games(&games))
+}
+
+async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response {
+    let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
+        return not_found("ask for /round/ROUND.zip");
+    };
+    let Some(zipped) = round_zip_bytes(&app, round) else {
         return not_found(&format!("no games of round {round} in this hall"));
-    }
-    match zip_games(&games) {
+    };
+    match zipped {
         Ok(bytes) => (
             [
                 (header::CONTENT_TYPE, "application/zip".to_string()),
@@ -172,7 +181,7 @@ fn sanitize(s: &str) -> String {
 }
 
 /// The rounds seen, in order (numbers first, by value): round, games, finished games.
-fn rounds(app: &App) -> Vec<(String, usize, usize)> {
+pub(crate) fn rounds(app: &App) -> Vec<(String, usize, usize)> {
     let mut by_round: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for g in round_games(app, None, false) {
         let n = by_round.entry(g.round).or_default();
@@ -188,7 +197,7 @@ fn rounds(app: &App) -> Vec<(String, usize, usize)> {
 }
 
 /// `/round/{round}.zip` with the round percent-encoded.
-fn zip_link(round: &str) -> String {
+pub(crate) fn zip_link(round: &str) -> String {
     let mut out = String::from("/round/");
     for b in round.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
@@ -202,15 +211,20 @@ fn zip_link(round: &str) -> String {
 }
 
 async fn rounds_json(State(app): State<App>) -> Json<Value> {
-    Json(Value::Array(
-        rounds(&app)
+    Json(rounds_value(&app))
+}
+
+/// `/api/rounds`: each round with its games, finished games and zip link.
+pub(crate) fn rounds_value(app: &App) -> Value {
+    Value::Array(
+        rounds(app)
             .into_iter()
             .map(|(round, games, finished)| {
                 let zip = zip_link(&round);
                 json!({"round": round, "games": games, "finished": finished, "zip": zip})
             })
             .collect(),
-    ))
+    )
 }
 
 fn escape(s: &str) -> String {
@@ -221,7 +235,12 @@ fn escape(s: &str) -> String {
 }
 
 async fn rounds_page(State(app): State<App>) -> Html<String> {
-    let rows: String = rounds(&app)
+    Html(rounds_html(&app))
+}
+
+/// The `/rounds` page.
+pub(crate) fn rounds_html(app: &App) -> String {
+    let rows: String = rounds(app)
         .into_iter()
         .map(|(round, games, finished)| {
             format!(
@@ -241,13 +260,13 @@ async fn rounds_page(State(app): State<App>) -> Html<String> {
              {rows}</table>"
         )
     };
-    Html(format!(
+    format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>Rounds</title><style>body{{font-family:sans-serif;margin:1em}}\
          td,th{{padding:.2em .8em;text-align:left}}</style></head>\n<body>\
          <h1>Rounds</h1>\n{body}\n<p><a href=\"/\">All boards</a></p>\n</body></html>\n"
-    ))
+    )
 }
 
 #[cfg(test)]

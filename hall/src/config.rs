@@ -69,6 +69,8 @@ pub(crate) struct Broadcast {
     /// Whether this hall publishes the public tree (default true). With several halls side
     /// by side, exactly one should.
     pub(crate) republish: bool,
+    /// Where the hall keeps the public site as static files (`export_dir`; none: no export).
+    pub(crate) export_dir: Option<PathBuf>,
 }
 
 impl Default for Broadcast {
@@ -79,6 +81,7 @@ impl Default for Broadcast {
             release_at_end: true,
             topic_prefix: "public".to_string(),
             republish: true,
+            export_dir: None,
         }
     }
 }
@@ -200,6 +203,7 @@ impl HallConfig {
         ]
         .into_iter()
         .flatten()
+        .chain(self.broadcast.as_mut().and_then(|b| b.export_dir.as_mut()))
         {
             if p.is_relative() {
                 *p = dir.join(&*p);
@@ -487,6 +491,7 @@ fn read_broadcast(t: &Table, mqtt_prefix: &str, r: &mut Reader) -> Broadcast {
             "release_at_end",
             "topic_prefix",
             "republish",
+            "export_dir",
         ],
     );
     let d = Broadcast::default();
@@ -521,6 +526,14 @@ fn read_broadcast(t: &Table, mqtt_prefix: &str, r: &mut Reader) -> Broadcast {
             .unwrap_or(d.release_at_end),
         topic_prefix: topic_prefix.unwrap_or(d.topic_prefix),
         republish: r.boolean(t, P, "republish").unwrap_or(d.republish),
+        export_dir: path(t, P, "export_dir", r).and_then(|dir| {
+            if dir.as_os_str().is_empty() {
+                r.problem(join(P, "export_dir"), "must not be empty");
+                None
+            } else {
+                Some(dir)
+            }
+        }),
     }
 }
 

@@ -358,6 +358,11 @@ impl HallState {
         self.delay.is_some()
     }
 
+    /// Every board heard of, by tournament and board id.
+    pub(crate) fn board_keys(&self) -> Vec<BoardKey> {
+        self.boards.keys().cloned().collect()
+    }
+
     /// The number of boards heard of.
     pub fn board_count(&self) -> usize {
         self.boards.len()

@@ -40,6 +40,7 @@ mod mqtt_client;
 mod overview_cache;
 mod round_routes;
 mod routes;
+mod static_export;
 #[cfg(test)]
 mod test_support;
 mod tournament_link;
@@ -211,6 +212,9 @@ pub async fn start(
         tournament,
         archive,
     };
+    if let Some(dir) = config.broadcast.as_ref().and_then(|b| b.export_dir.clone()) {
+        static_export::spawn(app.clone(), dir);
+    }
     let router = routes::router()
         .merge(round_routes::routes())
         .merge(archive_routes::routes())

@@ -28,7 +28,7 @@ use crate::overview_cache::OverviewCache;
 use crate::tournament_link::TournamentLink;
 
 /// The overview page: every board, small and live.
-const OVERVIEW: &str = include_str!("overview.html");
+pub(crate) const OVERVIEW: &str = include_str!("overview.html");
 /// The arbiters' console page.
 const CONSOLE: &str = include_str!("console.html");
 /// The console's login form; `{{error}}` is replaced with a message or nothing.

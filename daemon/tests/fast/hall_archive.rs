@@ -3,7 +3,9 @@
 //! round-1 game with its moves and result, `/rounds` lists both rounds, and after the hall
 //! is stopped and started again on the same directory, with the board silent, they are
 //! all still there. A second hall with a broadcast delay serves the finished game whole and
-//! the game in progress only as far as the delay lets it out.
+//! the game in progress only as far as the delay lets it out, and keeps the same public
+//! site as static files (`[broadcast] export_dir`): the same SGF, state and rounds as its
+//! HTTP, the events the delay released and not one more.
 
 use crate::broker;
 use crate::http;
@@ -120,7 +122,8 @@ async fn past_rounds_stay_in_the_archive_across_a_hall_restart() {
     std::fs::create_dir_all(&delayed_dir).unwrap();
     // Relative to the hall.toml's directory.
     let plain_toml = "[hall]\narchive_dir = \"archive\"\n";
-    let delayed_toml = "[hall]\narchive_dir = \"archive\"\n[broadcast]\ndelay_moves = 2\n";
+    let delayed_toml = "[hall]\narchive_dir = \"archive\"\n\
+                        [broadcast]\ndelay_moves = 2\nexport_dir = \"site\"\n";
     let plain = hall(&mosq, &plain_dir, plain_toml).await;
     let delayed = hall(&mosq, &delayed_dir, delayed_toml).await;
     let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/+/+/cmd"]).await;
@@ -186,6 +189,58 @@ async fn past_rounds_stay_in_the_archive_across_a_hall_restart() {
         "the game in progress only as far as the delay lets it out"
     );
 
+    // The static copy of the delayed hall's public site says what its HTTP says.
+    let site = delayed_dir.join("site");
+    let file = |path: &str| std::fs::read(site.join(path)).unwrap_or_default();
+    let sgf = wait_for("the exported record", || async {
+        let served = get(delayed.addr, "/board/t/b1/game.sgf", &[]).await.body;
+        let exported = file("board/t/b1/game.sgf");
+        (!served.is_empty() && exported == served).then_some(exported)
+    })
+    .await;
+    assert!(
+        String::from_utf8_lossy(&sgf).contains("r2-b1"),
+        "the game in progress"
+    );
+    let state: Value = serde_json::from_slice(&file("board/t/b1/api/state")).expect("state");
+    assert_eq!(
+        state,
+        get(delayed.addr, "/board/t/b1/api/state", &[]).await.json()
+    );
+    let events: Value = serde_json::from_slice(&file("board/t/b1/events.json")).expect("events");
+    let seqs: Vec<u64> = events
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter_map(|e| e["seq"].as_u64())
+        .collect();
+    assert_eq!(
+        seqs,
+        [1, 2, 3, 4, 5, 6],
+        "round 2's first move is still held back"
+    );
+    let page = String::from_utf8(file("board/t/b1/index.html")).expect("UTF-8");
+    assert!(
+        page.contains("name=\"tengen-static\""),
+        "the page marked static"
+    );
+    assert!(String::from_utf8(file("index.html"))
+        .unwrap()
+        .contains("tengen hall"));
+    let boards: Value = serde_json::from_slice(&file("api/boards")).expect("boards");
+    assert_eq!(boards[0]["board"], "b1");
+    wait_for("the exported rounds", || async {
+        let list: Value = serde_json::from_slice(&file("api/rounds")).unwrap_or_default();
+        (list == rounds_both(0)).then_some(())
+    })
+    .await;
+    let zip = zip::ZipArchive::new(std::io::Cursor::new(file("round/1.zip"))).expect("a zip");
+    assert_eq!(zip.len(), 1);
+    assert!(
+        !site.join("board/t/b1/game.sgf.part").exists(),
+        "no half-written file left"
+    );
+
     // One file per game, one line per event.
     let files = plain_dir.join("archive/t/b1");
     let lines = |game: &str| {
@@ -218,7 +273,14 @@ async fn past_rounds_stay_in_the_archive_across_a_hall_restart() {
     assert!(text.contains("href=\"/round/2.zip\""), "{text}");
     assert_eq!(lines("r1-b1"), 5, "nothing written twice");
 
-    // The round-2 game ends later: it counts as finished.
+    // The round-2 game ends later: it counts as finished. (Published once the restarted
+    // hall is subscribed, as it shows the board's retained status: an event published
+    // before would never reach it.)
+    wait_for("the board in the restarted hall", || async {
+        let v = get(plain.addr, "/api/boards", &[]).await.json();
+        (v[0]["status"] == "online").then_some(())
+    })
+    .await;
     let over = Event::GameOver(GameEnd::uncounted("B+R", EndReason::Resignation));
     let text = serde_json::to_string(&ev("r2-b1", 8, over)).unwrap();
     publish(&board, "tengen/t/b1/events", text, false).await;

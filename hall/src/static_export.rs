@@ -1,0 +1,210 @@
+//! `[broadcast] export_dir`: the public site as static files, for audiences the hall should
+//! not serve itself. Any static web server, object store or CDN serves the folder; the hall
+//! only writes it.
+//!
+//! The files are the hall's public paths (SPEC.md, HTTP):
+//!
+//! | file | what |
+//! |---|---|
+//! | `index.html`, `api/boards` | the overview and its JSON |
+//! | `board/{t}/{b}/index.html` | the board's page, marked static: it polls `events.json` instead of SSE |
+//! | `board/{t}/{b}/events.json` | every public event of the board so far, as a JSON array |
+//! | `board/{t}/{b}/game.sgf`, `board/{t}/{b}/api/state` | the public record and snapshot |
+//! | `rounds/index.html`, `api/rounds`, `round/{round}.zip` | the rounds and their records |
+//!
+//! Everything comes from the public (delayed) side of the hall, never the live one: the
+//! export shows exactly what `/board/...` shows. Each file is written beside its final name
+//! and renamed over it, so a server never hands out half a file. A board's files are
+//! rewritten only when its public stream has grown; a round's zip when its count of games
+//! or finished games changed.
+//!
+//! [`Exporter::sync`] does one pass; [`spawn`] runs a pass every second on a blocking
+//! thread, so neither the MQTT task nor the web server waits for the disk.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use tengen_net::live_view::PAGE;
+use tengen_protocol::topics::BoardKey;
+use thiserror::Error;
+
+use crate::archive_routes;
+use crate::mqtt_client::lock;
+use crate::routes::{App, OVERVIEW};
+
+/// How often the export catches up with the public stream.
+const EVERY: Duration = Duration::from_secs(1);
+
+/// The marker the board page looks for to poll `events.json` instead of opening SSE.
+pub(crate) const STATIC_MARK: &str = "<meta name=\"tengen-static\" content=\"1\">";
+
+/// A file of the export that could not be written.
+#[derive(Debug, Error)]
+#[error("export: cannot write {path}: {source}")]
+pub(crate) struct ExportError {
+    path: PathBuf,
+    source: std::io::Error,
+}
+
+/// What one pass wrote.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pass {
+    /// Files written (renamed into place).
+    pub(crate) files: usize,
+    /// Bytes written.
+    pub(crate) bytes: usize,
+}
+
+/// The export folder and what is in it already.
+pub(crate) struct Exporter {
+    dir: PathBuf,
+    /// The last `seq` exported per board.
+    boards: HashMap<BoardKey, u64>,
+    /// Per round, the (games, finished) count its zip was written for.
+    rounds: HashMap<String, (usize, usize)>,
+    /// The overview written once.
+    started: bool,
+    /// The rounds page written at least once.
+    rounds_page: bool,
+}
+
+impl Exporter {
+    /// An exporter into `dir` (created when missing, on the first pass).
+    pub(crate) fn new(dir: &Path) -> Exporter {
+        Exporter {
+            dir: dir.to_path_buf(),
+            boards: HashMap::new(),
+            rounds: HashMap::new(),
+            started: false,
+            rounds_page: false,
+        }
+    }
+
+    /// One pass: writes what changed on the public side since the last pass.
+    pub(crate) fn sync(&mut self, app: &App) -> Result<Pass, ExportError> {
+        let mut pass = Pass::default();
+        if !self.started {
+            self.write(&mut pass, "index.html", OVERVIEW.as_bytes())?;
+            self.started = true;
+        }
+        // What to write is read under the lock; the disk is written after.
+        let (boards_json, feeds) = {
+            let hall = lock(&app.hall);
+            let keys = hall.board_keys();
+            let feeds: Vec<_> = keys
+                .into_iter()
+                .filter_map(|k| hall.public_feed(&k).map(|f| (k, f)))
+                .collect();
+            (hall.boards_json(Instant::now()), feeds)
+        };
+        self.write(&mut pass, "api/boards", boards_json.to_string().as_bytes())?;
+        for (key, feed) in feeds {
+            let last = feed.last_seq();
+            let done = self.boards.get(&key).copied();
+            if done == Some(last) {
+                continue;
+            }
+            let base = format!("board/{}/{}", key.tournament, key.board);
+            if done.is_none() {
+                let page = PAGE.replacen("<head>", &format!("<head>\n{STATIC_MARK}"), 1);
+                self.write(&mut pass, &format!("{base}/index.html"), page.as_bytes())?;
+            }
+            let events = serde_json::to_vec(&feed.events_after(0)).unwrap_or_default();
+            self.write(&mut pass, &format!("{base}/events.json"), &events)?;
+            self.write(
+                &mut pass,
+                &format!("{base}/game.sgf"),
+                feed.sgf().as_bytes(),
+            )?;
+            let state = feed.state().to_string();
+            self.write(&mut pass, &format!("{base}/api/state"), state.as_bytes())?;
+            self.boards.insert(key, last);
+        }
+        let rounds = archive_routes::rounds(app);
+        let mut rounds_changed = false;
+        for (round, games, finished) in rounds {
+            if self.rounds.get(&round) == Some(&(games, finished)) {
+                continue;
+            }
+            rounds_changed = true;
+            if let Some(Ok(zip)) = archive_routes::round_zip_bytes(app, &round) {
+                let name = archive_routes::zip_link(&round);
+                self.write(&mut pass, name.trim_start_matches('/'), &zip)?;
+            }
+            self.rounds.insert(round, (games, finished));
+        }
+        if rounds_changed || !self.rounds_page {
+            self.rounds_page = true;
+            let page = archive_routes::rounds_html(app);
+            self.write(&mut pass, "rounds/index.html", page.as_bytes())?;
+            let list = archive_routes::rounds_value(app).to_string();
+            self.write(&mut pass, "api/rounds", list.as_bytes())?;
+        }
+        Ok(pass)
+    }
+
+    /// Writes `bytes` to `relative` (a `/`-separated path under the folder): into a
+    /// temporary file beside it, then renamed over it.
+    fn write(&self, pass: &mut Pass, relative: &str, bytes: &[u8]) -> Result<(), ExportError> {
+        let path = relative
+            .split('/')
+            .fold(self.dir.clone(), |p, part| p.join(part));
+        let error = |source| ExportError {
+            path: path.clone(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(error)?;
+        }
+        let mut tmp = path.clone().into_os_string();
+        tmp.push(".part");
+        let tmp = PathBuf::from(tmp);
+        let mut file = std::fs::File::create(&tmp).map_err(error)?;
+        file.write_all(bytes).map_err(error)?;
+        drop(file);
+        std::fs::rename(&tmp, &path).map_err(error)?;
+        pass.files += 1;
+        pass.bytes += bytes.len();
+        Ok(())
+    }
+}
+
+/// Runs the export into `dir` every second until the runtime stops. A failing pass is
+/// logged (once until the error changes) and tried again at the next tick.
+pub(crate) fn spawn(app: App, dir: PathBuf) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        tracing::info!("exporting the public site to {}", dir.display());
+        let mut exporter = Some(Exporter::new(&dir));
+        let mut said = String::new();
+        let mut tick = tokio::time::interval(EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(mut e) = exporter.take() else {
+                return;
+            };
+            let app = app.clone();
+            let done = tokio::task::spawn_blocking(move || {
+                let r = e.sync(&app);
+                (e, r)
+            })
+            .await;
+            let Ok((e, result)) = done else {
+                return;
+            };
+            exporter = Some(e);
+            match result {
+                Ok(_) => said.clear(),
+                Err(err) => {
+                    let line = err.to_string();
+                    if line != said {
+                        tracing::warn!("{line}");
+                        said = line;
+                    }
+                }
+            }
+        }
+    })
+}
