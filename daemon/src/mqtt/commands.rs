@@ -84,6 +84,11 @@ impl RecentCommands {
         }
     }
 
+    /// True when `id` is remembered (pending or answered).
+    pub(crate) fn knows(&self, id: &str) -> bool {
+        self.answers.contains_key(id)
+    }
+
     /// Records the answer to `id`.
     pub(crate) fn answered(&mut self, id: &str, answer: &Answer) {
         if let Some(slot) = self.answers.get_mut(id) {
