@@ -172,12 +172,12 @@ impl Publisher {
         settings: MqttSettings,
         parts: PublisherParts,
     ) -> Result<Publisher, PublisherError> {
-        let (taken, not_before_ms) = taken_before(&settings, parts.ids_file.as_ref());
+        let taken = taken_before(&settings, parts.ids_file.as_ref());
         let scope = settings.senders.is_signed().then(|| Scope {
             tournament: parts.topics.tournament().to_string(),
             board: parts.topics.board().to_string(),
             window_ms: settings.command_window_ms,
-            not_before_ms,
+            not_before_ms: taken.not_before_ms(),
         });
         let setup = Setup {
             topics: parts.topics,
@@ -292,25 +292,30 @@ fn wall_ms() -> u64 {
     Timestamp::now().millis()
 }
 
-/// The signed command ids taken before this start, and the earliest `at` to take: 0 when
-/// the ids file was read, the start itself when it is missing or unreadable (a command
-/// issued before could have been taken already). Said in one log line on a signed board.
-fn taken_before(settings: &MqttSettings, file: Option<&IdsFile>) -> (TakenIds, u64) {
+/// The signed command ids taken before this start (with the earliest `at` to take: 0, or
+/// the start of a run that did not know the ids before it). When the file is missing or
+/// unreadable: none, and nothing issued before this start is taken, which is said in one
+/// log line on a signed board and written to the file at once so a restart soon after
+/// still knows.
+fn taken_before(settings: &MqttSettings, file: Option<&IdsFile>) -> TakenIds {
     let start = wall_ms();
-    let signed = settings.senders.is_signed();
     let Some(file) = file else {
-        return (TakenIds::default(), start);
+        return TakenIds::forgotten_before(start);
     };
     match file.load() {
-        Ok(ids) => (ids, 0),
+        Ok(ids) => ids,
         Err(e) => {
-            if signed {
+            let ids = TakenIds::forgotten_before(start);
+            if settings.senders.is_signed() {
                 tracing::warn!(
                     "{e}; signed commands issued before this start ({}) are refused",
                     Timestamp::from_millis(start)
                 );
+                if let Err(e) = file.store(&ids) {
+                    tracing::error!("{e}");
+                }
             }
-            (TakenIds::default(), start)
+            ids
         }
     }
 }

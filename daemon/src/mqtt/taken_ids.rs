@@ -12,7 +12,8 @@
 //!
 //! When the file is missing or unreadable the board does not know what it took before it
 //! started: it says so in one log line and refuses every signed command issued before its
-//! start (see [`tengen_protocol::signing::Scope::not_before_ms`]).
+//! start (see [`tengen_protocol::signing::Scope::not_before_ms`]). That start goes into the
+//! file (written at once), so a restart soon after still refuses them.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -23,13 +24,28 @@ use serde::{Deserialize, Serialize};
 use tengen_protocol::signing::Scope;
 use thiserror::Error;
 
-/// The ids taken, each with the `at` of its stamp (ms since the epoch).
+/// The ids taken, each with the `at` of its stamp (ms since the epoch), and the earliest
+/// `at` taken (0, or the start of a run that did not know the ids taken before it).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct TakenIds {
     ids: BTreeMap<String, u64>,
+    not_before_ms: u64,
 }
 
 impl TakenIds {
+    /// No ids known, and nothing issued before `start_ms` taken.
+    pub(crate) fn forgotten_before(start_ms: u64) -> TakenIds {
+        TakenIds {
+            ids: BTreeMap::new(),
+            not_before_ms: start_ms,
+        }
+    }
+
+    /// Commands issued before this (ms since the epoch) are refused.
+    pub(crate) fn not_before_ms(&self) -> u64 {
+        self.not_before_ms
+    }
+
     /// True when `id` was taken (and not forgotten yet).
     pub(crate) fn contains(&self, id: &str) -> bool {
         self.ids.contains_key(id)
@@ -75,6 +91,7 @@ pub enum IdsFileError {
 #[serde(deny_unknown_fields)]
 struct Stored {
     format: String,
+    not_before: u64,
     ids: BTreeMap<String, u64>,
 }
 
@@ -119,7 +136,10 @@ impl IdsFile {
         if stored.format != FORMAT {
             return Err(corrupt(format!("format {:?}", stored.format)));
         }
-        Ok(TakenIds { ids: stored.ids })
+        Ok(TakenIds {
+            ids: stored.ids,
+            not_before_ms: stored.not_before,
+        })
     }
 
     /// Replaces the stored ids with `ids`, atomically.
@@ -130,6 +150,7 @@ impl IdsFile {
         };
         let stored = Stored {
             format: FORMAT.into(),
+            not_before: ids.not_before_ms,
             ids: ids.ids.clone(),
         };
         let bytes = serde_json::to_vec(&stored).map_err(|e| io(e.into()))?;
@@ -158,11 +179,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = IdsFile::new(dir.path().join("command-ids"));
         assert!(matches!(file.load(), Err(IdsFileError::Missing(_))));
-        let mut ids = TakenIds::default();
+        let mut ids = TakenIds::forgotten_before(500);
         ids.insert("h-1", 1_000);
         ids.insert("id with \"quotes\"\n", 2_000);
         file.store(&ids).unwrap();
         assert_eq!(file.load().unwrap(), ids);
+        assert_eq!(file.load().unwrap().not_before_ms(), 500);
         assert!(!dir.path().join("command-ids.tmp").exists());
     }
 

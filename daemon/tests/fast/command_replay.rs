@@ -1,0 +1,367 @@
+//! Signed commands cannot be replayed (issue 15, finding 1), and `republish` cannot be
+//! flooded (finding 11), on real boards and a real mosquitto: a command signed for one
+//! board is refused by another, so is one out of its time window or for another
+//! tournament, and one taken before a restart of the real `tengen run` is refused after it
+//! (with its ids file, as a replay; without it, as issued before the start).
+
+use crate::board::{self, BoardProcess};
+use crate::broker::{Mosquitto, Subscriber};
+
+use std::path::Path;
+use std::time::Duration;
+
+use rumqttc::QoS;
+use serde_json::{json, Value};
+use tengen_daemon::config::{Config, MqttUrl};
+use tengen_daemon::journal::Journal;
+use tengen_daemon::service::links::{start_links, LinkOptions, Links, ServiceEnds};
+use tengen_daemon::service::outputs::Outputs;
+use tengen_daemon::service::scan_loop::Request;
+use tengen_protocol::signing::{sign, sign_for, Stamp, DEFAULT_WINDOW_MS};
+use tengen_protocol::{CommandEnvelope, Timestamp};
+use tokio::sync::mpsc::UnboundedReceiver;
+
+const KEY: &str = "the-hall-and-its-boards-share-this";
+const WAIT: Duration = Duration::from_secs(15);
+
+/// `body` stamped for `board` of `tournament` at `at` (ms since the epoch), signed.
+fn signed(body: Value, tournament: &str, board: &str, at: u64) -> String {
+    let Value::Object(mut c) = body else {
+        unreachable!("test commands are objects")
+    };
+    sign_for(KEY.as_bytes(), &Stamp::new(tournament, board, at), &mut c);
+    Value::Object(c).to_string()
+}
+
+fn now_ms() -> u64 {
+    Timestamp::now().millis()
+}
+
+/// A board `id` of tournament `t1` on `broker`, keeping its journal in `dir`, taking only
+/// commands signed with [`KEY`] (when `signed`).
+fn config(broker: &Mosquitto, dir: &Path, id: &str, signed: bool) -> Config {
+    let mut config = Config::default_for(id);
+    config.board.tournament = "t1".into();
+    config.mqtt.url = MqttUrl::Broker {
+        tls: false,
+        host: "127.0.0.1".into(),
+        port: broker.port(),
+    };
+    if signed {
+        let key_file = dir.join("command.key");
+        std::fs::write(&key_file, format!("{KEY}\n")).unwrap();
+        config.mqtt.command_key_file = Some(key_file);
+    }
+    config.storage.dir = dir.to_path_buf();
+    config.http.listen = "127.0.0.1:0".parse().unwrap();
+    config
+}
+
+/// Starts the board's MQTT side with a stand-in for the scan loop that says yes to every
+/// command and hands it to the test.
+async fn start(config: &Config) -> (Links, UnboundedReceiver<CommandEnvelope>) {
+    let (journal, _) = Journal::open(&config.storage.dir, &config.board.id).unwrap();
+    let (tx, mut service) = tokio::sync::mpsc::channel::<Request>(8);
+    let ends = ServiceEnds {
+        journal: journal.reader(),
+        outputs: Outputs::new(),
+        commands: tx,
+    };
+    let links = start_links(config, ends, &LinkOptions::default())
+        .await
+        .unwrap();
+    let (taken_tx, taken) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(req) = service.recv().await {
+            let _ = taken_tx.send(req.command.clone());
+            let _ = req.reply.send(tengen_protocol::Answer::Done);
+        }
+    });
+    (links, taken)
+}
+
+/// Publishes `payload` on `root/cmd` until a reply to `id` that `wanted` accepts arrives on
+/// `root/cmd/reply` (the board subscribes once connected: until then a command is lost).
+async fn ask_until(
+    sub: &mut Subscriber,
+    root: &str,
+    id: &str,
+    payload: &str,
+    wanted: impl Fn(&Value) -> bool,
+) -> Value {
+    let reply_topic = format!("{root}/cmd/reply");
+    for _ in 0..100 {
+        sub.client
+            .publish(format!("{root}/cmd"), QoS::AtLeastOnce, false, payload)
+            .await
+            .unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(300);
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let Some(m) = sub.next_on(&reply_topic, left).await else {
+                break;
+            };
+            let r = m.json();
+            if r["id"] == id && wanted(&r) {
+                return r;
+            }
+        }
+    }
+    panic!("no reply to {payload} on {reply_topic}");
+}
+
+async fn ask(sub: &mut Subscriber, root: &str, id: &str, payload: &str) -> Value {
+    ask_until(sub, root, id, payload, |_| true).await
+}
+
+fn error(reply: &Value) -> &str {
+    assert_eq!(reply["ok"], false, "{reply}");
+    reply["error"].as_str().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_signed_for_one_board_is_refused_by_another_and_out_of_its_scope() {
+    let Some(broker) = Mosquitto::start() else {
+        return;
+    };
+    let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (b1, mut taken1) = start(&config(&broker, d1.path(), "b1", true)).await;
+    let (b2, mut taken2) = start(&config(&broker, d2.path(), "b2", true)).await;
+    let mut sub = Subscriber::connect(
+        &broker.url(),
+        "someone-who-saw-a-command",
+        &["tengen/t1/+/cmd/reply"],
+    )
+    .await;
+    let (r1, r2) = ("tengen/t1/b1", "tengen/t1/b2");
+
+    // The arbiter's resign for b1, taken by b1...
+    let resign = signed(
+        json!({"id":"s-1","type":"resign","color":"B","by":"chief"}),
+        "t1",
+        "b1",
+        now_ms(),
+    );
+    assert_eq!(
+        ask(&mut sub, r1, "s-1", &resign).await,
+        json!({"id":"s-1","ok":true})
+    );
+    // ... and replayed word for word on b2: refused there.
+    let r = ask(&mut sub, r2, "s-1", &resign).await;
+    assert_eq!(
+        error(&r),
+        "refused: the command is for board \"b1\", not this one"
+    );
+
+    // Out of the window either way, or for another tournament: refused on b1 too.
+    let window = DEFAULT_WINDOW_MS;
+    let pause = |id: &str| json!({"id": id, "type": "pause", "by": "chief"});
+    let stale = signed(pause("s-2"), "t1", "b1", now_ms() - window - 10_000);
+    let r = ask(&mut sub, r1, "s-2", &stale).await;
+    assert!(
+        error(&r).contains("ms ago, more than the 300000 ms the board accepts"),
+        "{r}"
+    );
+    let future = signed(pause("s-3"), "t1", "b1", now_ms() + window + 10_000);
+    let r = ask(&mut sub, r1, "s-3", &future).await;
+    assert!(error(&r).contains("ahead of the board's clock"), "{r}");
+    let other_cup = signed(pause("s-4"), "t2", "b1", now_ms());
+    let r = ask(&mut sub, r1, "s-4", &other_cup).await;
+    assert_eq!(
+        error(&r),
+        "refused: the command is for tournament \"t2\", not this board's"
+    );
+    // Signed the old way (no stamp): refused.
+    let Value::Object(mut old) = pause("s-5") else {
+        unreachable!()
+    };
+    sign(KEY.as_bytes(), &mut old);
+    let r = ask(&mut sub, r1, "s-5", &Value::Object(old).to_string()).await;
+    assert!(error(&r).contains("does not say which tournament"), "{r}");
+
+    // Only the first command reached a service, and only b1's.
+    let c = tokio::time::timeout(WAIT, taken1.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(c.id, "s-1");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        taken1.try_recv().is_err(),
+        "nothing refused was carried out"
+    );
+    assert!(taken2.try_recv().is_err(), "b2 carried out nothing");
+    sub.stop();
+    b1.shutdown(WAIT).await.unwrap();
+    b2.shutdown(WAIT).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_republish_flood_is_answered_with_refusals_after_the_first() {
+    let Some(broker) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (links, _taken) = start(&config(&broker, dir.path(), "b1", false)).await;
+    let mut sub =
+        Subscriber::connect(&broker.url(), "a-flooder", &["tengen/t1/b1/cmd/reply"]).await;
+    let root = "tengen/t1/b1";
+    let first = json!({"id":"f-0","type":"republish","from_seq":1}).to_string();
+    assert_eq!(
+        ask(&mut sub, root, "f-0", &first).await,
+        json!({"id":"f-0","ok":true})
+    );
+    for i in 1..=20 {
+        let flood = json!({"id": format!("f-{i}"), "type":"republish","from_seq":1});
+        sub.client
+            .publish(
+                format!("{root}/cmd"),
+                QoS::AtLeastOnce,
+                false,
+                flood.to_string(),
+            )
+            .await
+            .unwrap();
+    }
+    let mut refused = 0;
+    while refused < 20 {
+        let Some(m) = sub.next_on(&format!("{root}/cmd/reply"), WAIT).await else {
+            panic!("only {refused} of 20 replies");
+        };
+        let r = m.json();
+        if r["id"] == "f-0" {
+            continue;
+        }
+        assert!(
+            error(&r).starts_with(
+                "republish refused: this board resends its stream at most once every 10 s; \
+                 ask again in "
+            ),
+            "{r}"
+        );
+        refused += 1;
+    }
+    sub.stop();
+    links.shutdown(WAIT).await.unwrap();
+}
+
+#[test]
+fn the_command_window_is_a_config_key() {
+    let text = |w: &str| format!("[board]\nid = \"b1\"\n[mqtt]\ncommand_window = \"{w}\"\n");
+    let c = Config::from_toml_str(&text("30s"), "board.toml").unwrap();
+    assert_eq!(c.mqtt.command_window_ms, 30_000);
+    let d = Config::from_toml_str("[board]\nid = \"b1\"\n", "board.toml").unwrap();
+    assert_eq!(d.mqtt.command_window_ms, DEFAULT_WINDOW_MS);
+    for bad in ["1s", "2h"] {
+        let e = Config::from_toml_str(&text(bad), "board.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("mqtt.command_window") && e.contains("between 10s and 1h"),
+            "{e}"
+        );
+    }
+}
+
+/// Waits until a board is up and takes commands: an unsigned probe is answered (refused).
+async fn wait_up(sub: &mut Subscriber, root: &str, probe: &str) {
+    let payload = json!({"id": probe, "type": "pause"}).to_string();
+    let r = ask(sub, root, probe, &payload).await;
+    assert!(error(&r).contains("not signed"), "{r}");
+}
+
+/// A `tengen run` config of the service tests' board, taking only signed commands.
+fn signed_run_config(dir: &Path, broker_url: &str) -> std::path::PathBuf {
+    let path = board::write_config(dir, broker_url, 1.0);
+    std::fs::write(dir.join("command.key"), format!("{KEY}\n")).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let text = text.replacen(
+        "[mqtt]\n",
+        "[mqtt]\ncommand_key_file = \"command.key\"\n",
+        1,
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_taken_before_a_restart_of_tengen_run_is_refused_after_it() {
+    let Some(broker) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = signed_run_config(dir.path(), &broker.url());
+    let mut process = BoardProcess::start(&config);
+    let root = board::ROOT;
+    let mut sub = Subscriber::connect(
+        &broker.url(),
+        "someone-who-saw-a-command",
+        &[&format!("{root}/cmd/reply")],
+    )
+    .await;
+    // Signed once the board runs: a board that took no command before refuses what was
+    // issued before its first start.
+    wait_up(&mut sub, root, "probe-1").await;
+    let (tournament, id) = ("faults", board::BOARD);
+    let pause = signed(
+        json!({"id":"before-restart","type":"pause","by":"chief"}),
+        tournament,
+        id,
+        now_ms(),
+    );
+    let r = ask(&mut sub, root, "before-restart", &pause).await;
+    assert_eq!(r, json!({"id":"before-restart","ok":true}));
+    assert_eq!(process.terminate(), 0);
+    let ids_file = process.data().join("command-ids");
+    let kept = std::fs::read_to_string(&ids_file).unwrap();
+    assert!(kept.contains("\"before-restart\""), "{kept}");
+
+    // The same command word for word after the restart: a replay.
+    process.restart();
+    let r = ask_until(&mut sub, root, "before-restart", &pause, |r| {
+        r["ok"] == false
+    })
+    .await;
+    assert_eq!(
+        error(&r),
+        "refused: the command id \"before-restart\" was taken already (a replay)"
+    );
+    process.assert_running();
+    assert_eq!(process.terminate(), 0);
+
+    // Without the ids file the board still starts, and refuses what was issued before.
+    std::fs::remove_file(&ids_file).unwrap();
+    process.restart();
+    let r = ask_until(&mut sub, root, "before-restart", &pause, |r| {
+        r["ok"] == false
+    })
+    .await;
+    assert!(error(&r).contains("issued before the board started"), "{r}");
+    // A command issued now is taken.
+    let resume = signed(
+        json!({"id":"after-restart","type":"resume","by":"chief"}),
+        tournament,
+        id,
+        now_ms(),
+    );
+    let r = ask(&mut sub, root, "after-restart", &resume).await;
+    assert_eq!(r, json!({"id":"after-restart","ok":true}));
+    process.assert_running();
+    assert_eq!(process.terminate(), 0);
+
+    // That start was written down: restarted again, the board still refuses what was
+    // issued before it, and the command taken since is a replay.
+    process.restart();
+    let r = ask_until(&mut sub, root, "before-restart", &pause, |r| {
+        r["ok"] == false
+    })
+    .await;
+    assert!(error(&r).contains("issued before the board started"), "{r}");
+    let r = ask_until(&mut sub, root, "after-restart", &resume, |r| {
+        r["ok"] == false
+    })
+    .await;
+    assert!(error(&r).contains("was taken already"), "{r}");
+    assert_eq!(process.terminate(), 0);
+    sub.stop();
+}
