@@ -6,6 +6,7 @@
 
 use crate::board::{self, BoardProcess};
 use crate::broker::{Mosquitto, Subscriber};
+use crate::http::{get, request, wait_for};
 
 use std::path::Path;
 use std::time::Duration;
@@ -194,6 +195,77 @@ async fn a_command_signed_for_one_board_is_refused_by_another_and_out_of_its_sco
     sub.stop();
     b1.shutdown(WAIT).await.unwrap();
     b2.shutdown(WAIT).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hall_stamps_its_commands_for_each_board_and_a_signed_board_takes_them() {
+    let Some(broker) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (b1, mut taken) = start(&config(&broker, dir.path(), "b1", true)).await;
+    let hall_dir = tempfile::tempdir().unwrap();
+    let token = "console-token-0123";
+    let text = format!(
+        "[hall]\nidentity = \"hall-desk\"\ncommand_key_file = \"{}\"\n\
+         [[arbiter]]\nname = \"chief\"\ntoken = \"{token}\"\n",
+        dir.path().join("command.key").display()
+    );
+    let hall_toml = hall_dir.path().join("hall.toml");
+    std::fs::write(&hall_toml, &text).unwrap();
+    let config = tengen_hall::HallConfig::parse(&text, &hall_toml).unwrap();
+    let hall = tengen_hall::start(&broker.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let addr = hall.addr;
+    let form = ("Content-Type", "application/x-www-form-urlencoded");
+    let login = format!("name=chief&password={token}");
+    let r = request(
+        addr,
+        "POST",
+        "/console/login",
+        &[form],
+        login.as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let cookie = r.header("set-cookie").expect("a session cookie");
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let auth = ("Cookie", cookie.as_str());
+    let json_ct = ("Content-Type", "application/json");
+    let cmd = json!({"tournament": "t1", "board": "b1", "type": "pause"}).to_string();
+    // The hall knows the board once its retained status has arrived.
+    let id = wait_for("the hall to know b1", || async {
+        let r = request(
+            addr,
+            "POST",
+            "/api/console/command",
+            &[auth, json_ct],
+            cmd.as_bytes(),
+            None,
+        )
+        .await;
+        (r.status == 202).then(|| r.json()["id"].as_str().unwrap().to_string())
+    })
+    .await;
+    let c = tokio::time::timeout(WAIT, taken.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (c.id.as_str(), c.by.as_deref()),
+        (id.as_str(), Some("chief"))
+    );
+    let status = wait_for("the board's reply", || async {
+        let v = get(addr, "/api/console/commands", &[auth]).await.json();
+        let s = v[0]["status"].as_str().unwrap_or_default().to_string();
+        (s != "pending").then_some(s)
+    })
+    .await;
+    assert_eq!(status, "acked");
+    hall.stop();
+    b1.shutdown(WAIT).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
