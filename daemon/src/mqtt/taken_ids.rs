@@ -64,7 +64,7 @@ impl TakenIds {
 
 /// Why the ids file could not be read or written.
 #[derive(Debug, Error)]
-pub enum IdsFileError {
+pub(crate) enum IdsFileError {
     /// There is no file (a first start, or it was removed).
     #[error("{}: no record of the command ids taken before", .0.display())]
     Missing(PathBuf),

@@ -437,3 +437,135 @@ async fn a_command_taken_before_a_restart_of_tengen_run_is_refused_after_it() {
     assert_eq!(process.terminate(), 0);
     sub.stop();
 }
+
+/// Hall `identity` with its `hall.toml` in `dir`, on `broker`.
+async fn hall_as(broker: &Mosquitto, dir: &Path, identity: &str) -> tengen_hall::RunningHall {
+    let text = format!("[hall]\nidentity = \"{identity}\"\n");
+    let file = dir.join(format!("{identity}.toml"));
+    std::fs::write(&file, &text).unwrap();
+    let config = tengen_hall::HallConfig::parse(&text, &file).unwrap();
+    let hall = tengen_hall::start(&broker.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let addr = hall.addr;
+    wait_for("the board in the hall", || async {
+        let v = get(addr, "/api/boards", &[]).await.json();
+        (v[0]["status"] == "online").then_some(())
+    })
+    .await;
+    hall
+}
+
+/// The `seq`s a hall's live feed of board `t1/b1` holds once it holds `last`, waiting up
+/// to 30 s.
+async fn feed_until(addr: std::net::SocketAddr, last: u64) -> Vec<u64> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let until = format!("id: {last}\n");
+    loop {
+        let sse = request(addr, "GET", "/board/t1/b1/events", &[], b"", Some(&until)).await;
+        let got = crate::http::ids(&sse.text());
+        if got.contains(&last) || tokio::time::Instant::now() > deadline {
+            return got;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hall_refused_by_the_republish_limit_asks_again_and_gets_the_history() {
+    use tengen_daemon::mqtt::outbox::AckFile;
+    use tengen_protocol::event::GameSetup;
+    use tengen_protocol::Event;
+    use tengen_rules::{Color, Point};
+
+    let Some(broker) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // A game of four moves, all published before the halls came.
+    let (mut journal, _) = Journal::open(dir.path(), "b1").unwrap();
+    journal.set_game("g1");
+    let time = Timestamp::now();
+    let started = Event::GameStarted(GameSetup {
+        black: "Black".into(),
+        white: "White".into(),
+        ..GameSetup::default()
+    });
+    journal.append(started, time).unwrap();
+    let mv = |number: u32, point: &str| Event::Move {
+        number,
+        color: if number % 2 == 1 {
+            Color::Black
+        } else {
+            Color::White
+        },
+        point: Point::parse_gtp(point, 19).unwrap(),
+        captured: vec![],
+        clock: None,
+    };
+    for (n, p) in [(1, "Q16"), (2, "D4"), (3, "Q4"), (4, "D16")] {
+        journal.append(mv(n, p), time).unwrap();
+    }
+    AckFile::new(dir.path().join("mqtt-acked"))
+        .store(5)
+        .unwrap();
+    let outputs = Outputs::new();
+    let (tx, _service) = tokio::sync::mpsc::channel::<Request>(8);
+    let ends = ServiceEnds {
+        journal: journal.reader(),
+        outputs: outputs.clone(),
+        commands: tx,
+    };
+    let links = start_links(
+        &config(&broker, dir.path(), "b1", false),
+        ends,
+        &LinkOptions::default(),
+    )
+    .await
+    .unwrap();
+    let mut replies =
+        Subscriber::connect(&broker.url(), "a-watcher", &["tengen/t1/b1/cmd/reply"]).await;
+
+    // Hall A sees move 5 without the history, asks, and gets it.
+    let halls = tempfile::tempdir().unwrap();
+    let a = hall_as(&broker, halls.path(), "hall-a").await;
+    outputs.event(&journal.append(mv(5, "C3"), Timestamp::now()).unwrap());
+    assert_eq!(feed_until(a.addr, 6).await, [1, 2, 3, 4, 5, 6]);
+
+    // Hall B comes within 10 s and sees move 6: the board refuses its republish for now...
+    let b = hall_as(&broker, halls.path(), "hall-b").await;
+    outputs.event(&journal.append(mv(6, "R3"), Timestamp::now()).unwrap());
+    let mut said = Vec::new();
+    while !said.iter().any(|r: &Value| {
+        r["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("republish refused"))
+    }) {
+        let m = replies
+            .next_on("tengen/t1/b1/cmd/reply", WAIT)
+            .await
+            .expect("the board refuses hall B's republish");
+        said.push(m.json());
+    }
+    // ... and hall B asks again once the board takes one, and holds the whole game.
+    assert_eq!(feed_until(b.addr, 7).await, [1, 2, 3, 4, 5, 6, 7]);
+    let ok_after_refusal = tokio::time::timeout(WAIT, async {
+        loop {
+            let r = replies
+                .next_on("tengen/t1/b1/cmd/reply", WAIT)
+                .await
+                .map(|m| m.json());
+            if r.as_ref().is_none_or(|r| r["ok"] == true) {
+                return r;
+            }
+        }
+    })
+    .await;
+    assert!(
+        matches!(ok_after_refusal, Ok(Some(_))),
+        "hall B's second request was taken"
+    );
+    a.stop();
+    b.stop();
+    replies.stop();
+    links.shutdown(WAIT).await.unwrap();
+}
