@@ -230,6 +230,7 @@ async fn board(
             topics,
             source: Arc::new(source.clone()),
             ack_file: None,
+            ids_file: None,
             commands: None,
             version: "scale".to_string(),
         },

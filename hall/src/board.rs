@@ -64,7 +64,15 @@ struct History {
     live: bool,
     held: BTreeMap<u64, Envelope>,
     asked_at: Option<Instant>,
+    /// The board refused the request for now (another consumer asked just before): ask
+    /// again at this time.
+    again_at: Option<Instant>,
+    /// How many times it was asked again.
+    asked_again: u32,
 }
+
+/// How many times the hall asks a board again for its history after a refusal for now.
+const ASK_AGAIN: u32 = 3;
 
 /// What the board wants the hall to do after a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,21 +291,39 @@ impl BoardView {
         self.missing(now, can_ask)
     }
 
-    /// The board answered the hall's `republish` with an error: stop waiting.
-    pub(crate) fn history_refused(&mut self) {
-        self.go_live();
+    /// The board answered the hall's `republish` with an error: stop waiting, unless the
+    /// board said to ask again in `again_in` (its rate limit: another consumer asked just
+    /// before); then the events stay held and [`BoardView::tick`] asks again (a few times).
+    pub(crate) fn history_refused(&mut self, again_in: Option<Duration>, now: Instant) {
+        match again_in {
+            Some(wait) if !self.history.live && self.history.asked_again < ASK_AGAIN => {
+                self.history.asked_again += 1;
+                self.history.again_at = Some(now + wait);
+            }
+            _ => self.go_live(),
+        }
     }
 
-    /// Gives up waiting for the history after [`HISTORY_WAIT`].
-    pub(crate) fn tick(&mut self, now: Instant) {
+    /// Asks again for the history when a refusal said when ([`Need::History`]); gives up
+    /// waiting for it [`HISTORY_WAIT`] after the last request.
+    pub(crate) fn tick(&mut self, now: Instant) -> Need {
         if self.history.live {
-            return;
+            return Need::Nothing;
+        }
+        if let Some(again) = self.history.again_at {
+            if now >= again {
+                self.history.again_at = None;
+                self.history.asked_at = Some(now);
+                return Need::History;
+            }
+            return Need::Nothing;
         }
         if let Some(at) = self.history.asked_at {
             if now.duration_since(at) >= HISTORY_WAIT {
                 self.go_live();
             }
         }
+        Need::Nothing
     }
 
     /// Some history is missing: ask for it once, or, if the hall may not ask, show what
@@ -509,8 +535,39 @@ mod tests {
 
         let mut c = BoardView::new();
         c.on_event(pass(8), t, true);
-        c.history_refused();
+        c.history_refused(None, t);
         assert_eq!(seqs(&c), vec![8]);
+    }
+
+    #[test]
+    fn a_refusal_for_now_is_asked_again_a_few_times() {
+        let t = Instant::now();
+        let wait = Duration::from_secs(7);
+        let mut b = BoardView::new();
+        assert_eq!(b.on_event(pass(8), t, true), Need::History);
+        b.history_refused(Some(wait), t);
+        // Held past the usual wait while the board says to ask again.
+        assert_eq!(b.tick(t + HISTORY_WAIT), Need::Nothing);
+        assert!(seqs(&b).is_empty());
+        let mut now = t + wait;
+        assert_eq!(b.tick(now), Need::History, "asked again");
+        for _ in 1..ASK_AGAIN {
+            b.history_refused(Some(wait), now);
+            now += wait;
+            assert_eq!(b.tick(now), Need::History);
+        }
+        // Refused once more: it stops asking and shows what it has.
+        b.history_refused(Some(wait), now);
+        assert_eq!(seqs(&b), vec![8]);
+        assert_eq!(b.tick(now + wait), Need::Nothing);
+
+        // The history that comes after a request asked again completes the board.
+        let mut c = BoardView::new();
+        c.on_event(pass(8), t, true);
+        c.history_refused(Some(wait), t);
+        assert_eq!(c.tick(t + wait), Need::History);
+        assert_eq!(c.tick(t + wait + HISTORY_WAIT), Need::Nothing);
+        assert_eq!(seqs(&c), vec![8], "then it gives up as usual");
     }
 
     #[test]

@@ -1,13 +1,16 @@
 //! Commands the hall sends to boards (`.../cmd`) and what became of them: pending until the
-//! board's `.../cmd/reply` with the same id arrives, then acknowledged or refused.
+//! board's `.../cmd/reply` with the same id arrives, then acknowledged or refused. With a
+//! command key, each is stamped for its board (the tournament and board ids of its topics)
+//! and the time it is sent, and signed ([`tengen_protocol::signing::sign_for`]).
 
 use std::collections::VecDeque;
 use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 use tengen_protocol::command::{Command, CommandEnvelope, Reply};
-use tengen_protocol::signing::sign;
+use tengen_protocol::signing::{sign_for, Stamp};
 use tengen_protocol::topics::BoardKey;
+use tengen_protocol::Timestamp;
 use thiserror::Error;
 
 /// How many commands the log keeps (the oldest go first).
@@ -80,28 +83,36 @@ impl CommandLog {
         self.key = key;
     }
 
-    /// The wire payload of `envelope`, with `sig` when the hall has a command key.
-    fn seal(&self, envelope: &CommandEnvelope) -> Result<Map<String, Value>, serde_json::Error> {
+    /// The wire payload of `envelope` for board `to`, with the stamp (`tournament`,
+    /// `board`, `at` = `wall`) and `sig` when the hall has a command key.
+    fn seal(
+        &self,
+        envelope: &CommandEnvelope,
+        to: &BoardKey,
+        wall: Timestamp,
+    ) -> Result<Map<String, Value>, serde_json::Error> {
         let mut object = match serde_json::to_value(envelope)? {
             Value::Object(object) => object,
             // A struct always serialises as an object.
             _ => Map::new(),
         };
         if let Some(key) = &self.key {
-            sign(key, &mut object);
+            let stamp = Stamp::new(&to.tournament, &to.board, wall.millis());
+            sign_for(key, &stamp, &mut object);
         }
         Ok(object)
     }
 
     /// Builds a command from the console's JSON `body` (`{"type":"confirm","alert":"a3"}`),
-    /// signed `by`, checks it against SPEC.md's commands, and logs it as pending. Returns
-    /// what to publish.
+    /// signed `by`, checks it against SPEC.md's commands, and logs it as pending; `wall` is
+    /// `now` on the wall clock (the stamp's `at`). Returns what to publish.
     pub(crate) fn prepare(
         &mut self,
         key: &BoardKey,
         by: &str,
         body: Map<String, Value>,
         now: Instant,
+        wall: Timestamp,
     ) -> Result<Sent, CommandError> {
         // The hall sets the id and the sender, whatever the body says.
         let mut object = body;
@@ -110,24 +121,26 @@ impl CommandLog {
         object.insert("by".into(), Value::String(by.to_string()));
         let envelope: CommandEnvelope = serde_json::from_value(Value::Object(object))?;
         self.counter += 1;
-        let payload = self.seal(&envelope)?;
+        let payload = self.seal(&envelope, key, wall)?;
         Ok(self.remember(key, envelope, payload, now))
     }
 
-    /// A `republish` from `from_seq`, signed `by` (the hall's identity).
+    /// A `republish` from `from_seq`, signed `by` (the hall's identity), at `now` (`wall`
+    /// on the wall clock).
     pub(crate) fn republish(
         &mut self,
         key: &BoardKey,
         by: &str,
         from_seq: u64,
         now: Instant,
+        wall: Timestamp,
     ) -> Result<Sent, CommandError> {
         let envelope = CommandEnvelope {
             id: self.next_id(),
             by: Some(by.to_string()),
             command: Command::Republish { from_seq },
         };
-        let payload = self.seal(&envelope)?;
+        let payload = self.seal(&envelope, key, wall)?;
         Ok(self.remember(key, envelope, payload, now))
     }
 
@@ -215,6 +228,9 @@ mod tests {
     use tengen_protocol::command::decode_checked;
     use tengen_protocol::signing::SenderPolicy;
 
+    /// The wall clock of the tests.
+    const WALL: Timestamp = Timestamp::from_millis(1_800_000_000_000);
+
     fn key() -> BoardKey {
         BoardKey::new("t", "b1").unwrap()
     }
@@ -239,18 +255,21 @@ mod tests {
         let mut log = CommandLog::new("h1");
         log.set_key(Some(secret));
         let sent = log
-            .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
             .unwrap();
-        let again = log.republish(&key(), "chief", 5, now).unwrap();
+        let again = log.republish(&key(), "chief", 5, now, WALL).unwrap();
         for s in [sent, again] {
             let wire = serde_json::to_vec(&s.payload).unwrap();
-            let command = decode_checked(&wire, &board);
-            assert!(command.is_ok(), "{:?}", command.err());
-            assert_eq!(command.unwrap(), s.command);
+            let checked = decode_checked(&wire, &board);
+            assert!(checked.is_ok(), "{:?}", checked.err());
+            let checked = checked.unwrap();
+            assert_eq!(checked.command, s.command);
+            // Stamped for its board, at the time it was sent.
+            assert_eq!(checked.stamp, Some(Stamp::new("t", "b1", WALL.millis())));
         }
         let mut unsigned = CommandLog::new("h2");
         let s = unsigned
-            .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
             .unwrap();
         let wire = serde_json::to_vec(&s.payload).unwrap();
         assert!(decode_checked(&wire, &board).is_err());
@@ -260,10 +279,10 @@ mod tests {
     fn the_halls_own_republish_requests_are_not_listed() {
         let now = Instant::now();
         let mut log = CommandLog::new("h1");
-        log.republish(&key(), "hall-desk", 1, now).unwrap();
-        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+        log.republish(&key(), "hall-desk", 1, now, WALL).unwrap();
+        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
             .unwrap();
-        log.republish(&key(), "hall-desk", 9, now).unwrap();
+        log.republish(&key(), "hall-desk", 9, now, WALL).unwrap();
         let listed = log.to_json(now);
         assert_eq!(listed.as_array().map(Vec::len), Some(1));
         assert_eq!(listed[0]["type"], "pause");
@@ -279,6 +298,7 @@ mod tests {
                 "chief",
                 body(json!({"type": "confirm", "alert": "a3"})),
                 now,
+                WALL,
             )
             .unwrap();
         assert_eq!(s.id, "h1-1");
@@ -307,6 +327,7 @@ mod tests {
                 "chief",
                 body(json!({"type": "pause", "id": "x", "by": "someone"})),
                 now,
+                WALL,
             )
             .unwrap();
         assert_eq!(
@@ -319,7 +340,7 @@ mod tests {
     fn refusals_keep_the_reason() {
         let now = Instant::now();
         let mut log = CommandLog::new("h1");
-        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
             .unwrap();
         log.on_reply(&key(), &reply("h1-1", false, Some("no game")));
         let j = log.to_json(now);
@@ -338,12 +359,14 @@ mod tests {
             json!({"type": "confirm"}),
             json!({"type": "adjust_time", "color": "X", "ms": 1}),
         ] {
-            let e = log.prepare(&key(), "chief", body(bad), now).unwrap_err();
+            let e = log
+                .prepare(&key(), "chief", body(bad), now, WALL)
+                .unwrap_err();
             assert!(matches!(e, CommandError::Invalid(_)));
         }
         assert_eq!(log.to_json(now), json!([]));
         let s = log
-            .prepare(&key(), "chief", body(json!({"type": "pause"})), now)
+            .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
             .unwrap();
         assert_eq!(s.id, "h1-1", "refused bodies use no id");
     }

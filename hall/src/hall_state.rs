@@ -3,11 +3,11 @@
 //! task, the tests and the fuzz target drive it the same way.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 use tengen_net::live_view::LiveFeed;
-use tengen_protocol::command::{Command, Reply};
+use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
 use tengen_protocol::{gtp, Envelope, Timestamp};
 
@@ -148,7 +148,7 @@ impl HallState {
         let Some((key, leaf)) = parse_board_topic(&self.prefix, topic) else {
             return Vec::new();
         };
-        let mut out = self.handle(&key, leaf, topic, payload, now);
+        let mut out = self.handle(&key, leaf, topic, payload, now, wall);
         self.collect_archived(&key);
         if self.boards.contains_key(&key) {
             out.extend(self.release(&key, now, wall));
@@ -163,6 +163,7 @@ impl HallState {
         topic: &str,
         payload: &[u8],
         now: Instant,
+        wall: Timestamp,
     ) -> Vec<Outgoing> {
         self.messages += 1;
         let order = self.messages;
@@ -176,8 +177,15 @@ impl HallState {
                     matches!(s.command.command, Command::Republish { .. }) && !reply.ok
                 });
                 if refused_republish {
+                    // The board's rate limit (another consumer asked just before): ask again
+                    // once it takes one.
+                    let again_in = reply
+                        .error
+                        .as_deref()
+                        .and_then(RepublishRefused::parse)
+                        .map(|r| Duration::from_millis(r.wait_ms.saturating_add(100)));
                     if let Some(b) = self.boards.get_mut(key) {
-                        b.history_refused();
+                        b.history_refused(again_in, now);
                     }
                 }
                 Need::Nothing
@@ -222,10 +230,22 @@ impl HallState {
                 Need::Nothing
             }
         };
+        self.ask_history(key, need, now, wall)
+    }
+
+    /// The `republish` request for board `key`'s history, when `need` says so and the hall
+    /// has an identity to sign it with.
+    fn ask_history(
+        &mut self,
+        key: &BoardKey,
+        need: Need,
+        now: Instant,
+        wall: Timestamp,
+    ) -> Vec<Outgoing> {
         match (need, &self.identity) {
             (Need::History, Some(by)) => {
                 let by = by.clone();
-                match self.commands.republish(key, &by, 1, now) {
+                match self.commands.republish(key, &by, 1, now, wall) {
                     Ok(sent) => self.outgoing(&sent).into_iter().collect(),
                     Err(e) => {
                         tracing::error!("republish to {}/{}: {e}", key.tournament, key.board);
@@ -257,9 +277,15 @@ impl HallState {
 
     /// [`HallState::tick`] at `now`, which is `wall` in UTC.
     pub(crate) fn tick_at(&mut self, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
-        for b in self.boards.values_mut() {
-            b.tick(now);
-        }
+        let asking: Vec<BoardKey> = self
+            .boards
+            .iter_mut()
+            .filter_map(|(k, b)| (b.tick(now) == Need::History).then(|| k.clone()))
+            .collect();
+        let mut out: Vec<Outgoing> = asking
+            .iter()
+            .flat_map(|k| self.ask_history(k, Need::History, now, wall))
+            .collect();
         if self.archived.is_some() {
             let keys: Vec<BoardKey> = self.boards.keys().cloned().collect();
             for k in &keys {
@@ -267,12 +293,13 @@ impl HallState {
             }
         }
         if self.delay.is_none() {
-            return Vec::new();
+            return out;
         }
         let keys: Vec<BoardKey> = self.boards.keys().cloned().collect();
-        keys.iter()
-            .flat_map(|k| self.release(k, now, wall))
-            .collect()
+        for k in &keys {
+            out.extend(self.release(k, now, wall));
+        }
+        out
     }
 
     /// Runs board `key`'s broadcast delay; the public tree's messages for what it released
@@ -523,7 +550,9 @@ impl HallState {
         if !self.boards.contains_key(key) {
             return Err(CommandError::UnknownBoard(key.clone()));
         }
-        let sent = self.commands.prepare(key, by, body, now)?;
+        let sent = self
+            .commands
+            .prepare(key, by, body, now, Timestamp::now())?;
         let out = self
             .outgoing(&sent)
             .ok_or_else(|| CommandError::UnknownBoard(key.clone()))?;
@@ -1040,5 +1069,33 @@ mod tests {
         assert!(h
             .on_message("tengen/t/b1/state", br#"{"seq":10}"#, now)
             .is_empty());
+    }
+
+    #[test]
+    fn a_hall_asks_again_when_the_board_refuses_its_republish_for_now() {
+        let now = Instant::now();
+        let wall = Timestamp::parse("2026-11-29T13:45:01.250Z").unwrap();
+        let mut h = HallState::new("tengen", Some("hall-main".into()), "h");
+        let out = h.on_message_at("tengen/t/b1/state", br#"{"seq":9}"#, now, wall);
+        assert_eq!(out.len(), 1, "asked once");
+        // Another hall asked just before: the board's rate limit refuses this one.
+        let refusal = RepublishRefused {
+            every_s: 10,
+            wait_ms: 6_000,
+        };
+        let reply = json!({"id": "h-1", "ok": false, "error": refusal.to_string()});
+        let reply = reply.to_string();
+        assert!(h
+            .on_message_at("tengen/t/b1/cmd/reply", reply.as_bytes(), now, wall)
+            .is_empty());
+        assert!(h.tick_at(now + Duration::from_secs(6), wall).is_empty());
+        let out = h.tick_at(now + Duration::from_millis(6_100), wall);
+        assert_eq!(out.len(), 1, "asked again once the board takes it: {out:?}");
+        assert_eq!(out[0].topic, "tengen/t/b1/cmd");
+        let v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        assert_eq!(
+            v,
+            json!({"id": "h-2", "by": "hall-main", "type": "republish", "from_seq": 1})
+        );
     }
 }

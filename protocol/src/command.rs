@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use tengen_rules::Color;
 use thiserror::Error;
 
-use crate::signing::{Refusal, SenderPolicy};
+use crate::signing::{Refusal, SenderPolicy, Stamp};
 
 /// One command with its envelope: `{"id":"...","type":"...","by":"arbiter-name",...}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -143,26 +143,73 @@ pub fn decode(payload: &[u8]) -> Result<CommandEnvelope, CommandError> {
     serde_json::from_slice(payload).map_err(|e| CommandError::Malformed(one_line(&e.to_string())))
 }
 
+/// A command whose sender passed [`SenderPolicy::check`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// The command.
+    pub command: CommandEnvelope,
+    /// Its stamp, for [`crate::signing::Scope::check`]: always there when the board has a
+    /// key, never without one.
+    pub stamp: Option<Stamp>,
+}
+
 /// Decodes a `cmd` payload after checking its sender against `senders` (the arbiter list
 /// and the signature): a refused sender is answered before anything else is looked at.
-/// The `sig` field is checked and taken off, so a signed command also reaches a board that
-/// has no key.
-pub fn decode_checked(payload: &[u8], senders: &SenderPolicy) -> Result<CommandEnvelope, Rejected> {
+/// The `sig` field and the stamp (`tournament`, `board`, `at`) are checked and taken off,
+/// so a signed command also reaches a board that has no key.
+pub fn decode_checked(payload: &[u8], senders: &SenderPolicy) -> Result<Checked, Rejected> {
     let id_of = |v: &Map<String, Value>| v.get("id").and_then(Value::as_str).map(str::to_string);
     let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(payload) else {
-        return decode(payload).map_err(|error| Rejected { id: None, error });
+        // Whatever is not an object is never taken, even if serde could read it as one.
+        let error = match decode(payload) {
+            Err(error) => error,
+            Ok(_) => CommandError::Malformed("a command is a JSON object".into()),
+        };
+        return Err(Rejected { id: None, error });
     };
     let id = id_of(&object);
-    if let Err(refusal) = senders.check(&mut object) {
-        return Err(Rejected {
+    let stamp = match senders.check(&mut object) {
+        Ok(stamp) => stamp,
+        Err(refusal) => {
+            return Err(Rejected {
+                id,
+                error: refusal.into(),
+            })
+        }
+    };
+    match serde_json::from_value(Value::Object(object)) {
+        Ok(command) => Ok(Checked { command, stamp }),
+        Err(e) => Err(Rejected {
             id,
-            error: refusal.into(),
-        });
+            error: CommandError::Malformed(one_line(&e.to_string())),
+        }),
     }
-    serde_json::from_value(Value::Object(object)).map_err(|e| Rejected {
-        id,
-        error: CommandError::Malformed(one_line(&e.to_string())),
-    })
+}
+
+/// Why a board refused a `republish`: it resends its stream at most once every `every_s`
+/// seconds. The reply's `error` is this text, so a sender can read it back with
+/// [`RepublishRefused::parse`] and ask again in `wait_ms`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("republish refused: this board resends its stream at most once every {every_s} s; ask again in {wait_ms} ms")]
+pub struct RepublishRefused {
+    /// The board's interval, in seconds.
+    pub every_s: u64,
+    /// How long until the board takes the next one, in milliseconds.
+    pub wait_ms: u64,
+}
+
+impl RepublishRefused {
+    /// Reads a `cmd/reply` error written by this type back (`None` for any other error).
+    pub fn parse(error: &str) -> Option<RepublishRefused> {
+        let rest = error
+            .strip_prefix("republish refused: this board resends its stream at most once every ")?;
+        let (every, rest) = rest.split_once(" s; ask again in ")?;
+        let wait = rest.strip_suffix(" ms")?;
+        Some(RepublishRefused {
+            every_s: every.parse().ok()?,
+            wait_ms: wait.parse().ok()?,
+        })
+    }
 }
 
 /// What a board answers to a command, as `cmd/reply` carries it.
@@ -297,7 +344,24 @@ mod tests {
             None
         );
         let c = decode_checked(br#"{"id":"c1","type":"pause","sig":"ab"}"#, &open).unwrap();
-        assert_eq!(c.id, "c1");
+        assert_eq!(c.command.id, "c1");
+        assert_eq!(c.stamp, None);
+    }
+
+    #[test]
+    fn a_republish_refusal_reads_back() {
+        let r = RepublishRefused {
+            every_s: 10,
+            wait_ms: 4321,
+        };
+        assert_eq!(RepublishRefused::parse(&r.to_string()), Some(r));
+        assert_eq!(RepublishRefused::parse("refused: not an arbiter"), None);
+        assert_eq!(
+            RepublishRefused::parse(
+                "republish refused: this board resends its stream at most once every x s; ask again in 1 ms"
+            ),
+            None
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub struct TopicError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Topics {
     root: String,
+    tournament: String,
     board: String,
 }
 
@@ -48,6 +49,7 @@ impl Topics {
         }
         Ok(Topics {
             root: format!("{prefix}/{tournament}/{board}"),
+            tournament: tournament.to_string(),
             board: board.to_string(),
         })
     }
@@ -55,6 +57,11 @@ impl Topics {
     /// `{prefix}/{tournament}/{board}`.
     pub fn root(&self) -> &str {
         &self.root
+    }
+
+    /// The tournament id.
+    pub fn tournament(&self) -> &str {
+        &self.tournament
     }
 
     /// The board id.

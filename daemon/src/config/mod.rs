@@ -134,6 +134,7 @@ impl Config {
                 password_file: None,
                 arbiters: Vec::new(),
                 command_key_file: None,
+                command_window_ms: tengen_protocol::signing::DEFAULT_WINDOW_MS,
             },
             http: HttpConfig {
                 listen: localhost(8080),

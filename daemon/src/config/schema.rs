@@ -329,6 +329,7 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
             "password_file",
             "arbiters",
             "command_key_file",
+            "command_window",
         ],
     );
     let d = Config::default_for(board_id).mqtt;
@@ -371,6 +372,14 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
             None
         }
     });
+    let command_window = r.duration_ms(t, P, "command_window").and_then(|w| {
+        if (10_000..=3_600_000).contains(&w) {
+            Some(w)
+        } else {
+            r.problem(join(P, "command_window"), "must be between 10s and 1h");
+            None
+        }
+    });
     let mqtt = MqttConfig {
         url: url.unwrap_or(d.url),
         listen: addr(r, t, P, "listen").unwrap_or(d.listen),
@@ -384,6 +393,7 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
         password_file: path(r, t, P, "password_file"),
         arbiters: arbiters(r, t, P),
         command_key_file: path(r, t, P, "command_key_file"),
+        command_window_ms: command_window.unwrap_or(d.command_window_ms),
     };
     let tls = matches!(mqtt.url, MqttUrl::Broker { tls: true, .. });
     for (key, set) in [

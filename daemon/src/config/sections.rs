@@ -233,6 +233,9 @@ pub struct MqttConfig {
     /// `mqtt.command_key_file`: the secret shared with the hall; when set, every command
     /// must be signed with it (see `tengen_protocol::signing`).
     pub command_key_file: Option<PathBuf>,
+    /// `mqtt.command_window`: how far a signed command's `at` may be from the board's
+    /// clock, either way (older is a replay, newer a clock off), 10s..=1h. Default `"5m"`.
+    pub command_window_ms: u64,
 }
 
 /// Which broker the board talks to.

@@ -68,6 +68,7 @@ pub(crate) fn publish_and_wait(
                 topics,
                 source: Arc::new(source),
                 ack_file: None,
+                ids_file: None,
                 commands: None,
                 version: env!("CARGO_PKG_VERSION").to_string(),
             },

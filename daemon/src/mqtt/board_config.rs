@@ -68,6 +68,7 @@ pub(crate) fn settings(config: &Config, listen: SocketAddr) -> Result<MqttSettin
         key_file: m.key_file.clone(),
     };
     s.senders = config.sender_policy().map_err(SettingsError::CommandKey)?;
+    s.command_window_ms = m.command_window_ms;
     if let (Some(user), Some(file)) = (&m.username, &m.password_file) {
         s = s.with_password_file(user, file)?;
     } else if let Some(user) = &m.username {

@@ -4,6 +4,8 @@
 //! error on `{root}/cmd/reply` and goes nowhere else; a valid one goes to the service as a
 //! [`CommandRequest`] and the service's answer is the reply. [`RecentCommands`] remembers
 //! the ids taken lately so a repeated one is answered again, never carried out twice.
+//! A `republish` beyond one every 10 s is refused with
+//! [`tengen_protocol::command::RepublishRefused`].
 
 use std::collections::{HashMap, VecDeque};
 
@@ -42,9 +44,11 @@ pub(crate) enum Unanswered {
     TimedOut,
 }
 
-/// The command ids a board has taken lately, with their answers: MQTT delivers a command at
-/// least once, and a signed command could be replayed by whoever saw it, so a repeated id is
-/// never carried out twice. Its answer is sent again when it is known.
+/// The command ids a board has taken lately in this run, with their answers: MQTT delivers a
+/// command at least once, so a repeated id is never carried out twice; its answer is sent
+/// again when it is known. (Replays of signed commands across boards, out of their time
+/// window and across restarts are refused before this, see
+/// [`tengen_protocol::signing::Scope::check`] and [`super::taken_ids`].)
 #[derive(Debug, Default)]
 pub(crate) struct RecentCommands {
     order: VecDeque<String>,
@@ -82,6 +86,11 @@ impl RecentCommands {
                 Seen::New
             }
         }
+    }
+
+    /// True when `id` is remembered (pending or answered).
+    pub(crate) fn knows(&self, id: &str) -> bool {
+        self.answers.contains_key(id)
     }
 
     /// Records the answer to `id`.

@@ -10,6 +10,8 @@
 //! - [`outbox`]: which `seq` the broker has acknowledged, persisted so a restart resends
 //!   exactly the rest.
 //! - [`commands`]: what goes to the service for a `cmd`, and the ids taken lately.
+//! - [`taken_ids`]: the signed command ids taken within the window, kept beside the
+//!   journal across restarts.
 //! - [`settings`]: broker URL, client id, credentials, TLS and back-off for one board
 //!   (the topic names are `tengen_protocol::topics`; URLs, TLS and back-off are
 //!   `tengen_net`'s).
@@ -27,6 +29,7 @@ pub(crate) mod publisher;
 pub(crate) mod publisher_state;
 pub(crate) mod settings;
 pub(crate) mod source;
+pub mod taken_ids;
 
 pub use publisher::{Publisher, PublisherError, PublisherHandle, PublisherParts};
 pub use publisher_state::{Retained, Unacknowledged};

@@ -37,6 +37,9 @@ use super::publisher_state::{
 };
 use super::settings::MqttSettings;
 use super::source::EventSource;
+use super::taken_ids::{IdsFile, TakenIds};
+use tengen_protocol::signing::Scope;
+use tengen_protocol::Timestamp;
 
 /// Why the publisher could not start or did not finish cleanly.
 #[derive(Debug, Error)]
@@ -119,6 +122,9 @@ pub struct PublisherParts {
     pub source: Arc<dyn EventSource>,
     /// Where acknowledgements are persisted (`None`: only in memory).
     pub ack_file: Option<AckFile>,
+    /// Where the signed command ids taken are persisted (`None`: only in memory, and
+    /// signed commands issued before the start are refused).
+    pub ids_file: Option<IdsFile>,
     /// Where valid commands go (`None`: commands other than `republish` are refused).
     pub commands: Option<mpsc::Sender<CommandRequest>>,
     /// The version reported on `status`.
@@ -166,10 +172,18 @@ impl Publisher {
         settings: MqttSettings,
         parts: PublisherParts,
     ) -> Result<Publisher, PublisherError> {
+        let taken = taken_before(&settings, parts.ids_file.as_ref());
+        let scope = settings.senders.is_signed().then(|| Scope {
+            tournament: parts.topics.tournament().to_string(),
+            board: parts.topics.board().to_string(),
+            window_ms: settings.command_window_ms,
+            not_before_ms: taken.not_before_ms(),
+        });
         let setup = Setup {
             topics: parts.topics,
             version: parts.version,
             senders: settings.senders.clone(),
+            scope,
             takes_commands: parts.commands.is_some(),
             window: settings.window.max(1),
             queue: settings.window.max(1) * 4 + 64,
@@ -184,7 +198,8 @@ impl Publisher {
             }),
             None => 0,
         };
-        let state = PublisherState::new(setup, acked_through, parts.source.last_seq(), now());
+        let state = PublisherState::new(setup, acked_through, parts.source.last_seq(), now())
+            .with_taken(taken);
 
         let (note_tx, note_rx) = mpsc::unbounded_channel();
         let (input_tx, input_rx) = mpsc::unbounded_channel();
@@ -197,6 +212,7 @@ impl Publisher {
             client,
             source: parts.source,
             ack_file: parts.ack_file,
+            ids_file: parts.ids_file,
             commands: parts.commands,
             unpersisted: None,
             input_tx: input_tx.clone(),
@@ -271,6 +287,39 @@ impl Publisher {
     }
 }
 
+/// The wall clock in ms since the epoch, at which signed commands are judged.
+fn wall_ms() -> u64 {
+    Timestamp::now().millis()
+}
+
+/// The signed command ids taken before this start (with the earliest `at` to take: 0, or
+/// the start of a run that did not know the ids before it). When the file is missing or
+/// unreadable: none, and nothing issued before this start is taken, which is said in one
+/// log line on a signed board and written to the file at once so a restart soon after
+/// still knows.
+fn taken_before(settings: &MqttSettings, file: Option<&IdsFile>) -> TakenIds {
+    let start = wall_ms();
+    let Some(file) = file else {
+        return TakenIds::forgotten_before(start);
+    };
+    match file.load() {
+        Ok(ids) => ids,
+        Err(e) => {
+            let ids = TakenIds::forgotten_before(start);
+            if settings.senders.is_signed() {
+                tracing::warn!(
+                    "{e}; signed commands issued before this start ({}) are refused",
+                    Timestamp::from_millis(start)
+                );
+                if let Err(e) = file.store(&ids) {
+                    tracing::error!("{e}");
+                }
+            }
+            ids
+        }
+    }
+}
+
 /// The poller: polls, forwards, and sleeps the back-off after a failure.
 async fn poll_loop(
     mut eventloop: EventLoop,
@@ -333,6 +382,7 @@ struct Driver {
     client: AsyncClient,
     source: Arc<dyn EventSource>,
     ack_file: Option<AckFile>,
+    ids_file: Option<IdsFile>,
     commands: Option<mpsc::Sender<CommandRequest>>,
     /// The acknowledgement mark to write at the end of this round.
     unpersisted: Option<u64>,
@@ -413,7 +463,8 @@ impl Driver {
             }
             Note::Event(MqttEvent::Incoming(Incoming::SubAck(_))) => self.state.suback(),
             Note::Event(MqttEvent::Incoming(Incoming::Publish(p))) => {
-                self.state.incoming_publish(&p.topic, &p.payload, now);
+                self.state
+                    .incoming_publish(&p.topic, &p.payload, now, wall_ms());
             }
             Note::Event(_) => {}
         }
@@ -470,6 +521,17 @@ impl Driver {
                 }
                 Output::Forward(command) => self.forward(*command),
                 Output::PersistAcked(seq) => self.unpersisted = Some(seq),
+                Output::PersistTaken(ids) => {
+                    // Written before the command is carried out (the next outputs).
+                    if let Some(f) = &self.ids_file {
+                        if let Err(e) = f.store(&ids) {
+                            tracing::error!(
+                                "{e}: a replay of the commands taken lately would not be \
+                                 recognised after a restart"
+                            );
+                        }
+                    }
+                }
                 Output::ShutdownDone(result) => self.outcome = Some(result),
             }
         }

@@ -21,9 +21,17 @@
 //!   subscribes to `cmd`, publishes `status` online, re-publishes the retained `state`,
 //!   `sgf` and `alerts/active`, and sends every event not acknowledged, in order.
 //! - **Commands** on `cmd`: the sender is checked first (a refused one is answered and
-//!   nothing else happens), then the id: an id taken lately is answered from memory and
-//!   never carried out twice; `republish` is carried out here; anything else goes to the
-//!   service ([`Output::Forward`]) and its answer ([`PublisherState::answer`]) is the reply.
+//!   nothing else happens); on a board with a command key, then the stamp
+//!   ([`tengen_protocol::signing::Scope::check`], at the wall-clock time the driver passes
+//!   in): another board's or tournament's command, a stale or future one, one issued before
+//!   the start of a board that lost its ids, or an id taken within the window before (and
+//!   not in the memory of answers below, e.g. before a restart) is refused. Then the id: an
+//!   id taken lately is answered from memory and never carried out twice (a redelivery);
+//!   a signed command's id is added to the ids taken and persisted
+//!   ([`Output::PersistTaken`], before the command is carried out); `republish` is carried
+//!   out here, at most once per [`REPUBLISH_EVERY`] (the rest are refused); anything else
+//!   goes to the service ([`Output::Forward`]) and its answer
+//!   ([`PublisherState::answer`]) is the reply.
 //! - **Shutdown**: `offline` on `status`, then DISCONNECT once everything is acknowledged
 //!   or the deadline has passed; the answer goes out once DISCONNECT is written.
 //! - **The client's queue** never holds more than `queue` publishes that rumqttc has not
@@ -33,15 +41,20 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tengen_protocol::command::{decode_checked, reply_payload, Answer};
-use tengen_protocol::signing::SenderPolicy;
+use tengen_protocol::command::{
+    decode_checked, reply_payload, Answer, Checked, CommandError, RepublishRefused,
+};
+use tengen_protocol::signing::{Scope, SenderPolicy};
 use tengen_protocol::{Command, CommandEnvelope, Topics};
 use thiserror::Error;
 
 use super::commands::{RecentCommands, Seen, Unanswered};
 use super::outbox::AckTracker;
 use super::source::{Record, RecordKind, SourceError};
+use super::taken_ids::TakenIds;
 
+/// A board carries out `republish` at most once in this time; the rest are refused.
+pub(crate) const REPUBLISH_EVERY: Duration = Duration::from_secs(10);
 /// How long the service has to answer a command.
 pub(crate) const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long after a failed read of the source it is read again.
@@ -128,6 +141,9 @@ pub(crate) enum Output {
     Forward(Box<CommandEnvelope>),
     /// The broker has acknowledged every event up to this `seq`: persist it.
     PersistAcked(u64),
+    /// The signed command ids taken within the window changed: persist them (before
+    /// carrying out the outputs after this one).
+    PersistTaken(TakenIds),
     /// Shutdown is over, with this outcome.
     ShutdownDone(Result<(), Unacknowledged>),
 }
@@ -141,6 +157,8 @@ pub(crate) struct Setup {
     pub(crate) version: String,
     /// Who may send commands.
     pub(crate) senders: SenderPolicy,
+    /// How a signed command's stamp is judged (`None` on a board without a key).
+    pub(crate) scope: Option<Scope>,
     /// Whether commands other than `republish` go to a service.
     pub(crate) takes_commands: bool,
     /// Publishes of events sent and not acknowledged at most.
@@ -208,6 +226,10 @@ pub(crate) struct PublisherState {
     /// The retained payloads as they should be (`state`, `sgf`, `alerts/active`).
     retained: [Option<String>; 3],
     recent: RecentCommands,
+    /// The signed command ids taken within the window (with those of earlier runs).
+    taken: TakenIds,
+    /// When the last `republish` was carried out.
+    last_republish: Option<Instant>,
     /// Commands with the service, by id, with the time their answer is due.
     with_service: HashMap<String, Instant>,
     /// Replies waiting for room in the client's queue.
@@ -253,6 +275,8 @@ impl PublisherState {
             link: None,
             retained: Default::default(),
             recent: RecentCommands::default(),
+            taken: TakenIds::default(),
+            last_republish: None,
             with_service: HashMap::new(),
             replies: VecDeque::new(),
             stop: Stop::Running,
@@ -260,6 +284,12 @@ impl PublisherState {
             now,
             dirty: false,
         }
+    }
+
+    /// The same core knowing the signed command ids taken before (read from the ids file).
+    pub(crate) fn with_taken(mut self, taken: TakenIds) -> PublisherState {
+        self.taken = taken;
+        self
     }
 
     // ---- queries ----
@@ -394,10 +424,17 @@ impl PublisherState {
         }
     }
 
-    /// A message arrived on `topic` (commands on `cmd`; anything else is ignored).
-    pub(crate) fn incoming_publish(&mut self, topic: &str, payload: &[u8], now: Instant) {
+    /// A message arrived on `topic` (commands on `cmd`; anything else is ignored);
+    /// `wall_ms` is the wall-clock time (ms since the epoch) signed commands are judged at.
+    pub(crate) fn incoming_publish(
+        &mut self,
+        topic: &str,
+        payload: &[u8],
+        now: Instant,
+        wall_ms: u64,
+    ) {
         if topic == self.setup.topics.cmd() {
-            self.on_command(payload, now);
+            self.on_command(payload, now, wall_ms);
             self.touch(now);
         }
     }
@@ -524,17 +561,33 @@ impl PublisherState {
         self.stop = Stop::Done;
     }
 
-    fn on_command(&mut self, payload: &[u8], now: Instant) {
-        let cmd = match decode_checked(payload, &self.setup.senders) {
+    fn on_command(&mut self, payload: &[u8], now: Instant, wall_ms: u64) {
+        let Checked {
+            command: cmd,
+            stamp,
+        } = match decode_checked(payload, &self.setup.senders) {
             Ok(c) => c,
             Err(rejected) => {
                 // Refused before anything else: the memory of ids is not touched.
-                tracing::warn!("refused a command: {}", rejected.error);
-                let result = Answer::refused(rejected.error);
-                self.replies
-                    .push_back(reply_payload(rejected.id.as_deref(), &result));
+                self.refuse(rejected.id.as_deref(), rejected.error);
                 return;
             }
+        };
+        let stamped = match (&self.setup.scope, stamp) {
+            (Some(scope), Some(stamp)) => {
+                self.taken.prune(scope, wall_ms);
+                // An id in the memory of answers is a redelivery, answered again below;
+                // one taken before and forgotten there (a restart) is a replay.
+                let known = self.recent.knows(&cmd.id);
+                let taken = &self.taken;
+                let seen = |id: &str| !known && taken.contains(id);
+                if let Err(refusal) = scope.check(&cmd.id, &stamp, wall_ms, seen) {
+                    self.refuse(Some(&cmd.id), refusal.into());
+                    return;
+                }
+                Some(stamp)
+            }
+            _ => None,
         };
         match self.recent.take(&cmd.id) {
             Seen::New => {}
@@ -545,7 +598,25 @@ impl PublisherState {
                 return;
             }
         }
+        if let Some(stamp) = stamped {
+            self.taken.insert(&cmd.id, stamp.at);
+            self.outputs
+                .push_back(Output::PersistTaken(self.taken.clone()));
+        }
         if let Command::Republish { from_seq } = cmd.command {
+            if let Some(last) = self.last_republish {
+                let next = last + REPUBLISH_EVERY;
+                if now < next {
+                    let refusal = RepublishRefused {
+                        every_s: REPUBLISH_EVERY.as_secs(),
+                        wait_ms: u64::try_from((next - now).as_millis()).unwrap_or(u64::MAX),
+                    };
+                    tracing::warn!("refused a command: {refusal}");
+                    self.answered(&cmd.id, Answer::refused(refusal));
+                    return;
+                }
+            }
+            self.last_republish = Some(now);
             self.tracker.rewind(from_seq);
             self.answered(&cmd.id, Answer::Done);
             return;
@@ -560,6 +631,14 @@ impl PublisherState {
         self.with_service
             .insert(cmd.id.clone(), now + ANSWER_TIMEOUT);
         self.outputs.push_back(Output::Forward(Box::new(cmd)));
+    }
+
+    /// Refuses a command before it is taken: one log line and the reply; the memory of ids
+    /// is not touched.
+    fn refuse(&mut self, id: Option<&str>, error: CommandError) {
+        tracing::warn!("refused a command: {error}");
+        let result = Answer::refused(error);
+        self.replies.push_back(reply_payload(id, &result));
     }
 
     /// Remembers the answer to `id` and replies with it.
@@ -759,11 +838,15 @@ mod tests {
             topics: topics(),
             version: "0.1.0-test".into(),
             senders: SenderPolicy::default(),
+            scope: None,
             takes_commands: true,
             window,
             queue: 100,
         }
     }
+
+    /// The wall clock at the start of a test.
+    const WALL0: u64 = 1_800_000_000_000;
 
     /// Event `seq` as a journal would hold it: an alert every tenth event from 3, a status
     /// every tenth from 5, moves otherwise; written with odd spacing so a payload that was
@@ -785,6 +868,8 @@ mod tests {
         fail_reads: bool,
         reads: usize,
         now: Instant,
+        /// The wall clock, ms since the epoch.
+        wall: u64,
         pkid: u16,
         handed: VecDeque<Publish>,
         unacked: BTreeMap<u16, Publish>,
@@ -803,6 +888,7 @@ mod tests {
                 fail_reads: false,
                 reads: 0,
                 now: Instant::now(),
+                wall: WALL0,
                 pkid: 0,
                 handed: VecDeque::new(),
                 unacked: BTreeMap::new(),
@@ -899,12 +985,13 @@ mod tests {
 
         fn command(&mut self, payload: &str) {
             self.core
-                .incoming_publish(&topics().cmd(), payload.as_bytes(), self.now);
+                .incoming_publish(&topics().cmd(), payload.as_bytes(), self.now, self.wall);
             self.run();
         }
 
         fn later(&mut self, by: Duration) {
             self.now += by;
+            self.wall += by.as_millis() as u64;
             self.core.handle_timeout(self.now);
             self.run();
         }
@@ -1235,6 +1322,7 @@ mod tests {
             "republish is not the service's"
         );
         // From 0 means from the first event.
+        b.later(REPUBLISH_EVERY);
         b.command(r#"{"id":"r2","type":"republish","from_seq":0}"#);
         assert_eq!(seqs_on(&b.settle(), &topics().events()), [1, 2, 3, 4, 5]);
     }
@@ -1309,7 +1397,8 @@ mod tests {
         b.command(r#"{"id":"c1","type":"explode"}"#);
         b.command("not json");
         // Other topics are not commands.
-        b.core.incoming_publish(&topics().events(), b"{}", b.now);
+        b.core
+            .incoming_publish(&topics().events(), b"{}", b.now, b.wall);
         b.run();
         assert!(b.said().is_empty());
         let r = replies(&b.settle());
@@ -1500,5 +1589,175 @@ mod tests {
         // The connection drops before DISCONNECT is written: done all the same.
         b.drop_connection();
         assert_eq!(b.said(), [Output::ShutdownDone(Ok(()))]);
+    }
+
+    const KEY: &[u8] = b"the-hall-and-its-boards-0123456789";
+
+    /// A board of tournament `t1` that takes only commands signed with [`KEY`]; it knows
+    /// the ids `taken` before, and refuses commands issued before `not_before_ms`.
+    fn signed_board(taken: TakenIds, not_before_ms: u64) -> Board {
+        let mut s = setup(64);
+        s.senders = SenderPolicy::new(Vec::new(), Some(KEY));
+        s.scope = Some(Scope {
+            tournament: "t1".into(),
+            board: "b1".into(),
+            window_ms: tengen_protocol::signing::DEFAULT_WINDOW_MS,
+            not_before_ms,
+        });
+        let mut b = Board::new(s, 0, 0);
+        b.core = PublisherState::new(b.core.setup.clone(), 0, 0, b.now).with_taken(taken);
+        b.connect(false);
+        b.settle();
+        b.said();
+        b
+    }
+
+    /// `body` stamped for `board` of `t1` at `at` and signed.
+    fn signed(body: serde_json::Value, board: &str, at: u64) -> String {
+        let serde_json::Value::Object(mut c) = body else {
+            unreachable!("commands are objects")
+        };
+        let stamp = tengen_protocol::signing::Stamp::new("t1", board, at);
+        tengen_protocol::signing::sign_for(KEY, &stamp, &mut c);
+        serde_json::Value::Object(c).to_string()
+    }
+
+    fn error_of(reply: &serde_json::Value) -> &str {
+        assert_eq!(reply["ok"], false, "{reply}");
+        reply["error"].as_str().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_signed_board_judges_the_stamp_before_anything_is_carried_out() {
+        let mut b = signed_board(TakenIds::default(), 0);
+        let pause = serde_json::json!({"id":"h-1","type":"pause"});
+        b.command(&signed(pause.clone(), "b2", b.wall));
+        let stale = b.wall - tengen_protocol::signing::DEFAULT_WINDOW_MS - 1;
+        b.command(&signed(
+            serde_json::json!({"id":"h-2","type":"pause"}),
+            "b1",
+            stale,
+        ));
+        let ahead = b.wall + tengen_protocol::signing::DEFAULT_WINDOW_MS + 1;
+        b.command(&signed(
+            serde_json::json!({"id":"h-3","type":"pause"}),
+            "b1",
+            ahead,
+        ));
+        let r = replies(&b.settle());
+        assert_eq!(r.len(), 3);
+        assert_eq!(
+            error_of(&r[0]),
+            "refused: the command is for board \"b2\", not this one"
+        );
+        assert!(error_of(&r[1]).contains("issued 300001 ms ago"), "{}", r[1]);
+        assert!(error_of(&r[2]).contains("300001 ms ahead"), "{}", r[2]);
+        assert!(b.said().is_empty(), "nothing refused is taken or persisted");
+
+        // The same command for this board is taken, and its id persisted before it goes to
+        // the service.
+        b.command(&signed(pause, "b1", b.wall));
+        let said = b.said();
+        let [Output::PersistTaken(ids), Output::Forward(cmd)] = &said[..] else {
+            panic!("{said:?}")
+        };
+        assert!(ids.contains("h-1"));
+        assert_eq!(cmd.id, "h-1");
+        b.core.answer("h-1", Answer::Done, b.now);
+        b.run();
+        b.settle();
+        // Delivered again (MQTT at least once): the first answer again, not carried out.
+        b.command(&signed(
+            serde_json::json!({"id":"h-1","type":"pause"}),
+            "b1",
+            b.wall,
+        ));
+        assert!(b.said().is_empty());
+        assert_eq!(
+            replies(&b.settle()),
+            [serde_json::json!({"id":"h-1","ok":true})]
+        );
+    }
+
+    #[test]
+    fn an_id_taken_before_a_restart_is_refused_after_it() {
+        let mut b = signed_board(TakenIds::default(), 0);
+        let at = b.wall;
+        let resign = signed(
+            serde_json::json!({"id":"h-9","type":"resign","color":"B"}),
+            "b1",
+            at,
+        );
+        b.command(&resign);
+        let said = b.said();
+        let [Output::PersistTaken(ids), Output::Forward(_)] = &said[..] else {
+            panic!("{said:?}")
+        };
+        // A new core (a restart) with the ids persisted: the replay is refused.
+        let mut again = signed_board(ids.clone(), 0);
+        again.wall = at + 60_000;
+        again.command(&resign);
+        assert!(again.said().is_empty());
+        let r = replies(&again.settle());
+        assert_eq!(
+            error_of(&r[0]),
+            "refused: the command id \"h-9\" was taken already (a replay)"
+        );
+        // A restart that lost the ids refuses what was issued before its start.
+        let mut forgetful = signed_board(TakenIds::default(), at + 1);
+        forgetful.wall = at + 60_000;
+        forgetful.command(&resign);
+        assert!(forgetful.said().is_empty());
+        let r = replies(&forgetful.settle());
+        assert!(
+            error_of(&r[0]).contains("before the board started"),
+            "{}",
+            r[0]
+        );
+        // What is issued after its start is taken.
+        forgetful.command(&signed(
+            serde_json::json!({"id":"h-10","type":"pause"}),
+            "b1",
+            at + 59_000,
+        ));
+        assert!(matches!(
+            forgetful.said()[..],
+            [Output::PersistTaken(_), Output::Forward(_)]
+        ));
+    }
+
+    #[test]
+    fn republish_is_carried_out_at_most_once_in_ten_seconds() {
+        let mut b = Board::new(setup(64), 0, 3);
+        b.connect(false);
+        b.settle();
+        for i in 1..=5 {
+            b.command(&format!(
+                r#"{{"id":"r{i}","type":"republish","from_seq":1}}"#
+            ));
+        }
+        let out = b.settle();
+        assert_eq!(seqs_on(&out, &topics().events()), [1, 2, 3], "sent once");
+        let r = replies(&out);
+        assert_eq!(r[0], serde_json::json!({"id":"r1","ok":true}));
+        assert_eq!(r.len(), 5);
+        for refused in &r[1..] {
+            assert!(
+                error_of(refused).starts_with(
+                    "republish refused: this board resends its stream at most once every 10 s"
+                ),
+                "{refused}"
+            );
+        }
+        b.later(REPUBLISH_EVERY - Duration::from_millis(1));
+        b.command(r#"{"id":"r6","type":"republish","from_seq":1}"#);
+        let out = b.settle();
+        assert!(seqs_on(&out, &topics().events()).is_empty());
+        assert!(error_of(&replies(&out)[0]).ends_with("ask again in 1 ms"));
+        b.later(Duration::from_millis(1));
+        b.command(r#"{"id":"r7","type":"republish","from_seq":2}"#);
+        let out = b.settle();
+        assert_eq!(replies(&out), [serde_json::json!({"id":"r7","ok":true})]);
+        assert_eq!(seqs_on(&out, &topics().events()), [2, 3]);
     }
 }

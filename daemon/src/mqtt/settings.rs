@@ -44,6 +44,9 @@ pub struct MqttSettings {
     pub window: usize,
     /// Who may send commands (`mqtt.arbiters`, `mqtt.command_key_file`); open by default.
     pub senders: SenderPolicy,
+    /// How far a signed command's `at` may be from the board's clock, either way
+    /// (`mqtt.command_window`): 5 minutes by default.
+    pub command_window_ms: u64,
 }
 
 impl MqttSettings {
@@ -60,6 +63,7 @@ impl MqttSettings {
             backoff: Backoff::default(),
             window: 64,
             senders: SenderPolicy::default(),
+            command_window_ms: tengen_protocol::signing::DEFAULT_WINDOW_MS,
         }
     }
 

@@ -27,6 +27,7 @@ use crate::mqtt::commands::{self, CommandRequest};
 use crate::mqtt::outbox::AckFile;
 use crate::mqtt::publisher_state::Retained;
 use crate::mqtt::settings::SettingsError;
+use crate::mqtt::taken_ids::IdsFile;
 use crate::mqtt::{board_config, Publisher, PublisherError, PublisherHandle, PublisherParts};
 
 /// Where the links listen; `None` keeps the config's address.
@@ -171,6 +172,7 @@ pub async fn start_links(
             topics,
             source: std::sync::Arc::new(journal.clone()),
             ack_file: Some(AckFile::new(config.storage.dir.join("mqtt-acked"))),
+            ids_file: Some(IdsFile::new(config.storage.dir.join("command-ids"))),
             commands: Some(cmd_tx),
             version: super::VERSION.into(),
         },

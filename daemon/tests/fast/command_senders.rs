@@ -17,8 +17,9 @@ use tengen_daemon::journal::Journal;
 use tengen_daemon::service::links::{start_links, LinkOptions, ServiceEnds};
 use tengen_daemon::service::outputs::Outputs;
 use tengen_daemon::service::scan_loop::Request;
-use tengen_protocol::signing::sign;
+use tengen_protocol::signing::{sign_for, Stamp};
 use tengen_protocol::Command;
+use tengen_protocol::Timestamp;
 
 const WAIT: Duration = Duration::from_secs(15);
 /// How long "nothing arrives" is watched for.
@@ -241,7 +242,8 @@ async fn the_board_refuses_commands_from_anyone_but_its_signed_arbiters() {
     };
     let signed = |body: Value, with: &str| {
         let mut c = object(body);
-        sign(with.as_bytes(), &mut c);
+        let stamp = Stamp::new("t1", "b1", Timestamp::now().millis());
+        sign_for(with.as_bytes(), &stamp, &mut c);
         Value::Object(c).to_string()
     };
 

@@ -52,6 +52,7 @@ impl Board {
                 topics: topics(),
                 source: Arc::new(source.clone()),
                 ack_file,
+                ids_file: None,
                 commands,
                 version: "0.1.0-test".into(),
             },
@@ -657,6 +658,7 @@ async fn throughput(url: &str, broker: &str) {
                 topics: topics(),
                 source: Arc::new(source.clone()),
                 ack_file: None,
+                ids_file: None,
                 commands: None,
                 version: "bench".into(),
             },
@@ -710,6 +712,7 @@ async fn mosquitto_user_and_password_file() {
         topics: topics(),
         source: Arc::new(source.clone()),
         ack_file: None,
+        ids_file: None,
         commands: None,
         version: "test".into(),
     };

@@ -136,6 +136,7 @@ async fn publishes_over_tls_with_a_client_certificate() {
             topics: topics.clone(),
             source: Arc::new(source),
             ack_file: None,
+            ids_file: None,
             commands: None,
             version: "test".into(),
         },
