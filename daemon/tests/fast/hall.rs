@@ -19,6 +19,9 @@ use tengen_protocol::event::{Alert, AlertCode, Envelope, Event, Expected, FaultK
 use tengen_rules::{Color, Point};
 
 const TOKEN: &str = "console-token-0123";
+/// What a browser sends with a POST from the hall's own page (the test client sends
+/// `Host: test`): the hall refuses state-changing requests without it.
+const ORIGIN: (&str, &str) = ("Origin", "http://test");
 
 fn position(stones: &[(usize, char)]) -> String {
     let mut p = vec!['.'; 361];
@@ -318,7 +321,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/api/console/command",
-        &[json_ct],
+        &[json_ct, ORIGIN],
         cmd.as_bytes(),
         None,
     )
@@ -331,7 +334,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/console/login",
-        &[form],
+        &[form, ORIGIN],
         b"name=chief&password=guess",
         None,
     )
@@ -343,7 +346,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/console/login",
-        &[form],
+        &[form, ORIGIN],
         body.as_bytes(),
         None,
     )
@@ -407,7 +410,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/api/console/command",
-        &[auth, json_ct],
+        &[auth, json_ct, ORIGIN],
         cmd.as_bytes(),
         None,
     )
@@ -465,7 +468,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/api/console/command",
-        &[auth, json_ct],
+        &[auth, json_ct, ORIGIN],
         pause.as_bytes(),
         None,
     )
@@ -500,7 +503,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
             addr,
             "POST",
             "/api/console/command",
-            &[auth, json_ct],
+            &[auth, json_ct, ORIGIN],
             body.as_bytes(),
             None,
         )
@@ -509,7 +512,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     }
 
     // Logging out ends the session.
-    let r = request(addr, "POST", "/console/logout", &[auth], b"", None).await;
+    let r = request(addr, "POST", "/console/logout", &[auth, ORIGIN], b"", None).await;
     assert_eq!(r.status, 303);
     assert_eq!(get(addr, "/api/console/alerts", &[auth]).await.status, 401);
     hall.stop();
