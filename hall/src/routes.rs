@@ -235,6 +235,16 @@ async fn login(
     let Ok(_permit) = app.hash_checks.acquire().await else {
         return login_page(StatusCode::SERVICE_UNAVAILABLE, "The hall is stopping.");
     };
+    // Again after the wait: guesses sent all at once must not all pass the check above
+    // before the first of them has failed.
+    let locked =
+        app.logins
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .check(addr, &name, Instant::now());
+    if let Err(wait) = locked {
+        return too_many(wait);
+    }
     let arbiters = app.arbiters.clone();
     let (n, p) = (name.clone(), password);
     let who = tokio::task::spawn_blocking(move || console_auth::verify(&arbiters, &n, &p))

@@ -123,6 +123,9 @@ pub struct ScoreArgs {
 /// `tengen hall --broker URL [--http ADDR] [--config FILE]`, or
 /// `tengen hall --add-arbiter NAME`
 #[derive(Args, Debug, Clone)]
+#[command(
+    override_usage = "tengen hall --broker URL [--http ADDR] [--config FILE]\n       tengen hall --add-arbiter NAME"
+)]
 pub struct HallArgs {
     /// The broker to subscribe to.
     #[arg(long, required_unless_present = "add_arbiter")]
