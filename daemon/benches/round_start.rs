@@ -88,7 +88,7 @@ async fn setup() -> Option<Setup> {
         addr,
         "POST",
         "/console/login",
-        &[form],
+        &[form, ("Origin", "http://test")],
         login.as_bytes(),
         None,
     )
@@ -158,7 +158,7 @@ fn bench(c: &mut Criterion) {
                         s.addr,
                         "POST",
                         "/api/console/round/3/start",
-                        &[json, auth],
+                        &[json, auth, ("Origin", "http://test")],
                         br#"{"force":true}"#,
                         None,
                     )
@@ -180,7 +180,7 @@ fn bench(c: &mut Criterion) {
                             s.addr,
                             "POST",
                             "/api/console/command",
-                            &[json, auth],
+                            &[json, auth, ("Origin", "http://test")],
                             body.to_string().as_bytes(),
                             None,
                         )

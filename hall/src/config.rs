@@ -15,6 +15,7 @@ use toml::{Table, Value};
 
 use tengen_tournament::BoardPattern;
 
+use crate::arbiter_secret::{hash_problem, token_problem};
 use crate::broadcast_delay::DelayPolicy;
 
 /// The whole hall configuration. Every key has a default: an empty file (and
@@ -158,6 +159,10 @@ pub(crate) struct HallSection {
     /// read back when it starts: past rounds stay in `/round/{n}.zip` and `/rounds`.
     /// Without it the hall keeps nothing on disk.
     pub(crate) archive_dir: Option<PathBuf>,
+    /// The console's certificate chain (PEM): with `tls_key`, the hall serves HTTPS only.
+    pub(crate) tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM).
+    pub(crate) tls_key: Option<PathBuf>,
 }
 
 /// One `[[arbiter]]`: a name and either an Argon2 password hash or a token.
@@ -173,9 +178,6 @@ pub(crate) struct Arbiter {
 
 /// The longest console session, in hours (a year).
 const MAX_SESSION_HOURS: i64 = 8760;
-
-/// The shortest arbiter token, in characters.
-const MIN_TOKEN_CHARS: usize = 12;
 
 const PREFIX_RULE: &str = "use lower-case letters, digits and '-' (levels joined by '/')";
 
@@ -200,6 +202,8 @@ impl HallConfig {
             &mut m.key_file,
             &mut self.hall.command_key_file,
             &mut self.hall.archive_dir,
+            &mut self.hall.tls_cert,
+            &mut self.hall.tls_key,
         ]
         .into_iter()
         .flatten()
@@ -342,6 +346,8 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "session_hours",
             "command_key_file",
             "archive_dir",
+            "tls_cert",
+            "tls_key",
         ],
     );
     let identity = r.string(t, P, "identity").and_then(|id| {
@@ -374,11 +380,21 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             Some(dir)
         }
     });
+    let tls_cert = path(t, P, "tls_cert", r);
+    let tls_key = path(t, P, "tls_key", r);
+    if t.contains_key("tls_cert") != t.contains_key("tls_key") {
+        r.problem(
+            join(P, "tls_cert"),
+            "tls_cert and tls_key must be given together",
+        );
+    }
     HallSection {
         identity,
         session_hours,
         command_key_file: path(t, P, "command_key_file", r),
         archive_dir,
+        tls_cert,
+        tls_key,
     }
 }
 
@@ -449,26 +465,20 @@ fn read_arbiter(t: &Table, p: &str, before: &[Arbiter], r: &mut Reader) -> Optio
             r.problem(join(p, "token"), "give password_hash or token, not both");
             false
         }
-        (Some(h), None) => {
-            let ok = argon2::PasswordHash::new(h).is_ok();
-            if !ok {
-                r.problem(
-                    join(p, "password_hash"),
-                    "not an Argon2 PHC string ($argon2id$v=19$m=...)",
-                );
+        (Some(h), None) => match hash_problem(h) {
+            Some(problem) => {
+                r.problem(join(p, "password_hash"), problem);
+                false
             }
-            ok
-        }
-        (None, Some(token)) => {
-            let ok = token.chars().count() >= MIN_TOKEN_CHARS;
-            if !ok {
-                r.problem(
-                    join(p, "token"),
-                    format!("use at least {MIN_TOKEN_CHARS} characters"),
-                );
+            None => true,
+        },
+        (None, Some(token)) => match token_problem(token) {
+            Some(problem) => {
+                r.problem(join(p, "token"), problem);
+                false
             }
-            ok
-        }
+            None => true,
+        },
     };
     match name {
         Some(name) if secret_ok => Some(Arbiter {
@@ -598,20 +608,59 @@ mod tests {
     }
 
     #[test]
-    fn the_example_file_is_valid_and_its_password_works() {
-        let c = parse(include_str!("../../config/hall.toml")).unwrap();
+    fn the_example_file_ships_no_usable_secret() {
+        let example = include_str!("../../config/hall.toml");
+        assert_eq!(
+            lines(example),
+            [
+                "hall.toml: arbiter[0].password_hash: the example file's secret, known to \
+                 everyone: make your own with `tengen hall --add-arbiter NAME`",
+                "hall.toml: arbiter[1].token: the example file's secret, known to everyone: \
+                 make your own with `tengen hall --add-arbiter NAME`",
+            ]
+        );
+        assert!(!example.contains("change-me"));
+        // With the arbiters replaced by an entry of `--add-arbiter`, the file is valid.
+        let cut = example.find("[[arbiter]]").unwrap();
+        let entry = crate::arbiter_secret::arbiter_entry("chief", "our own long password").unwrap();
+        let c = parse(&format!("{}{entry}", &example[..cut])).unwrap();
         assert_eq!(c.hall.identity.as_deref(), Some("hall-desk"));
         assert_eq!(c.mqtt.username.as_deref(), Some("hall"));
         assert_eq!(
             c.mqtt.tls().ca_file.as_deref(),
             Some(Path::new("/etc/tengen/hall-ca.pem"))
         );
-        let who = crate::console_auth::verify(&c.arbiters, "chief", "change-me-please");
+        assert_eq!(
+            c.hall.tls_cert.as_deref(),
+            Some(Path::new("/etc/tengen/hall-https.pem"))
+        );
+        let who = crate::console_auth::verify(&c.arbiters, "chief", "our own long password");
         assert_eq!(who.as_deref(), Some("chief"));
         assert_eq!(
-            crate::console_auth::verify(&c.arbiters, "chief", "change-me"),
+            crate::console_auth::verify(&c.arbiters, "chief", "our own long passwor"),
             None
         );
+    }
+
+    #[test]
+    fn weak_hashes_and_half_tls_are_refused() {
+        // The example's hash of old: Argon2id with m=4096,t=3.
+        let old = "$argon2id$v=19$m=4096,t=3,p=1$c29tZXNhbHRzb21lc2FsdA$9jBgyEA6n/eGNHoN15svkzWuFegL2LzgIpaGAobcGY0";
+        assert_eq!(
+            lines(&format!(
+                "[[arbiter]]\nname = \"chief\"\npassword_hash = \"{old}\"\n"
+            )),
+            [
+                "hall.toml: arbiter[0].password_hash: too weak (m=4096,t=3; at least \
+              m=19456,t=2): make one with `tengen hall --add-arbiter NAME`"
+            ]
+        );
+        assert_eq!(
+            lines("[hall]\ntls_cert = \"c.pem\"\n"),
+            ["hall.toml: hall.tls_cert: tls_cert and tls_key must be given together"]
+        );
+        let c = parse("[hall]\ntls_cert = \"c.pem\"\ntls_key = \"k.pem\"\n").unwrap();
+        assert_eq!(c.hall.tls_key.as_deref(), Some(Path::new("k.pem")));
     }
 
     #[test]

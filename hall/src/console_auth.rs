@@ -3,33 +3,61 @@
 //! again. Time is an input, so expiry is tested without waiting.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use argon2::{Argon2, PasswordHash, PasswordVerifier};
 use rand::Rng;
+use ring::digest::{digest, SHA256};
 use subtle::ConstantTimeEq;
 
+use crate::arbiter_secret;
 use crate::config::Arbiter;
 
 /// The name of the session cookie.
 pub(crate) const COOKIE: &str = "tengen_hall_session";
 
 /// Checks a name and a password or token against the configured arbiters; the arbiter's
-/// name when they match. Unknown names and wrong secrets look the same to the caller.
+/// name when they match. Unknown names and wrong secrets look the same to the caller, and
+/// cost the same: every call makes exactly one Argon2 check (against a hash of a random
+/// password when the name is unknown or has a token), and tokens are compared by their
+/// SHA-256 in constant time, so neither the time nor the token's length tells anything.
 pub(crate) fn verify(arbiters: &[Arbiter], name: &str, secret: &str) -> Option<String> {
-    let a = arbiters.iter().find(|a| a.name == name)?;
+    let found = arbiters.iter().find(|a| a.name == name);
+    let hash = found
+        .and_then(|a| a.password_hash.as_deref())
+        .unwrap_or_else(|| dummy_hash());
+    let hash_ok = PasswordHash::new(hash)
+        .map(|h| {
+            Argon2::default()
+                .verify_password(secret.as_bytes(), &h)
+                .is_ok()
+        })
+        .unwrap_or(false);
+    let a = found?;
     let ok = match (&a.password_hash, &a.token) {
-        (Some(hash), _) => PasswordHash::new(hash)
-            .map(|h| {
-                Argon2::default()
-                    .verify_password(secret.as_bytes(), &h)
-                    .is_ok()
-            })
-            .unwrap_or(false),
-        (None, Some(token)) => bool::from(token.as_bytes().ct_eq(secret.as_bytes())),
+        (Some(_), _) => hash_ok,
+        (None, Some(token)) => tokens_equal(token, secret),
         (None, None) => false,
     };
     ok.then(|| a.name.clone())
+}
+
+/// A hash made with the hall's parameters of a password nobody knows: what an unknown name
+/// is checked against, so that it costs what a known one does.
+fn dummy_hash() -> &'static str {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    DUMMY.get_or_init(|| {
+        let random: [u8; 16] = rand::rng().random();
+        let password: String = random.iter().map(|b| format!("{b:02x}")).collect();
+        arbiter_secret::hash_password(&password).unwrap_or_default()
+    })
+}
+
+/// Whether two tokens are equal, in a time that depends on neither's content or length.
+fn tokens_equal(a: &str, b: &str) -> bool {
+    let (da, db) = (digest(&SHA256, a.as_bytes()), digest(&SHA256, b.as_bytes()));
+    bool::from(da.as_ref().ct_eq(db.as_ref()))
 }
 
 /// The open console sessions: a random id (the cookie's value) to the arbiter's name.
@@ -96,7 +124,7 @@ mod tests {
     #[test]
     fn passwords_and_tokens() {
         let salt = SaltString::from_b64("c29tZXNhbHRzb21lc2FsdA").unwrap();
-        let hash = Argon2::default()
+        let hash = arbiter_secret::hasher()
             .hash_password(b"go-is-fun", &salt)
             .unwrap()
             .to_string();
@@ -119,6 +147,22 @@ mod tests {
         );
         assert_eq!(verify(&arbiters, "deputy", "0123456789abcde"), None);
         assert_eq!(verify(&arbiters, "nobody", "0123456789abcdef"), None);
+        assert_eq!(verify(&arbiters, "deputy", ""), None);
+        assert_eq!(verify(&arbiters, "deputy", "0123456789abcdef0"), None);
+    }
+
+    #[test]
+    fn unknown_names_are_checked_against_a_hash_of_the_same_cost() {
+        let dummy = PasswordHash::new(dummy_hash()).expect("a PHC string");
+        assert_eq!(arbiter_secret::hash_problem(dummy_hash()), None);
+        let params = argon2::Params::try_from(&dummy).unwrap();
+        assert_eq!(
+            (params.m_cost(), params.t_cost(), params.p_cost()),
+            (19_456, 2, 1)
+        );
+        assert!(tokens_equal("0123456789abcdef", "0123456789abcdef"));
+        assert!(!tokens_equal("0123456789abcdef", "0123456789abcdeF"));
+        assert!(!tokens_equal("0123456789abcdef", "0123456789abcdef "));
     }
 
     #[test]

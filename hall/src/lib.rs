@@ -13,7 +13,10 @@
 //! - `broadcast_delay`: which events the public may see now.
 //! - `command_log`: the commands sent and whether the board acknowledged them.
 //! - `mqtt_client`: the MQTT client (rumqttc, its own task).
-//! - `console_auth`: arbiter passwords/tokens and console sessions.
+//! - `console_auth`: arbiter passwords/tokens and console sessions; `arbiter_secret`: the
+//!   Argon2id hashes the hall makes and accepts (`--add-arbiter`), the example secrets it
+//!   refuses; `login_limit`: how often a login may fail, per address and per name.
+//! - `https`: `[hall] tls_cert`/`tls_key`, the console over HTTPS (rustls).
 //! - `config`: the hall's TOML file.
 //! - `overview_cache`: `/api/boards`, built at most once a second for every viewer.
 //! - `routes`: the HTTP routes: overview, per-board pages, the console.
@@ -28,6 +31,7 @@
 //! catches up by itself. On disk it writes only the tournament's results file and, with
 //! `[hall] archive_dir`, the archive (and reads both back when started again).
 
+mod arbiter_secret;
 mod archive;
 mod archive_routes;
 mod board;
@@ -36,6 +40,8 @@ mod command_log;
 mod config;
 mod console_auth;
 mod hall_state;
+mod https;
+mod login_limit;
 mod mqtt_client;
 mod overview_cache;
 mod round_routes;
@@ -55,9 +61,11 @@ use tengen_net::secrets::{read_key, read_password_file, SecretError};
 use tengen_net::tls::TlsError;
 use thiserror::Error;
 
+pub use arbiter_secret::{arbiter_entry, ArbiterError};
 pub use archive::ArchiveError;
 pub use config::HallConfig;
 pub use hall_state::{HallState, Outgoing};
+pub use https::HttpsError;
 pub use tengen_net::config_reader::ConfigError;
 pub use tournament_link::LinkError;
 
@@ -99,12 +107,17 @@ pub enum HallError {
     /// The archive (`hall.archive_dir`) cannot be read.
     #[error("hall.archive_dir: {0}")]
     Archive(#[from] ArchiveError),
+    /// The HTTPS certificate or key (`hall.tls_cert`, `hall.tls_key`) is unusable.
+    #[error(transparent)]
+    Https(#[from] HttpsError),
 }
 
 /// A running hall: the MQTT client and the HTTP server, until [`RunningHall::stop`].
 pub struct RunningHall {
     /// The HTTP address actually bound (useful with port 0).
     pub addr: SocketAddr,
+    /// Whether it serves HTTPS (`[hall] tls_cert`, `tls_key`).
+    pub https: bool,
     mqtt: Arc<MqttLink>,
     http: tokio::task::JoinHandle<()>,
 }
@@ -195,10 +208,22 @@ pub async fn start(
         addr: http.to_string(),
         source,
     };
+    // Read before anything starts: a bad certificate stops the hall with one line.
+    let tls = match (&config.hall.tls_cert, &config.hall.tls_key) {
+        (Some(cert), Some(key)) => Some(https::acceptor(cert, key)?),
+        _ => None,
+    };
     let listener = tokio::net::TcpListener::bind(http)
         .await
         .map_err(bind_error)?;
     let addr = listener.local_addr().map_err(bind_error)?;
+    if tls.is_none() && !addr.ip().is_loopback() {
+        tracing::warn!(
+            "!!! the hall serves plain HTTP on {addr}, beyond this machine: console passwords \
+             and session cookies cross the network in clear. Give [hall] tls_cert and tls_key \
+             (docs/operating.md), or listen on 127.0.0.1 !!!"
+        );
+    }
     let mqtt = Arc::new(MqttLink::start(&settings, state.clone(), archive.clone())?);
     let hours = config.hall.session_hours.unwrap_or(DEFAULT_SESSION_HOURS);
     let lifetime = Duration::from_secs(hours.saturating_mul(3600));
@@ -208,6 +233,9 @@ pub async fn start(
         arbiters: Arc::new(config.arbiters.clone()),
         sessions: Arc::new(Mutex::new(console_auth::Sessions::new(lifetime))),
         session_lifetime: lifetime,
+        logins: Arc::new(Mutex::new(login_limit::LoginLimiter::default())),
+        hash_checks: Arc::new(tokio::sync::Semaphore::new(routes::HASH_CHECKS)),
+        secure_cookie: tls.is_some(),
         overview: Arc::default(),
         tournament,
         archive,
@@ -218,15 +246,29 @@ pub async fn start(
     let router = routes::router()
         .merge(round_routes::routes())
         .merge(archive_routes::routes())
+        .layer(axum::middleware::from_fn(routes::same_origin))
         .with_state(app);
-    let http_task = tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, router).await {
-            tracing::error!("hall http server stopped: {e}");
+    let service = router.into_make_service_with_connect_info::<https::ClientAddr>();
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let http_task = match tls {
+        Some(acceptor) => {
+            let listener = https::TlsListener::new(listener, acceptor).map_err(bind_error)?;
+            tokio::spawn(async move {
+                if let Err(e) = axum::serve(listener, service).await {
+                    tracing::error!("hall https server stopped: {e}");
+                }
+            })
         }
-    });
-    tracing::info!("hall serving http://{addr}/ as MQTT client {client_id}");
+        None => tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, service).await {
+                tracing::error!("hall http server stopped: {e}");
+            }
+        }),
+    };
+    tracing::info!("hall serving {scheme}://{addr}/ as MQTT client {client_id}");
     Ok(RunningHall {
         addr,
+        https: scheme == "https",
         mqtt,
         http: http_task,
     })

@@ -8,8 +8,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{Path, Request, State};
-use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Json, Router};
@@ -23,6 +24,8 @@ use tengen_protocol::topics::BoardKey;
 use crate::archive::SharedArchive;
 use crate::config::Arbiter;
 use crate::console_auth::{self, Sessions, COOKIE};
+use crate::https::ClientAddr;
+use crate::login_limit::LoginLimiter;
 use crate::mqtt_client::{lock, MqttLink, Shared};
 use crate::overview_cache::OverviewCache;
 use crate::tournament_link::TournamentLink;
@@ -33,6 +36,9 @@ pub(crate) const OVERVIEW: &str = include_str!("overview.html");
 const CONSOLE: &str = include_str!("console.html");
 /// The console's login form; `{{error}}` is replaced with a message or nothing.
 const LOGIN: &str = include_str!("login.html");
+/// Argon2 checks at once (each takes 19 MiB and tens of milliseconds of a core); logins
+/// beyond wait their turn.
+pub(crate) const HASH_CHECKS: usize = 2;
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -47,6 +53,12 @@ pub(crate) struct App {
     pub(crate) sessions: Arc<Mutex<Sessions>>,
     /// How long a session lasts (the cookie's Max-Age).
     pub(crate) session_lifetime: Duration,
+    /// Failed logins per address and per name.
+    pub(crate) logins: Arc<Mutex<LoginLimiter>>,
+    /// Permits for the Argon2 checks ([`HASH_CHECKS`]).
+    pub(crate) hash_checks: Arc<tokio::sync::Semaphore>,
+    /// Whether the hall serves HTTPS: the session cookie is then `Secure`.
+    pub(crate) secure_cookie: bool,
     /// The overview shared by every viewer (built at most once a second).
     pub(crate) overview: Arc<OverviewCache>,
     /// The tournament file's rounds and results (`[tournament]`), if configured.
@@ -206,28 +218,67 @@ struct LoginForm {
     password: String,
 }
 
-async fn login(State(app): State<App>, Form(f): Form<LoginForm>) -> Response {
-    let arbiters = app.arbiters.clone();
+async fn login(
+    State(app): State<App>,
+    ConnectInfo(ClientAddr(client)): ConnectInfo<ClientAddr>,
+    Form(f): Form<LoginForm>,
+) -> Response {
     let (name, password) = (f.name, f.password);
-    // Argon2 takes tens of milliseconds: not on the async threads.
-    let who =
-        tokio::task::spawn_blocking(move || console_auth::verify(&arbiters, &name, &password))
-            .await
-            .ok()
-            .flatten();
+    let addr = client.ip();
+    let locked =
+        app.logins
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .check(addr, &name, Instant::now());
+    if let Err(wait) = locked {
+        return too_many(wait);
+    }
+    // Argon2 takes tens of milliseconds and 19 MiB: not on the async threads, and only
+    // HASH_CHECKS at once.
+    let Ok(_permit) = app.hash_checks.acquire().await else {
+        return login_page(StatusCode::SERVICE_UNAVAILABLE, "The hall is stopping.");
+    };
+    // Again after the wait: guesses sent all at once must not all pass the check above
+    // before the first of them has failed.
+    let locked =
+        app.logins
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .check(addr, &name, Instant::now());
+    if let Err(wait) = locked {
+        return too_many(wait);
+    }
+    let arbiters = app.arbiters.clone();
+    let (n, p) = (name.clone(), password);
+    let who = tokio::task::spawn_blocking(move || console_auth::verify(&arbiters, &n, &p))
+        .await
+        .ok()
+        .flatten();
     let Some(who) = who else {
+        let now = Instant::now();
+        let mut logins = app.logins.lock().unwrap_or_else(|p| p.into_inner());
+        logins.failed(addr, &name, now);
+        tracing::warn!("console login failed for {:?} from {addr}", truncate(&name));
+        if let Err(wait) = logins.check(addr, &name, now) {
+            return too_many(wait);
+        }
         return login_page(StatusCode::UNAUTHORIZED, "Wrong name or password.");
     };
+    app.logins
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .succeeded(addr, &name);
     let id = app
         .sessions
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .open(&who, Instant::now());
+    let secure = if app.secure_cookie { "; Secure" } else { "" };
     let cookie = format!(
-        "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}",
+        "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
         app.session_lifetime.as_secs()
     );
-    tracing::info!("arbiter {who} logged in to the console");
+    tracing::info!("arbiter {who} logged in to the console from {addr}");
     (
         StatusCode::SEE_OTHER,
         [
@@ -236,6 +287,23 @@ async fn login(State(app): State<App>, Form(f): Form<LoginForm>) -> Response {
         ],
     )
         .into_response()
+}
+
+/// A name as given, cut for the log.
+fn truncate(name: &str) -> String {
+    name.chars().take(64).collect()
+}
+
+/// `429 Too Many Requests` with `Retry-After` (whole seconds, rounded up) and the form.
+fn too_many(wait: Duration) -> Response {
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut r = login_page(
+        StatusCode::TOO_MANY_REQUESTS,
+        &format!("Too many failed logins: try again in {secs} s."),
+    );
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from(secs));
+    r
 }
 
 async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
@@ -249,17 +317,78 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
             .unwrap_or_else(|p| p.into_inner())
             .close(id);
     }
+    let secure = if app.secure_cookie { "; Secure" } else { "" };
     (
         StatusCode::SEE_OTHER,
         [
             (
                 header::SET_COOKIE,
-                format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+                format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0{secure}"),
             ),
             (header::LOCATION, "/console".to_string()),
         ],
     )
         .into_response()
+}
+
+/// Refuses (403) every request but `GET`, `HEAD` and `OPTIONS` whose `Origin` (or, without
+/// one, `Referer`) does not name the host the request was sent to (`Host`): a page of
+/// another site cannot make an arbiter's browser send a command or a login.
+pub(crate) async fn same_origin(req: Request, next: Next) -> Response {
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return next.run(req).await;
+    }
+    match origin_problem(req.headers()) {
+        None => next.run(req).await,
+        Some(why) => {
+            tracing::warn!("refused {} {}: {why}", req.method(), req.uri().path());
+            (
+                StatusCode::FORBIDDEN,
+                Json(json!({"error": format!("refused: {why}")})),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// Why a state-changing request's `Origin`/`Referer` does not match its `Host`, if it does
+/// not.
+fn origin_problem(headers: &HeaderMap) -> Option<&'static str> {
+    let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let Some(host) = text(header::HOST) else {
+        return Some("no Host header");
+    };
+    let (source, what) = match (text(header::ORIGIN), text(header::REFERER)) {
+        (Some(o), _) => (o, "Origin"),
+        (None, Some(r)) => (r, "Referer"),
+        (None, None) => return Some("no Origin or Referer header"),
+    };
+    let Some((scheme, rest)) = source.split_once("://") else {
+        return Some(if what == "Origin" {
+            "Origin is not this hall"
+        } else {
+            "Referer is not this hall"
+        });
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let default_port = match scheme.to_ascii_lowercase().as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => "",
+    };
+    let bare = |a: &str| {
+        let a = a.to_ascii_lowercase();
+        match a.strip_suffix(default_port) {
+            Some(b) if !default_port.is_empty() => b.to_string(),
+            _ => a,
+        }
+    };
+    let same = !default_port.is_empty() && !authority.is_empty() && bare(authority) == bare(host);
+    match (same, what) {
+        (true, _) => None,
+        (false, "Origin") => Some("Origin is not this hall"),
+        (false, _) => Some("Referer is not this hall"),
+    }
 }
 
 pub(crate) fn unauthorized() -> Response {
@@ -396,5 +525,78 @@ async fn take_alert(
             Json(json!({"taken_by": by})).into_response()
         }
         Err(e) => not_found(&e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(header::HeaderName, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    #[test]
+    fn origin_or_referer_must_name_the_host() {
+        use header::{HOST, ORIGIN, REFERER};
+        for ok in [
+            headers(&[(HOST, "hall:8090"), (ORIGIN, "http://hall:8090")]),
+            headers(&[(HOST, "Hall.lan"), (ORIGIN, "https://hall.lan:443")]),
+            headers(&[(HOST, "hall.lan:80"), (ORIGIN, "http://hall.lan")]),
+            headers(&[(HOST, "[::1]:8090"), (ORIGIN, "http://[::1]:8090")]),
+            headers(&[
+                (HOST, "hall:8090"),
+                (REFERER, "http://hall:8090/console?x=1"),
+            ]),
+        ] {
+            assert_eq!(origin_problem(&ok), None, "{ok:?}");
+        }
+        for (bad, why) in [
+            (
+                headers(&[(HOST, "hall:8090"), (ORIGIN, "http://evil.lan:8090")]),
+                "Origin is not this hall",
+            ),
+            (
+                headers(&[(HOST, "hall:8090"), (ORIGIN, "http://hall:8091")]),
+                "Origin is not this hall",
+            ),
+            (
+                headers(&[(HOST, "hall:8090"), (ORIGIN, "null")]),
+                "Origin is not this hall",
+            ),
+            (
+                headers(&[(HOST, "hall"), (ORIGIN, "http://hall.evil")]),
+                "Origin is not this hall",
+            ),
+            (
+                // Origin wins over a matching Referer.
+                headers(&[
+                    (HOST, "hall:8090"),
+                    (ORIGIN, "http://evil"),
+                    (REFERER, "http://hall:8090/console"),
+                ]),
+                "Origin is not this hall",
+            ),
+            (
+                headers(&[(HOST, "hall:8090"), (REFERER, "http://evil/hall:8090")]),
+                "Referer is not this hall",
+            ),
+            (
+                headers(&[(HOST, "hall:8090"), (REFERER, "ftp://hall:8090/")]),
+                "Referer is not this hall",
+            ),
+            (
+                headers(&[(HOST, "hall:8090")]),
+                "no Origin or Referer header",
+            ),
+            (headers(&[(ORIGIN, "http://hall:8090")]), "no Host header"),
+        ] {
+            assert_eq!(origin_problem(&bad), Some(why), "{bad:?}");
+        }
     }
 }

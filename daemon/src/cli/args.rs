@@ -120,18 +120,26 @@ pub struct ScoreArgs {
     pub komi: Option<f64>,
 }
 
-/// `tengen hall --broker URL [--http ADDR] [--config FILE]`
+/// `tengen hall --broker URL [--http ADDR] [--config FILE]`, or
+/// `tengen hall --add-arbiter NAME`
 #[derive(Args, Debug, Clone)]
+#[command(
+    override_usage = "tengen hall --broker URL [--http ADDR] [--config FILE]\n       tengen hall --add-arbiter NAME"
+)]
 pub struct HallArgs {
     /// The broker to subscribe to.
-    #[arg(long)]
-    pub broker: String,
+    #[arg(long, required_unless_present = "add_arbiter")]
+    pub broker: Option<String>,
     /// Where to serve the pages.
     #[arg(long, default_value = "127.0.0.1:8090")]
     pub http: String,
     /// The hall configuration (arbiter logins, delay).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Prints a `[[arbiter]]` entry for NAME with an Argon2id hash of a password (asked on
+    /// the terminal, or read from standard input's first line), to paste into hall.toml.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["broker", "config"])]
+    pub add_arbiter: Option<String>,
 }
 
 /// `tengen calibrate [--config FILE]`

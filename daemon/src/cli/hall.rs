@@ -1,6 +1,13 @@
 //! `tengen hall --broker URL [--http ADDR] [--config FILE]` (SPEC.md, "Command line"): the
 //! overview of every board, a page and SGF per board, round zips and the arbiters' console.
 //! Runs until SIGINT/SIGTERM. Exit 2 for bad arguments or config, 1 when it cannot start.
+//!
+//! `tengen hall --add-arbiter NAME` (this build's addition) prints the `[[arbiter]]` entry
+//! for NAME with an Argon2id hash of a password asked on the terminal (twice, not echoed),
+//! or read from the first line of standard input when that is not a terminal.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::{Command, Stdio};
 
 use tengen_hall::HallConfig;
 use tengen_net::broker::BrokerUrl;
@@ -10,26 +17,76 @@ use super::CliError;
 
 /// Runs `tengen hall`.
 pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
+    if let Some(name) = &args.add_arbiter {
+        return add_arbiter(name);
+    }
+    let Some(broker) = args.broker.clone() else {
+        return Err(CliError::input("--broker: required"));
+    };
     let config = match &args.config {
         Some(path) => HallConfig::load(path).map_err(|e| CliError::config(&e))?,
         None => HallConfig::default(),
     };
-    BrokerUrl::parse(&args.broker).map_err(|e| CliError::input(format!("--broker: {e}")))?;
+    BrokerUrl::parse(&broker).map_err(|e| CliError::input(format!("--broker: {e}")))?;
     super::run::init_logging();
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
-        let hall = tengen_hall::start(&args.broker, &args.http, &config)
+        let hall = tengen_hall::start(&broker, &args.http, &config)
             .await
             .map_err(|e| CliError::work(e.to_string()))?;
-        eprintln!(
-            "tengen hall: http://{}/ (broker {})",
-            hall.addr, args.broker
-        );
+        let scheme = if hall.https { "https" } else { "http" };
+        eprintln!("tengen hall: {scheme}://{}/ (broker {broker})", hall.addr);
         wait_for_stop().await;
         hall.stop();
         Ok(())
     })
+}
+
+/// `--add-arbiter NAME`: the entry on standard output; the prompts on standard error.
+fn add_arbiter(name: &str) -> Result<(), CliError> {
+    let password = if std::io::stdin().is_terminal() {
+        let first = prompt_hidden(&format!("Password for {name}: "))?;
+        let again = prompt_hidden("The same again: ")?;
+        if first != again {
+            return Err(CliError::input("--add-arbiter: the two passwords differ"));
+        }
+        first
+    } else {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| CliError::input(format!("--add-arbiter: standard input: {e}")))?;
+        line.trim_end_matches(['\n', '\r']).to_string()
+    };
+    let entry = tengen_hall::arbiter_entry(name, &password)
+        .map_err(|e| CliError::input(format!("--add-arbiter: {e}")))?;
+    print!("{entry}");
+    std::io::stdout()
+        .flush()
+        .map_err(|e| CliError::work(format!("standard output: {e}")))
+}
+
+/// Asks on standard error and reads a line from the terminal without echoing it.
+fn prompt_hidden(prompt: &str) -> Result<String, CliError> {
+    eprint!("{prompt}");
+    let echo = |on: bool| {
+        Command::new("stty")
+            .arg(if on { "echo" } else { "-echo" })
+            .stdin(Stdio::inherit())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let hidden = echo(false);
+    let mut line = String::new();
+    let read = std::io::stdin().lock().read_line(&mut line);
+    if hidden {
+        echo(true);
+    }
+    eprintln!();
+    read.map_err(|e| CliError::input(format!("--add-arbiter: terminal: {e}")))?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }
 
 async fn wait_for_stop() {

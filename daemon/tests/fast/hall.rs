@@ -19,6 +19,9 @@ use tengen_protocol::event::{Alert, AlertCode, Envelope, Event, Expected, FaultK
 use tengen_rules::{Color, Point};
 
 const TOKEN: &str = "console-token-0123";
+/// What a browser sends with a POST from the hall's own page (the test client sends
+/// `Host: test`): the hall refuses state-changing requests without it.
+const ORIGIN: (&str, &str) = ("Origin", "http://test");
 
 fn position(stones: &[(usize, char)]) -> String {
     let mut p = vec!['.'; 361];
@@ -320,7 +323,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/api/console/command",
-        &[json_ct],
+        &[json_ct, ORIGIN],
         cmd.as_bytes(),
         None,
     )
@@ -333,7 +336,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/console/login",
-        &[form],
+        &[form, ORIGIN],
         b"name=chief&password=guess",
         None,
     )
@@ -345,7 +348,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/console/login",
-        &[form],
+        &[form, ORIGIN],
         body.as_bytes(),
         None,
     )
@@ -450,7 +453,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/api/console/command",
-        &[auth, json_ct],
+        &[auth, json_ct, ORIGIN],
         cmd.as_bytes(),
         None,
     )
@@ -508,7 +511,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         "/api/console/command",
-        &[auth, json_ct],
+        &[auth, json_ct, ORIGIN],
         pause.as_bytes(),
         None,
     )
@@ -543,7 +546,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
             addr,
             "POST",
             "/api/console/command",
-            &[auth, json_ct],
+            &[auth, json_ct, ORIGIN],
             body.as_bytes(),
             None,
         )
@@ -552,7 +555,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     }
 
     // Logging out ends the session.
-    let r = request(addr, "POST", "/console/logout", &[auth], b"", None).await;
+    let r = request(addr, "POST", "/console/logout", &[auth, ORIGIN], b"", None).await;
     assert_eq!(r.status, 303);
     assert_eq!(get(addr, "/api/console/alerts", &[auth]).await.status, 401);
     hall.stop();

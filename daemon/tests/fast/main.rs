@@ -29,6 +29,7 @@ mod config_rpi;
 mod fuzz_inputs;
 mod hall;
 mod hall_archive;
+mod hall_security;
 mod http_view;
 mod journal;
 mod journal_fixture;
