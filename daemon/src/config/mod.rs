@@ -9,6 +9,7 @@
 pub mod rpi;
 mod schema;
 mod sections;
+mod warnings;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::path::{Path, PathBuf};
@@ -134,6 +135,7 @@ impl Config {
                 password_file: None,
                 arbiters: Vec::new(),
                 command_key_file: None,
+                open_commands: false,
             },
             http: HttpConfig {
                 listen: localhost(8080),

@@ -233,6 +233,10 @@ pub struct MqttConfig {
     /// `mqtt.command_key_file`: the secret shared with the hall; when set, every command
     /// must be signed with it (see `tengen_protocol::signing`).
     pub command_key_file: Option<PathBuf>,
+    /// `mqtt.open_commands`: the board takes unsigned commands from an external broker on
+    /// purpose (default false). Without it an `mqtts://` board with no `command_key_file`
+    /// is refused, and an `mqtt://` one is warned about.
+    pub open_commands: bool,
 }
 
 /// Which broker the board talks to.

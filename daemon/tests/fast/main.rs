@@ -22,6 +22,7 @@ mod cli_voice;
 mod clock_start;
 mod command_senders;
 mod config;
+mod config_risks;
 mod config_rpi;
 mod fuzz_inputs;
 mod hall;
