@@ -32,6 +32,7 @@ mod archive;
 mod archive_routes;
 mod board;
 mod broadcast_delay;
+mod broker_route;
 mod command_log;
 mod config;
 mod console_auth;
@@ -109,6 +110,12 @@ pub struct RunningHall {
 }
 
 impl RunningHall {
+    /// Returns when the HTTP server has stopped by itself (it logged why): the hall is then
+    /// of no use and should stop.
+    pub async fn http_ended(&mut self) {
+        let _ = (&mut self.http).await;
+    }
+
     /// Stops the HTTP server and the MQTT client.
     pub fn stop(self) {
         self.http.abort();
@@ -214,6 +221,7 @@ pub async fn start(
     let router = routes::router()
         .merge(round_routes::routes())
         .merge(archive_routes::routes())
+        .merge(broker_route::routes())
         .with_state(app);
     let http_task = tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, router).await {

@@ -31,6 +31,7 @@ mod http_view;
 mod journal;
 mod journal_fixture;
 mod mqtt;
+mod mqtt_link_errors;
 mod mqtt_service;
 mod mqtt_sim;
 mod mqtt_tls;
