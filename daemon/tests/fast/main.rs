@@ -24,6 +24,7 @@ mod command_senders;
 mod config;
 mod config_risks;
 mod config_rpi;
+mod example_configs;
 mod fuzz_inputs;
 mod hall;
 mod hall_archive;

@@ -48,7 +48,7 @@ fn openssl(dir: &Path, args: &[&str]) {
 
 /// A CA `{tag}-ca.pem` and a server certificate `{tag}-server.pem`/`.key` it signs for
 /// `san` (e.g. `DNS:localhost,IP:127.0.0.1`), P-256.
-fn ca_and_server(dir: &Path, tag: &str, san: &str) {
+pub(crate) fn ca_and_server(dir: &Path, tag: &str, san: &str) {
     let ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes";
     let ca =
         format!("req -x509 {ec} -keyout {tag}-ca.key -out {tag}-ca.pem -days 2 -subj /CN={tag}-ca");
