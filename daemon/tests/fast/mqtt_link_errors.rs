@@ -357,3 +357,73 @@ fn a_hall_whose_address_is_taken_says_so_and_exits_1() {
         "{err}"
     );
 }
+
+#[test]
+fn mqtts_to_a_plain_listener_says_a_plain_port_needs_mqtt() {
+    let Some(m) = Mosquitto::start() else {
+        return;
+    };
+    if !have("openssl", "version") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ca_and_server(d, "hall", "DNS:localhost,IP:127.0.0.1");
+    let (board, http) = run_board(
+        d,
+        &format!(
+            "url = \"mqtts://127.0.0.1:{}\"\nca_file = \"hall-ca.pem\"",
+            m.port()
+        ),
+    );
+    let (status, log) = failure(http, "/api/mqtt", &d.join("run.log"));
+    stop(board);
+    let error = said_once(
+        &status,
+        &log,
+        &format!("127.0.0.1:{} hung up during the TLS handshake (", m.port()),
+    );
+    assert!(
+        error.ends_with("is it a TLS listener? A plain MQTT port needs mqtt://"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_hall_that_loses_its_broker_says_so_once_and_then_why_it_cannot_reconnect() {
+    let Some(mut m) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("hall.log");
+    let port = free_port();
+    let mut hall = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["hall", "--broker", &m.url(), "--http"])
+        .arg(format!("127.0.0.1:{port}"))
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log_path).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while get_json(port, "/api/broker").is_none_or(|v| v["connected"] != true) {
+        assert!(start.elapsed() < Duration::from_secs(20), "never connected");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    m.kill();
+    let (status, log) = failure(port, "/api/broker", &log_path);
+    let _ = Command::new("kill")
+        .args(["-TERM", &hall.id().to_string()])
+        .status();
+    let _ = hall.wait();
+    assert_eq!(log.matches(": connection lost: ").count(), 1, "{log}");
+    let error = status["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(&format!("nothing listens on 127.0.0.1:{}", m.port())),
+        "{status}"
+    );
+    assert_eq!(log.matches(error).count(), 1, "{log}");
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert!(log.contains("tengen hall stops: SIGTERM received"), "{log}");
+}
