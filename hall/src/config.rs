@@ -588,7 +588,13 @@ mod tests {
     fn the_example_file_is_valid_and_its_password_works() {
         let c = parse(include_str!("../../config/hall.toml")).unwrap();
         assert_eq!(c.hall.identity.as_deref(), Some("hall-desk"));
-        assert_eq!(c.mqtt.username.as_deref(), Some("hall"));
+        // The example ACL's user that may send commands and write the public tree, and
+        // the command key config/board.toml names too.
+        assert_eq!(c.mqtt.username.as_deref(), Some("hall-desk"));
+        assert_eq!(
+            c.hall.command_key_file.as_deref(),
+            Some(Path::new("/etc/tengen/command.key"))
+        );
         assert_eq!(
             c.mqtt.tls().ca_file.as_deref(),
             Some(Path::new("/etc/tengen/hall-ca.pem"))
