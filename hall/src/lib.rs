@@ -152,6 +152,12 @@ pub async fn start(
         (Some(user), None) => Some((user.clone(), String::new())),
         _ => None,
     };
+    if credentials.is_some() && !url.tls {
+        tracing::warn!(
+            "mqtt.password_file: the password goes to {broker} in clear text, readable by \
+             anyone on that network: use an mqtts:// broker"
+        );
+    }
     let settings = ClientSettings {
         url,
         client_id: client_id.clone(),

@@ -238,6 +238,12 @@ fn a_refused_password_is_said_once_and_shown_on_the_board_and_the_hall() {
         &log,
         "the broker refused the login of user \"hall-desk\"",
     );
+    // A password over plain mqtt:// is said too, once.
+    let cleartext = format!(
+        "mqtt.password_file: the password goes to {} in clear text",
+        m.url()
+    );
+    assert_eq!(log.matches(&cleartext).count(), 1, "{log}");
     let page = {
         let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
         write!(s, "GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").unwrap();
