@@ -433,3 +433,64 @@ fn a_hall_that_loses_its_broker_says_so_once_and_then_why_it_cannot_reconnect() 
     let log = std::fs::read_to_string(&log_path).unwrap();
     assert!(log.contains("tengen hall stops: SIGTERM received"), "{log}");
 }
+
+#[test]
+fn a_new_reason_is_said_again_once() {
+    if !have("mosquitto_passwd", "--help") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let passwd = d.join("passwd");
+    std::fs::write(&passwd, "").unwrap();
+    let out = Command::new("mosquitto_passwd")
+        .arg("-b")
+        .arg(&passwd)
+        .args(["b7", "right-one"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let Some(mut m) = Mosquitto::start_with(&format!(
+        "allow_anonymous false\npassword_file {}\n",
+        passwd.display()
+    )) else {
+        return;
+    };
+    // First nothing listens; then the broker is there and refuses the password.
+    m.kill();
+    std::fs::write(d.join("pw"), "wrong-one\n").unwrap();
+    let (board, http) = run_board(
+        d,
+        &format!(
+            "url = \"{}\"\nusername = \"b7\"\npassword_file = \"pw\"",
+            m.url()
+        ),
+    );
+    let log_path = d.join("run.log");
+    let (status, _) = failure(http, "/api/mqtt", &log_path);
+    let first = status["error"].as_str().unwrap().to_string();
+    assert!(first.starts_with("nothing listens on "), "{first}");
+    m.restart();
+    let start = Instant::now();
+    let second = loop {
+        let v = get_json(http, "/api/mqtt").expect("status");
+        let e = v["error"].as_str().unwrap_or_default().to_string();
+        if e != first {
+            break e;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(40),
+            "the reason never changed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        second.starts_with("the broker refused the login"),
+        "{second}"
+    );
+    std::thread::sleep(Duration::from_millis(2000));
+    stop(board);
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert_eq!(log.matches(first.as_str()).count(), 1, "{log}");
+    assert_eq!(log.matches(second.as_str()).count(), 1, "{log}");
+}
