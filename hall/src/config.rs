@@ -625,7 +625,13 @@ mod tests {
         let entry = crate::arbiter_secret::arbiter_entry("chief", "our own long password").unwrap();
         let c = parse(&format!("{}{entry}", &example[..cut])).unwrap();
         assert_eq!(c.hall.identity.as_deref(), Some("hall-desk"));
-        assert_eq!(c.mqtt.username.as_deref(), Some("hall"));
+        // The example ACL's user that may send commands and write the public tree, and
+        // the command key config/board.toml names too.
+        assert_eq!(c.mqtt.username.as_deref(), Some("hall-desk"));
+        assert_eq!(
+            c.hall.command_key_file.as_deref(),
+            Some(Path::new("/etc/tengen/command.key"))
+        );
         assert_eq!(
             c.mqtt.tls().ca_file.as_deref(),
             Some(Path::new("/etc/tengen/hall-ca.pem"))

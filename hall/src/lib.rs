@@ -36,6 +36,7 @@ mod archive;
 mod archive_routes;
 mod board;
 mod broadcast_delay;
+mod broker_route;
 mod command_log;
 mod config;
 mod console_auth;
@@ -123,6 +124,12 @@ pub struct RunningHall {
 }
 
 impl RunningHall {
+    /// Returns when the HTTP server has stopped by itself (it logged why): the hall is then
+    /// of no use and should stop.
+    pub async fn http_ended(&mut self) {
+        let _ = (&mut self.http).await;
+    }
+
     /// Stops the HTTP server and the MQTT client.
     pub fn stop(self) {
         self.http.abort();
@@ -159,6 +166,12 @@ pub async fn start(
         (Some(user), None) => Some((user.clone(), String::new())),
         _ => None,
     };
+    if credentials.is_some() && !url.tls {
+        tracing::warn!(
+            "mqtt.password_file: the password goes to {broker} in clear text, readable by \
+             anyone on that network: use an mqtts:// broker"
+        );
+    }
     let settings = ClientSettings {
         url,
         client_id: client_id.clone(),
@@ -246,6 +259,7 @@ pub async fn start(
     let router = routes::router()
         .merge(round_routes::routes())
         .merge(archive_routes::routes())
+        .merge(broker_route::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .with_state(app);
     let service = router.into_make_service_with_connect_info::<https::ClientAddr>();

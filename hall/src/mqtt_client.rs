@@ -13,6 +13,7 @@ use tokio::task::JoinHandle;
 
 use tengen_net::backoff::Backoff;
 use tengen_net::broker::{BrokerUrl, TlsFiles};
+use tengen_net::link::{explain, LinkReport, LinkStatus, Target};
 use tengen_net::tls;
 
 use crate::archive::{store, SharedArchive};
@@ -46,6 +47,7 @@ pub(crate) struct ClientSettings {
 /// The running client: publishes commands; stops when dropped via [`MqttLink::stop`].
 pub(crate) struct MqttLink {
     client: AsyncClient,
+    link: LinkReport,
     task: JoinHandle<()>,
 }
 
@@ -79,8 +81,27 @@ impl MqttLink {
             (h.filter(), if h.is_delayed() { 1 << 16 } else { 1024 })
         };
         let (client, eventloop) = AsyncClient::new(o, capacity);
-        let task = tokio::spawn(poll(eventloop, client.clone(), filter, hall, archive));
-        Ok(MqttLink { client, task })
+        let target = Target {
+            url: settings.url.clone(),
+            username: settings.credentials.as_ref().map(|(u, _)| u.clone()),
+            ca_file: settings.tls.ca_file.clone(),
+        };
+        let link = LinkReport::new("hall MQTT", target.url_text());
+        let poller = Poller {
+            client: client.clone(),
+            filter,
+            hall,
+            archive,
+            link: link.clone(),
+            target,
+        };
+        let task = tokio::spawn(poll(eventloop, poller));
+        Ok(MqttLink { client, link, task })
+    }
+
+    /// The broker link: connected, or why not (the line that was logged).
+    pub(crate) fn status(&self) -> LinkStatus {
+        self.link.status()
     }
 
     /// Publishes a command (QoS 1); queued while the broker is away.
@@ -97,13 +118,26 @@ impl MqttLink {
     }
 }
 
-async fn poll(
-    mut eventloop: EventLoop,
+/// What the polling task works with.
+struct Poller {
     client: AsyncClient,
     filter: String,
     hall: Shared,
     archive: Option<SharedArchive>,
-) {
+    link: LinkReport,
+    target: Target,
+}
+
+async fn poll(mut eventloop: EventLoop, p: Poller) {
+    let Poller {
+        client,
+        filter,
+        hall,
+        archive,
+        link,
+        target,
+    } = p;
+    let mut connected = false;
     // Hands what the boards followed to the archive, outside the hall's lock.
     let archive_from = |h: &mut HallState| match &archive {
         Some(_) => h.take_archived(),
@@ -133,6 +167,8 @@ async fn poll(
         match polled {
             Ok(Event::Incoming(Packet::ConnAck(_))) => {
                 backoff.reset();
+                connected = true;
+                link.connected();
                 tracing::info!("hall connected; subscribing to {filter}");
                 if client
                     .try_subscribe(filter.clone(), QoS::AtLeastOnce)
@@ -152,9 +188,13 @@ async fn poll(
             }
             Ok(_) => {}
             Err(e) => {
-                let delay = backoff.next_delay(&mut rng);
-                tracing::warn!("hall MQTT connection: {e}; retrying in {delay:?}");
-                tokio::time::sleep(delay).await;
+                // Said once per reason (LinkReport), not on every retry.
+                if std::mem::take(&mut connected) {
+                    link.lost(&e.to_string());
+                } else {
+                    link.failed(explain(&e, &target));
+                }
+                tokio::time::sleep(backoff.next_delay(&mut rng)).await;
             }
         }
     }

@@ -9,6 +9,8 @@
 //! - [`backoff`]: reconnect back-off with jitter, so 500 boards do not come back in
 //!   lock-step;
 //! - [`secrets`]: password and command-key files;
+//! - [`link`]: why a broker connection fails, in one line said once, and the link's state
+//!   for a status page;
 //! - [`live_view`]: one board's live web view (the page, `/events` as Server-Sent Events,
 //!   `/api/state`, `/game.sgf`), served by the board itself and by the hall per board;
 //! - [`config_reader`]: reading a TOML file against a schema while collecting *every*
@@ -17,6 +19,7 @@
 pub mod backoff;
 pub mod broker;
 pub mod config_reader;
+pub mod link;
 pub mod live_view;
 pub mod secrets;
 pub mod tls;

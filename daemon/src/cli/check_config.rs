@@ -1,7 +1,8 @@
 //! `tengen check-config FILE` (SPEC.md, "Command line"): loads and validates a config and
 //! prints every problem, one line each naming the file and the key path. Exit 0 when the
-//! file is clean (it prints a one-line summary, and a warning for each file the config
-//! names that is missing here), 2 when it is not.
+//! file is clean (it prints a one-line summary, a warning for each file the config names
+//! that is missing here, and one for each risk it leaves open: [`Config::warnings`]), 2
+//! when it is not.
 
 use super::args::CheckConfigArgs;
 use super::CliError;
@@ -14,6 +15,9 @@ pub(super) fn run(args: CheckConfigArgs) -> Result<(), CliError> {
             let file = args.file.display().to_string();
             for missing in &checked.missing_files {
                 eprintln!("tengen: warning: {file}: {missing}");
+            }
+            for risk in checked.config.warnings() {
+                eprintln!("tengen: warning: {file}: {risk}");
             }
             println!("{}", summary(&file, &checked.config));
             Ok(())

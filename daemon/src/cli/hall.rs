@@ -32,12 +32,20 @@ pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
-        let hall = tengen_hall::start(&broker, &args.http, &config)
+        // A hall that cannot start (its address taken, a file unreadable) says why in its
+        // one error line.
+        let mut hall = tengen_hall::start(&broker, &args.http, &config)
             .await
             .map_err(|e| CliError::work(e.to_string()))?;
         let scheme = if hall.https { "https" } else { "http" };
         eprintln!("tengen hall: {scheme}://{}/ (broker {broker})", hall.addr);
-        wait_for_stop().await;
+        // Whatever ends the hall, the log says what (the broker going away does not: the
+        // hall keeps retrying and says why it cannot connect).
+        let why = tokio::select! {
+            signal = wait_for_stop() => format!("{signal} received"),
+            () = hall.http_ended() => "its HTTP server stopped".to_string(),
+        };
+        tracing::info!("tengen hall stops: {why}");
         hall.stop();
         Ok(())
     })
@@ -89,17 +97,18 @@ fn prompt_hidden(prompt: &str) -> Result<String, CliError> {
     Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }
 
-async fn wait_for_stop() {
+/// Waits for SIGTERM or SIGINT and names it.
+async fn wait_for_stop() -> &'static str {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{signal, SignalKind};
         if let Ok(mut term) = signal(SignalKind::terminate()) {
             tokio::select! {
-                _ = term.recv() => {}
-                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => return "SIGTERM",
+                _ = tokio::signal::ctrl_c() => return "SIGINT",
             }
-            return;
         }
     }
     let _ = tokio::signal::ctrl_c().await;
+    "SIGINT"
 }

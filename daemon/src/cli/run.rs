@@ -14,6 +14,10 @@ use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 pub(super) fn run(args: RunArgs) -> Result<(), CliError> {
     let config = Config::load(&args.config).map_err(|e| CliError::config(&e))?;
     init_logging();
+    let file = args.config.display();
+    for risk in config.warnings() {
+        tracing::warn!("{file}: {risk}");
+    }
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {

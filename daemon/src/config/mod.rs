@@ -9,6 +9,7 @@
 pub mod rpi;
 mod schema;
 mod sections;
+mod warnings;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::path::{Path, PathBuf};
@@ -135,6 +136,7 @@ impl Config {
                 arbiters: Vec::new(),
                 command_key_file: None,
                 command_window_ms: tengen_protocol::signing::DEFAULT_WINDOW_MS,
+                open_commands: false,
             },
             http: HttpConfig {
                 listen: localhost(8080),

@@ -330,6 +330,7 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
             "arbiters",
             "command_key_file",
             "command_window",
+            "open_commands",
         ],
     );
     let d = Config::default_for(board_id).mqtt;
@@ -394,6 +395,7 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
         arbiters: arbiters(r, t, P),
         command_key_file: path(r, t, P, "command_key_file"),
         command_window_ms: command_window.unwrap_or(d.command_window_ms),
+        open_commands: r.boolean(t, P, "open_commands").unwrap_or(d.open_commands),
     };
     let tls = matches!(mqtt.url, MqttUrl::Broker { tls: true, .. });
     for (key, set) in [
@@ -407,6 +409,13 @@ fn read_mqtt(t: &Table, board_id: &str, r: &mut Reader) -> MqttConfig {
     }
     if tls && mqtt.ca_file.is_none() {
         r.problem("mqtt.ca_file", "required with an mqtts:// url");
+    }
+    if tls && mqtt.command_key_file.is_none() && !mqtt.open_commands {
+        r.problem(
+            "mqtt.command_key_file",
+            "required with an mqtts:// url: without it anyone who can write the board's cmd \
+             topic commands it (set open_commands = true to allow that on purpose)",
+        );
     }
     if mqtt.cert_file.is_some() != mqtt.key_file.is_some() {
         let missing = if mqtt.cert_file.is_some() {

@@ -236,6 +236,10 @@ pub struct MqttConfig {
     /// `mqtt.command_window`: how far a signed command's `at` may be from the board's
     /// clock, either way (older is a replay, newer a clock off), 10s..=1h. Default `"5m"`.
     pub command_window_ms: u64,
+    /// `mqtt.open_commands`: the board takes unsigned commands from an external broker on
+    /// purpose (default false). Without it an `mqtts://` board with no `command_key_file`
+    /// is refused, and an `mqtt://` one is warned about.
+    pub open_commands: bool,
 }
 
 /// Which broker the board talks to.

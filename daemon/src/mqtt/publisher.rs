@@ -27,6 +27,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use tengen_net::backoff::Backoff;
+use tengen_net::link::{explain, LinkReport, LinkStatus, Target};
 use tengen_net::tls::{self, TlsError};
 use tengen_protocol::Topics;
 
@@ -75,6 +76,7 @@ enum Note {
     Event(MqttEvent),
     /// The connection dropped: the driver tells the core, then releases the poller.
     Disconnected(String, oneshot::Sender<()>),
+    /// An attempt failed before the broker accepted it: why, in one line.
     ConnectFailed(String),
 }
 
@@ -101,6 +103,7 @@ pub struct Publisher {
     input: mpsc::UnboundedSender<Input>,
     acked: watch::Receiver<u64>,
     connected: watch::Receiver<bool>,
+    link: LinkReport,
     driver: JoinHandle<()>,
     poller: JoinHandle<()>,
 }
@@ -206,7 +209,18 @@ impl Publisher {
         let (acked_tx, acked_rx) = watch::channel(state.acked_through());
         let (connected_tx, connected_rx) = watch::channel(false);
 
-        let poller = tokio::spawn(poll_loop(eventloop, note_tx, settings.backoff.clone()));
+        let target = Target {
+            url: settings.url.clone(),
+            username: settings.credentials.as_ref().map(|(u, _)| u.clone()),
+            ca_file: settings.tls.ca_file.clone(),
+        };
+        let link = LinkReport::new("MQTT", target.url_text());
+        let poller = tokio::spawn(poll_loop(
+            eventloop,
+            note_tx,
+            settings.backoff.clone(),
+            target,
+        ));
         let driver = Driver {
             state,
             client,
@@ -218,6 +232,7 @@ impl Publisher {
             input_tx: input_tx.clone(),
             acked_tx,
             connected_tx,
+            link: link.clone(),
             answer: None,
             outcome: None,
         };
@@ -226,6 +241,7 @@ impl Publisher {
             input: input_tx,
             acked: acked_rx,
             connected: connected_rx,
+            link,
             driver,
             poller,
         })
@@ -246,6 +262,17 @@ impl Publisher {
     /// Whether a broker connection is up and subscribed to `cmd`, as it changes.
     pub fn connected(&self) -> watch::Receiver<bool> {
         self.connected.clone()
+    }
+
+    /// The broker link as a status page shows it: connected, or why not (one line, the
+    /// same that was logged).
+    pub fn link_status(&self) -> LinkStatus {
+        self.link.status()
+    }
+
+    /// A handle on the link's status for a status page that outlives this borrow.
+    pub fn link(&self) -> LinkReport {
+        self.link.clone()
     }
 
     /// Waits until the broker acknowledged every event up to `seq`, at most `timeout`.
@@ -325,6 +352,7 @@ async fn poll_loop(
     mut eventloop: EventLoop,
     notes: mpsc::UnboundedSender<Note>,
     mut backoff: Backoff,
+    target: Target,
 ) {
     let mut rng = rand::rngs::StdRng::from_os_rng();
     let mut connected = false;
@@ -362,7 +390,10 @@ async fn poll_loop(
                     if go_rx.await.is_err() {
                         return;
                     }
-                } else if notes.send(Note::ConnectFailed(e.to_string())).is_err() {
+                } else if notes
+                    .send(Note::ConnectFailed(explain(&e, &target)))
+                    .is_err()
+                {
                     return;
                 }
                 // Everything queued for the dead connection is resent from the source:
@@ -389,6 +420,8 @@ struct Driver {
     input_tx: mpsc::UnboundedSender<Input>,
     acked_tx: watch::Sender<u64>,
     connected_tx: watch::Sender<bool>,
+    /// The link's state and its log lines.
+    link: LinkReport,
     /// Where the answer to shutdown goes.
     answer: Option<oneshot::Sender<Result<(), PublisherError>>>,
     /// How shutdown ended.
@@ -443,15 +476,16 @@ impl Driver {
     fn on_note(&mut self, note: Note) {
         let now = now();
         match note {
-            Note::Connected { session_present } => self.state.connected(session_present, now),
+            Note::Connected { session_present } => {
+                self.link.connected();
+                self.state.connected(session_present, now);
+            }
             Note::Disconnected(error, go) => {
-                tracing::warn!("MQTT connection lost: {error}");
+                self.link.lost(&error);
                 self.state.disconnected(now);
                 let _ = go.send(());
             }
-            Note::ConnectFailed(error) => {
-                tracing::debug!("MQTT connection attempt failed: {error}");
-            }
+            Note::ConnectFailed(why) => self.link.failed(why),
             Note::Event(MqttEvent::Outgoing(Outgoing::Publish(pkid))) => {
                 self.state.publish_written(pkid, now);
             }

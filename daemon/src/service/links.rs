@@ -6,6 +6,7 @@
 //! acknowledgements persist in `{storage.dir}/mqtt-acked`.
 
 use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use thiserror::Error;
@@ -17,6 +18,7 @@ use tengen_net::live_view::{self, LiveFeed, ServeHandle};
 use tengen_protocol::topics::TopicError;
 use tengen_protocol::Answer;
 
+use super::mqtt_status;
 use super::outputs::{Outputs, Shown};
 use super::scan_loop::Request;
 use super::{Service, COMMAND_QUEUE};
@@ -143,10 +145,13 @@ pub async fn start_links(
         .http
         .clone()
         .unwrap_or_else(|| config.http.listen.to_string());
-    let routes = live_view::router(feed.clone()).merge(super::clock_view::router(
-        outputs.subscribe_faces(),
-        config.board.black_side,
-    ));
+    let link = Arc::new(OnceLock::new());
+    let routes = live_view::router(feed.clone())
+        .merge(super::clock_view::router(
+            outputs.subscribe_faces(),
+            config.board.black_side,
+        ))
+        .merge(mqtt_status::router(link.clone()));
     let http = live_view::serve(&http_addr, routes)
         .await
         .map_err(|source| LinkError::Http {
@@ -177,6 +182,7 @@ pub async fn start_links(
             version: super::VERSION.into(),
         },
     )?;
+    let _ = link.set(publisher.link());
     let handle = publisher.handle();
     let tasks = vec![
         tokio::spawn(forward_events(

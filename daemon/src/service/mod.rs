@@ -32,6 +32,7 @@ pub(crate) mod clock_view;
 pub mod engine;
 pub(crate) mod launch;
 pub mod links;
+pub(crate) mod mqtt_status;
 pub mod notify;
 pub mod outputs;
 pub mod players;

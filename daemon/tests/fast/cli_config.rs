@@ -36,7 +36,7 @@ fn the_shipped_example_configs_pass() {
             assert_eq!(stderr.lines().count(), 4, "{stderr}");
             assert!(stderr.contains("voice.dir: /var/lib/tengen/voice/30.wav"));
             assert!(stderr.lines().all(|l| l.starts_with("tengen: warning: ")));
-            assert!(stderr.contains("mqtt.ca_file: /etc/tengen/tls/hall-ca.pem"));
+            assert!(stderr.contains("mqtt.ca_file: /etc/tengen/hall-ca.pem"));
             assert!(stderr.contains("mqtt.command_key_file: /etc/tengen/command.key"));
         } else {
             assert!(stderr.is_empty(), "{name}: {stderr}");

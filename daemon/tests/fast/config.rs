@@ -348,7 +348,7 @@ fn check_config_looks_for_the_files_it_reads() {
     let path = dir.path().join("b.toml");
     std::fs::write(
         &path,
-        "[board]\nid = \"b\"\n[hardware.sim]\nsgf = \"games/none.sgf\"\n[mqtt]\nurl = \"mqtts://h\"\nca_file = \"ca.pem\"\n",
+        "[board]\nid = \"b\"\n[hardware.sim]\nsgf = \"games/none.sgf\"\n[mqtt]\nurl = \"mqtts://h\"\nca_file = \"ca.pem\"\nopen_commands = true\n",
     )
     .unwrap();
     let missing: Vec<String> = check_config(&path)
