@@ -5,6 +5,8 @@
 //! they never share the machine with each other.
 
 // Helpers shared with the other test binaries (`tests/support/`).
+#[path = "../support/board.rs"]
+mod board;
 #[path = "../support/broker.rs"]
 mod broker;
 #[path = "../support/cli.rs"]
@@ -20,6 +22,7 @@ mod cli_score;
 mod cli_tournament;
 mod cli_voice;
 mod clock_start;
+mod command_limits;
 mod command_senders;
 mod config;
 mod config_rpi;
