@@ -36,6 +36,7 @@ mod mqtt;
 mod mqtt_service;
 mod mqtt_sim;
 mod mqtt_tls;
+mod serial_wrong_size;
 mod service;
 mod service_calibrate;
 mod service_run;
