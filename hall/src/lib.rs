@@ -55,6 +55,7 @@ use tengen_net::tls::TlsError;
 use thiserror::Error;
 
 pub use archive::ArchiveError;
+pub use command_log::CommandError as ConsoleCommandError;
 pub use config::HallConfig;
 pub use hall_state::{HallState, Outgoing};
 pub use tengen_net::config_reader::ConfigError;
