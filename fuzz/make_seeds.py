@@ -4,7 +4,9 @@
 - sgf:     the SGF fixtures (sgfmill's, GNU Go's games, the simulator's, the demo game)
 - script:  the referee scenarios and the config's scripts
 - config:  the example configs in config/
-- command: every command of SPEC.md, as an arbiter's console sends them
+- command, command_checked: every command of SPEC.md, as an arbiter's console sends them
+- console_command: bodies of the console's command POST in the hall
+- hall_config: the example hall config and two small ones
 - serial:  frames of hal/PROTOCOL.md (hello, buttons, raw16, raw12 and classified scans of
            a real position), written here with zlib's CRC-32 (= CRC-32/ISO-HDLC) and COBS
 - hall:    what a board publishes (status, state, events, alerts/active, sgf, cmd/reply),
@@ -156,6 +158,33 @@ def commands():
     ]
     for c in cmds:
         put("command", c["type"] + "_" + c["id"], json.dumps(c))
+        put("command_checked", c["type"] + "_" + c["id"], json.dumps(c))
+
+
+# --- the console's command POST and the hall's config -------------------------------
+
+def console_commands():
+    board = {"tournament": "open-2026", "board": "hall1-07"}
+    bodies = [
+        {"type": "pause"},
+        {"type": "adjust_time", "color": "B", "ms": 300000, "periods": 5},
+        {"type": "confirm", "alert": "a12"},
+        {"type": "set_result", "result": "B+R"},
+        {"type": "new_game", "game": "r4-t07", "black": "Lee Changho", "white": "Cho Hunhyun",
+         "black_rank": "9p", "white_rank": "9p", "event": "Open 2026", "round": "4",
+         "table": "7", "size": 19, "komi": 7.5, "time_control": "byoyomi 60m 5x30s"},
+    ]
+    for body in bodies:
+        put("console_command", body["type"], json.dumps(dict(board, **body)))
+
+
+def hall_configs():
+    shutil.copyfile(os.path.join(ROOT, "config", "hall.toml"),
+                    os.path.join(CORPUS, "hall_config", "example_hall.toml"))
+    put("hall_config", "minimal.toml", '[mqtt]\nprefix = "tengen"\n')
+    put("hall_config", "delay_and_tournament.toml",
+        '[hall]\nidentity = "hall-2"\n[broadcast]\ndelay_moves = 5\ndelay_minutes = 2\n'
+        '[tournament]\nfile = "open.xml"\nboards = "hall1-{table:02}"\n')
 
 
 # --- hall ---------------------------------------------------------------------------
@@ -190,7 +219,7 @@ def hall(events_file):
 def main():
     if os.path.isdir(CORPUS):
         shutil.rmtree(CORPUS)
-    for t in ["sgf", "script", "config"]:
+    for t in ["sgf", "script", "config", "hall_config"]:
         os.makedirs(os.path.join(CORPUS, t), exist_ok=True)
     copy_files("sgf", "rules/tests/fixtures/sgf/*.sgf")
     copy_files("sgf", "rules/tests/fixtures/sgf/selfplay/*.sgf")
@@ -201,6 +230,8 @@ def main():
     copy_files("config", "config/*.toml")
     serial()
     commands()
+    console_commands()
+    hall_configs()
     hall(sys.argv[1] if len(sys.argv) > 1 else None)
 
 

@@ -20,7 +20,7 @@ cd "$(dirname "$0")"
 OUT=${OUT:-/tmp/tengen-afl}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 BIN=$CARGO_TARGET_DIR/release
-ALL=(sgf serial script config command hall)
+ALL=(sgf serial script config command command_checked hall hall_config console_command)
 
 if [ "${1:-}" = "--keep" ]; then
     shift

@@ -46,9 +46,22 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), SgfFileError> 
 }
 
 /// The record of the board's current game: `{storage.dir}/game-{game id}.sgf`, one file
-/// per game, so finished games stay next to the journal.
+/// per game, so finished games stay next to the journal. Commands and the config let only
+/// `[a-z0-9-]{1,64}` through; a game id from an older journal that is not one has every
+/// other character written as `-` (and is cut to 64), so the file stays in `dir`.
 pub(crate) fn path_for(dir: &Path, game: &str) -> PathBuf {
-    dir.join(format!("game-{game}.sgf"))
+    let safe: String = game
+        .chars()
+        .map(|c| {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(tengen_protocol::command::MAX_GAME_ID)
+        .collect();
+    dir.join(format!("game-{safe}.sgf"))
 }
 
 #[cfg(test)]
@@ -70,6 +83,22 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, vec!["game-r1-t3.sgf".to_string()]);
+    }
+
+    #[test]
+    fn a_game_id_that_is_not_one_stays_in_the_directory() {
+        let dir = Path::new("/var/lib/tengen");
+        assert_eq!(
+            path_for(dir, "r3-t07"),
+            dir.join("game-r3-t07.sgf"),
+            "a valid id is kept"
+        );
+        assert_eq!(
+            path_for(dir, "../../etc/Cron.d"),
+            dir.join("game-------etc--ron-d.sgf")
+        );
+        let long = path_for(dir, &"a".repeat(300));
+        assert_eq!(long, dir.join(format!("game-{}.sgf", "a".repeat(64))));
     }
 
     #[test]

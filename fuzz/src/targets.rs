@@ -20,8 +20,9 @@ use tengen_hal::serial::protocol::{
 };
 use tengen_hal::serial::{Body, Received};
 use tengen_hal::FrameData;
-use tengen_hall::HallState;
-use tengen_protocol::command;
+use tengen_hall::{HallConfig, HallState};
+use tengen_protocol::command::{self, Answer};
+use tengen_protocol::signing::SenderPolicy;
 use tengen_rules::game::{Game, Superko};
 use tengen_rules::sgf;
 use tengen_rules::Color;
@@ -46,7 +47,10 @@ pub const TARGETS: &[(&str, InputFn)] = &[
     ("script", script),
     ("config", config),
     ("command", command),
+    ("command_checked", command_checked),
     ("hall", hall),
+    ("hall_config", hall_config),
+    ("console_command", console_command),
 ];
 
 /// Checks that an error message is one non-empty line and turns it into a verdict.
@@ -312,6 +316,108 @@ pub fn command(data: &[u8]) -> Verdict {
                     "a command serialised and decoded again differs: {again:?} vs {cmd:?}"
                 ),
                 Err(e) => panic!("a serialised command does not decode: {e}"),
+            }
+            Verdict::Accepted
+        }
+        Err(e) => refused(e.to_string()),
+    }
+}
+
+/// The board's command path (`mqtt/publisher_state.rs` calls exactly this): the checked
+/// decode with the sender policy of a board open to anyone. An accepted command must have
+/// every field within its limits and decode again the same; a refusal must be one line
+/// (the reply's error and the board's log line), and the id it echoes a valid one.
+pub fn command_checked(data: &[u8]) -> Verdict {
+    let open = SenderPolicy::default();
+    match command::decode_checked(data, &open) {
+        Ok(cmd) => {
+            if let Err(e) = command::check_fields(&cmd) {
+                panic!("an accepted command has a field out of its limits: {e}");
+            }
+            let json = match serde_json::to_vec(&cmd) {
+                Ok(json) => json,
+                Err(e) => panic!("a decoded command does not serialise: {e}"),
+            };
+            assert!(
+                json.len() <= command::MAX_PAYLOAD * 2,
+                "{} bytes",
+                json.len()
+            );
+            match command::decode_checked(&json, &open) {
+                Ok(again) => assert!(
+                    same_command(&again, &cmd),
+                    "a command serialised and decoded again differs: {again:?} vs {cmd:?}"
+                ),
+                Err(r) => panic!("a serialised command does not decode: {}", r.error),
+            }
+            Verdict::Accepted
+        }
+        Err(rejected) => {
+            if let Some(id) = &rejected.id {
+                assert!(
+                    !id.is_empty()
+                        && id.len() <= command::MAX_ID
+                        && !id.chars().any(char::is_control),
+                    "a refusal echoes an id that is not one: {id:?}"
+                );
+            }
+            let Answer::Refused(reply) = Answer::refused(&rejected.error) else {
+                unreachable!("a refusal")
+            };
+            let _ = refused(reply);
+            // The board logs the error itself.
+            refused(rejected.error.to_string())
+        }
+    }
+}
+
+/// The hall's config reader (`tengen hall --config`, `hall/src/config.rs`): parses and
+/// validates the text; every problem is reported on a line of its own.
+pub fn hall_config(data: &[u8]) -> Verdict {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return refused("not UTF-8".to_string());
+    };
+    match HallConfig::parse(text, std::path::Path::new("fuzz-hall.toml")) {
+        Ok(_) => Verdict::Accepted,
+        Err(e) => {
+            for line in e.lines() {
+                let _ = refused(line);
+            }
+            refused(e.to_string())
+        }
+    }
+}
+
+/// The console's command POST (`/api/console/command` in the hall): the body as axum's
+/// `Json` reads it (a JSON object), then [`HallState::console_command`] as the route calls
+/// it, for a hall that knows board `open-2026/hall1-07`. What the hall sends must be a
+/// command the board takes, with the hall's id and the arbiter as `by`.
+pub fn console_command(data: &[u8]) -> Verdict {
+    let Ok(body) = serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(data)
+    else {
+        return refused("the body is not a JSON object".to_string());
+    };
+    let now = Instant::now();
+    let mut state = HallState::new("tengen", Some("fuzz-hall".to_string()), "f");
+    let _ = state.on_message(
+        "tengen/open-2026/hall1-07/status",
+        br#"{"state":"online","version":"0.1.0"}"#,
+        now,
+    );
+    assert_eq!(state.board_count(), 1, "the hall knows the board");
+    match state.console_command("chief", body, now) {
+        Ok((key, id, out)) => {
+            assert_eq!(
+                (key.tournament.as_str(), key.board.as_str()),
+                ("open-2026", "hall1-07")
+            );
+            assert_eq!(out.topic, "tengen/open-2026/hall1-07/cmd");
+            match command::decode_checked(&out.payload, &SenderPolicy::default()) {
+                Ok(cmd) => {
+                    assert_eq!(cmd.id, id);
+                    assert_eq!(cmd.by.as_deref(), Some("chief"));
+                }
+                Err(r) => panic!("the hall sent a command the board refuses: {}", r.error),
             }
             Verdict::Accepted
         }

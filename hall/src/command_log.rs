@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use serde_json::{json, Map, Value};
-use tengen_protocol::command::{Command, CommandEnvelope, Reply};
+use tengen_protocol::command::{check_fields, one_line, Command, CommandEnvelope, Reply};
 use tengen_protocol::signing::{sign_for, Stamp};
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
@@ -16,15 +16,29 @@ use thiserror::Error;
 /// How many commands the log keeps (the oldest go first).
 const KEEP: usize = 500;
 
-/// Why a command from the console was not sent.
+/// Why a command from the console was not sent (one line: what serde quotes of the body
+/// has its control characters escaped).
 #[derive(Debug, Error)]
-pub(crate) enum CommandError {
+pub enum CommandError {
     /// The body is not a command of SPEC.md (unknown type, missing or extra field).
     #[error("not a valid command: {0}")]
-    Invalid(#[from] serde_json::Error),
+    Invalid(String),
+    /// A field is over its limit or holds a control character (the board would refuse it:
+    /// [`tengen_protocol::command::check_fields`]).
+    #[error("not a valid command: {0}")]
+    Field(#[from] tengen_protocol::CommandError),
+    /// The body names no board (`"tournament"` and `"board"` ids).
+    #[error("give \"tournament\" and \"board\" ids")]
+    NoBoard,
     /// The hall has not heard of that board.
     #[error("no board {}/{} in this hall", .0.tournament, .0.board)]
     UnknownBoard(BoardKey),
+}
+
+impl From<serde_json::Error> for CommandError {
+    fn from(e: serde_json::Error) -> CommandError {
+        CommandError::Invalid(one_line(&e.to_string()))
+    }
 }
 
 /// Where a command stands.
@@ -120,6 +134,7 @@ impl CommandLog {
         object.insert("id".into(), Value::String(id));
         object.insert("by".into(), Value::String(by.to_string()));
         let envelope: CommandEnvelope = serde_json::from_value(Value::Object(object))?;
+        check_fields(&envelope)?;
         self.counter += 1;
         let payload = self.seal(&envelope, key, wall)?;
         Ok(self.remember(key, envelope, payload, now))
@@ -364,6 +379,17 @@ mod tests {
                 .unwrap_err();
             assert!(matches!(e, CommandError::Invalid(_)));
         }
+        for bad in [
+            json!({"type": "new_game", "black": "Lee\nSedol"}),
+            json!({"type": "new_game", "game": "R1/T2"}),
+        ] {
+            let e = log.prepare(&key(), "chief", body(bad), now).unwrap_err();
+            assert!(matches!(e, CommandError::Field(_)), "{e}");
+        }
+        let e = log
+            .prepare(&key(), "chief", body(json!({"type": "new\ngame"})), now)
+            .unwrap_err();
+        assert!(!e.to_string().contains('\n'), "{e}");
         assert_eq!(log.to_json(now), json!([]));
         let s = log
             .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use tengen_net::broker::TlsFiles;
 use tengen_net::config_reader::{join, load_with, parse_with, ConfigError, Reader};
+use tengen_protocol::command::MAX_BY;
 use tengen_protocol::topics::is_valid_id;
 use toml::{Table, Value};
 
@@ -444,6 +445,13 @@ fn read_arbiter(t: &Table, p: &str, before: &[Arbiter], r: &mut Reader) -> Optio
         if name.trim().is_empty() {
             r.problem(join(p, "name"), "must not be empty");
             None
+        } else if name.len() > MAX_BY || name.chars().any(char::is_control) {
+            // Boards refuse a command whose `by` is longer or holds one.
+            r.problem(
+                join(p, "name"),
+                format!("use at most {MAX_BY} bytes and no control character (it is every command's \"by\")"),
+            );
+            None
         } else if before.iter().any(|b| b.name == name) {
             r.problem(join(p, "name"), "the same name is given twice");
             None
@@ -802,6 +810,14 @@ mod tests {
             lines("[[arbiter]]\nname = \"a\"\ntoken = \"short\"\n"),
             ["hall.toml: arbiter[0].token: use at least 12 characters"]
         );
+        for name in ["chief\\nof the hall", &"a".repeat(65)] {
+            assert_eq!(
+                lines(&format!(
+                    "[[arbiter]]\nname = \"{name}\"\ntoken = \"0123456789abcdef\"\n"
+                )),
+                ["hall.toml: arbiter[0].name: use at most 64 bytes and no control character (it is every command's \"by\")"]
+            );
+        }
         assert_eq!(
             lines("[mqtt]\nprefix = \"Tengen\"\n"),
             ["hall.toml: mqtt.prefix: use lower-case letters, digits and '-' (levels joined by '/')"]

@@ -559,6 +559,28 @@ impl HallState {
         Ok((sent.id, out))
     }
 
+    /// The body of the console's command POST (`{"tournament":..,"board":..,"type":..,
+    /// ...}`) from arbiter `by`: the board it names, the command's id and what to publish.
+    /// Refused, with one line, when it names no board the hall knows or is not a command a
+    /// board takes (fields checked as the board checks them).
+    pub fn console_command(
+        &mut self,
+        by: &str,
+        mut body: Map<String, Value>,
+        now: Instant,
+    ) -> Result<(BoardKey, String, Outgoing), CommandError> {
+        let t = body.remove("tournament");
+        let b = body.remove("board");
+        let key = t
+            .as_ref()
+            .and_then(Value::as_str)
+            .zip(b.as_ref().and_then(Value::as_str))
+            .and_then(|(t, b)| BoardKey::new(t, b))
+            .ok_or(CommandError::NoBoard)?;
+        let (id, out) = self.command(&key, by, body, now)?;
+        Ok((key, id, out))
+    }
+
     /// `/api/console/commands`: the commands sent, newest first, pending, acked or refused.
     pub fn commands_json(&self, now: Instant) -> Value {
         self.commands.to_json(now)

@@ -64,6 +64,7 @@ use thiserror::Error;
 
 pub use arbiter_secret::{arbiter_entry, ArbiterError};
 pub use archive::ArchiveError;
+pub use command_log::CommandError as ConsoleCommandError;
 pub use config::HallConfig;
 pub use hall_state::{HallState, Outgoing};
 pub use https::HttpsError;

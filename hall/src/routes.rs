@@ -430,23 +430,8 @@ async fn console_command(
     let Some(by) = arbiter(&app, &headers) else {
         return unauthorized();
     };
-    let mut body = body;
-    let t = body.remove("tournament");
-    let b = body.remove("board");
-    let key = t
-        .as_ref()
-        .and_then(Value::as_str)
-        .zip(b.as_ref().and_then(Value::as_str))
-        .and_then(|(t, b)| BoardKey::new(t, b));
-    let Some(key) = key else {
-        return (
-            StatusCode::BAD_REQUEST,
-            Json(json!({"error": "give \"tournament\" and \"board\" ids"})),
-        )
-            .into_response();
-    };
-    let prepared = lock(&app.hall).command(&key, &by, body, Instant::now());
-    let (id, out) = match prepared {
+    let prepared = lock(&app.hall).console_command(&by, body, Instant::now());
+    let (key, id, out) = match prepared {
         Ok(x) => x,
         Err(e) => {
             return (

@@ -126,7 +126,63 @@ pub enum CommandError {
     /// The sender is not allowed (see [`crate::signing`]).
     #[error("refused: {0}")]
     Refused(#[from] Refusal),
+    /// The payload is longer than a board reads ([`MAX_PAYLOAD`]).
+    #[error("command of {len} bytes; a board reads at most {max}")]
+    TooLarge {
+        /// The payload's length in bytes.
+        len: usize,
+        /// [`MAX_PAYLOAD`].
+        max: usize,
+    },
+    /// A field is too long, holds a control character, or is not an id.
+    #[error("field \"{field}\" {problem}")]
+    Field {
+        /// The field's JSON name.
+        field: &'static str,
+        /// What is wrong with it.
+        problem: FieldProblem,
+    },
 }
+
+/// What is wrong with one field of a command (see [`check_fields`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum FieldProblem {
+    /// The field is an empty string.
+    #[error("is empty")]
+    Empty,
+    /// The field is longer than its limit.
+    #[error("is {len} bytes long; at most {max} are allowed")]
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The field holds a control character (a newline, ESC...): refused, not stripped, so
+    /// that what the sender sees is what the board records.
+    #[error("holds a control character")]
+    Control,
+    /// A game id that is not lower-case `[a-z0-9-]`.
+    #[error("must be lower-case letters, digits and '-' only")]
+    NotAnId,
+}
+
+/// The largest `cmd` payload a board reads, in bytes (a signed `new_game` with every field
+/// at its limit is under 2 KiB); a longer one is refused before it is parsed.
+pub const MAX_PAYLOAD: usize = 8 * 1024;
+/// The longest command `id`, in bytes.
+pub const MAX_ID: usize = 128;
+/// The longest `by` (an arbiter's name or login), in bytes.
+pub const MAX_BY: usize = 64;
+/// The longest game id (`game` of `new_game`), in bytes: `[a-z0-9-]{1,64}`.
+pub const MAX_GAME_ID: usize = 64;
+/// The longest player or event name (`black`, `white`, `event`), in bytes.
+pub const MAX_NAME: usize = 128;
+/// The longest short field (`black_rank`, `white_rank`, `round`, `table`, `alert`,
+/// `result`), in bytes.
+pub const MAX_SHORT: usize = 32;
+/// The longest `time_control` (`"byoyomi 60m 5x60s"`), in bytes.
+pub const MAX_TIME_CONTROL: usize = 64;
 
 /// A `cmd` payload that was not taken: the id to answer with (the payload's string `id`,
 /// if it has one) and why.
@@ -138,9 +194,125 @@ pub struct Rejected {
     pub error: CommandError,
 }
 
-/// Decodes one `cmd` payload (no sender check).
+/// Decodes one `cmd` payload (no sender check): at most [`MAX_PAYLOAD`] bytes, and every
+/// field within its limits ([`check_fields`]).
 pub fn decode(payload: &[u8]) -> Result<CommandEnvelope, CommandError> {
-    serde_json::from_slice(payload).map_err(|e| CommandError::Malformed(one_line(&e.to_string())))
+    check_size(payload)?;
+    let envelope: CommandEnvelope = serde_json::from_slice(payload)
+        .map_err(|e| CommandError::Malformed(one_line(&e.to_string())))?;
+    check_fields(&envelope)?;
+    Ok(envelope)
+}
+
+fn check_size(payload: &[u8]) -> Result<(), CommandError> {
+    if payload.len() > MAX_PAYLOAD {
+        return Err(CommandError::TooLarge {
+            len: payload.len(),
+            max: MAX_PAYLOAD,
+        });
+    }
+    Ok(())
+}
+
+/// Checks every field of a decoded command against its limit: `id` (1 to [`MAX_ID`]
+/// bytes), `by` ([`MAX_BY`]), the game id (`[a-z0-9-]`, 1 to [`MAX_GAME_ID`]), names
+/// ([`MAX_NAME`]), ranks, round, table, alert ids and results ([`MAX_SHORT`]) and the time
+/// control ([`MAX_TIME_CONTROL`]); none may hold a control character. Whatever passes
+/// fits in an event far below the journal's record limit.
+pub fn check_fields(envelope: &CommandEnvelope) -> Result<(), CommandError> {
+    let text = |field: &'static str, value: &str, max: usize| {
+        text_problem(value, max).map_or(Ok(()), |problem| {
+            Err(CommandError::Field { field, problem })
+        })
+    };
+    let optional = |field: &'static str, value: &Option<String>, max: usize| match value {
+        Some(v) => text(field, v, max),
+        None => Ok(()),
+    };
+    if envelope.id.is_empty() {
+        return Err(CommandError::Field {
+            field: "id",
+            problem: FieldProblem::Empty,
+        });
+    }
+    text("id", &envelope.id, MAX_ID)?;
+    optional("by", &envelope.by, MAX_BY)?;
+    match &envelope.command {
+        Command::NewGame {
+            game,
+            black,
+            white,
+            black_rank,
+            white_rank,
+            event,
+            round,
+            table,
+            time_control,
+            ..
+        } => {
+            if let Some(game) = game {
+                if let Some(problem) = game_id_problem(game) {
+                    return Err(CommandError::Field {
+                        field: "game",
+                        problem,
+                    });
+                }
+            }
+            optional("black", black, MAX_NAME)?;
+            optional("white", white, MAX_NAME)?;
+            optional("event", event, MAX_NAME)?;
+            optional("black_rank", black_rank, MAX_SHORT)?;
+            optional("white_rank", white_rank, MAX_SHORT)?;
+            optional("round", round, MAX_SHORT)?;
+            optional("table", table, MAX_SHORT)?;
+            optional("time_control", time_control, MAX_TIME_CONTROL)?;
+        }
+        Command::Confirm { alert } | Command::Dismiss { alert } => text("alert", alert, MAX_SHORT)?,
+        Command::SetResult { result } => text("result", result, MAX_SHORT)?,
+        Command::Pause {}
+        | Command::Resume {}
+        | Command::AdjustTime { .. }
+        | Command::Resign { .. }
+        | Command::ResumePlay { .. }
+        | Command::Republish { .. } => {}
+    }
+    Ok(())
+}
+
+/// What is wrong with a text field of at most `max` bytes, if anything. Names may be empty
+/// (a player not yet known), ids may not: the caller checks `id` apart.
+fn text_problem(value: &str, max: usize) -> Option<FieldProblem> {
+    if value.len() > max {
+        return Some(FieldProblem::TooLong {
+            len: value.len(),
+            max,
+        });
+    }
+    if value.chars().any(char::is_control) {
+        return Some(FieldProblem::Control);
+    }
+    None
+}
+
+/// What is wrong with a game id, if anything: it must match `[a-z0-9-]{1,64}` (it goes
+/// into every envelope and into the SGF file's name).
+pub fn game_id_problem(game: &str) -> Option<FieldProblem> {
+    if game.is_empty() {
+        return Some(FieldProblem::Empty);
+    }
+    if game.len() > MAX_GAME_ID {
+        return Some(FieldProblem::TooLong {
+            len: game.len(),
+            max: MAX_GAME_ID,
+        });
+    }
+    if !game
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return Some(FieldProblem::NotAnId);
+    }
+    None
 }
 
 /// A command whose sender passed [`SenderPolicy::check`].
@@ -157,8 +329,18 @@ pub struct Checked {
 /// and the signature): a refused sender is answered before anything else is looked at.
 /// The `sig` field and the stamp (`tournament`, `board`, `at`) are checked and taken off,
 /// so a signed command also reaches a board that has no key.
+///
+/// A payload over [`MAX_PAYLOAD`] bytes is refused before it is parsed, with no id; the
+/// reply echoes the `id` only when it is a valid one (at most [`MAX_ID`] bytes, no control
+/// character). Every error is one line.
 pub fn decode_checked(payload: &[u8], senders: &SenderPolicy) -> Result<Checked, Rejected> {
-    let id_of = |v: &Map<String, Value>| v.get("id").and_then(Value::as_str).map(str::to_string);
+    check_size(payload).map_err(|error| Rejected { id: None, error })?;
+    let id_of = |v: &Map<String, Value>| {
+        v.get("id")
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty() && text_problem(id, MAX_ID).is_none())
+            .map(str::to_string)
+    };
     let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(payload) else {
         // Whatever is not an object is never taken, even if serde could read it as one.
         let error = match decode(payload) {
@@ -177,13 +359,13 @@ pub fn decode_checked(payload: &[u8], senders: &SenderPolicy) -> Result<Checked,
             })
         }
     };
-    match serde_json::from_value(Value::Object(object)) {
-        Ok(command) => Ok(Checked { command, stamp }),
-        Err(e) => Err(Rejected {
-            id,
+    let command: CommandEnvelope =
+        serde_json::from_value(Value::Object(object)).map_err(|e| Rejected {
+            id: id.clone(),
             error: CommandError::Malformed(one_line(&e.to_string())),
-        }),
-    }
+        })?;
+    check_fields(&command).map_err(|error| Rejected { id, error })?;
+    Ok(Checked { command, stamp })
 }
 
 /// Why a board refused a `republish`: it resends its stream at most once every `every_s`
@@ -222,9 +404,10 @@ pub enum Answer {
 }
 
 impl Answer {
-    /// A refusal saying `why`.
+    /// A refusal saying `why`, on one line (control characters escaped as [`one_line`]
+    /// does): whatever the reason quotes, the reply and its log line stay one line.
     pub fn refused(why: impl std::fmt::Display) -> Answer {
-        Answer::Refused(why.to_string())
+        Answer::Refused(one_line(&why.to_string()))
     }
 
     /// True when the command was carried out.
@@ -362,6 +545,126 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn a_megabyte_id_is_refused_before_it_is_parsed_and_not_echoed() {
+        let payload = json!({"id": "x".repeat(1 << 20), "type": "pause"}).to_string();
+        let open = SenderPolicy::default();
+        let r = decode_checked(payload.as_bytes(), &open).unwrap_err();
+        assert_eq!(r.id, None);
+        assert!(matches!(
+            r.error,
+            CommandError::TooLarge {
+                max: MAX_PAYLOAD,
+                ..
+            }
+        ));
+        assert!(matches!(
+            decode(payload.as_bytes()),
+            Err(CommandError::TooLarge { .. })
+        ));
+        // Under the payload limit, an id over MAX_ID is refused by name, and not echoed.
+        let payload = json!({"id": "x".repeat(MAX_ID + 1), "type": "pause"}).to_string();
+        let r = decode_checked(payload.as_bytes(), &open).unwrap_err();
+        assert_eq!(r.id, None);
+        assert_eq!(
+            r.error.to_string(),
+            format!(
+                "field \"id\" is {} bytes long; at most {MAX_ID} are allowed",
+                MAX_ID + 1
+            )
+        );
+        let at_limit = json!({"id": "x".repeat(MAX_ID), "type": "pause"}).to_string();
+        assert!(decode_checked(at_limit.as_bytes(), &open).is_ok());
+        let long_by = json!({"id": "1", "type": "pause", "by": "b".repeat(MAX_BY + 1)});
+        let r = decode_checked(long_by.to_string().as_bytes(), &open).unwrap_err();
+        assert_eq!(r.id.as_deref(), Some("1"));
+        assert!(
+            r.error.to_string().starts_with("field \"by\" is"),
+            "{}",
+            r.error
+        );
+        assert!(decode(br#"{"id":"","type":"pause"}"#).is_err());
+    }
+
+    #[test]
+    fn game_ids_are_lower_case_letters_digits_and_dashes() {
+        let open = SenderPolicy::default();
+        for bad in [
+            "../../etc/passwd",
+            "r3/t07",
+            "R3-T07",
+            "r3 t07",
+            "",
+            "r3_t07",
+            "é",
+        ] {
+            let c = json!({"id": "g", "type": "new_game", "game": bad}).to_string();
+            let r = decode_checked(c.as_bytes(), &open).unwrap_err();
+            assert!(
+                r.error.to_string().starts_with("field \"game\" "),
+                "{bad}: {}",
+                r.error
+            );
+        }
+        let long = "a".repeat(MAX_GAME_ID + 1);
+        assert_eq!(
+            game_id_problem(&long),
+            Some(FieldProblem::TooLong {
+                len: MAX_GAME_ID + 1,
+                max: MAX_GAME_ID
+            })
+        );
+        for good in ["r3-t07", "g1", &"a".repeat(MAX_GAME_ID)] {
+            let c = json!({"id": "g", "type": "new_game", "game": good}).to_string();
+            assert!(decode_checked(c.as_bytes(), &open).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn names_with_control_characters_or_over_their_limit_are_refused() {
+        let open = SenderPolicy::default();
+        for (field, value) in [
+            ("black", "Lee\nSedol"),
+            ("white", "\u{1b}[31mred"),
+            ("event", "Open\r2026"),
+            ("round", "3\t"),
+            ("time_control", "byoyomi 60m\n5x30s"),
+        ] {
+            let c = json!({"id": "n", "type": "new_game", field: value}).to_string();
+            let r = decode_checked(c.as_bytes(), &open).unwrap_err();
+            assert_eq!(
+                r.error.to_string(),
+                format!("field \"{field}\" holds a control character")
+            );
+        }
+        let c = json!({"id": "n", "type": "new_game", "black": "b".repeat(MAX_NAME + 1)});
+        assert!(decode(c.to_string().as_bytes()).is_err());
+        let c = json!({"id": "n", "type": "confirm", "alert": "a\nb"});
+        assert!(decode(c.to_string().as_bytes()).is_err());
+        let c = json!({"id": "n", "type": "set_result", "result": format!("B+{}", "1".repeat(40))});
+        assert!(decode(c.to_string().as_bytes()).is_err());
+        // Names in any script, at their limit, are fine.
+        let c = json!({"id": "n", "type": "new_game", "black": "李昌镐", "white": "w".repeat(MAX_NAME)});
+        assert!(decode(c.to_string().as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn the_checked_path_gives_one_line_errors_too() {
+        let open = SenderPolicy::default();
+        for bad in [
+            &b"{\"id\":\"1\",\"type\":\"new\\ngame\"}"[..],
+            b"{\"id\":\"1\",\"type\":\"pause\",\"ex\\ntra\":1}",
+            b"{\"id\":\"1\",\"type\":\"confirm\",\"alert\":\"a\\nb\"}",
+        ] {
+            let e = decode_checked(bad, &open).unwrap_err().error.to_string();
+            assert!(!e.contains('\n') && !e.is_empty(), "{e}");
+        }
+        let Answer::Refused(why) = Answer::refused("no open alert 'a\nb'") else {
+            unreachable!()
+        };
+        assert_eq!(why, "no open alert 'a\\nb'");
     }
 
     #[test]

@@ -630,6 +630,9 @@ words! {
         LinkLost = "link_lost",
         /// They answer again.
         LinkRestored = "link_restored",
+        /// Scans of another board size arrive from the microcontroller and are dropped (once
+        /// per run of them).
+        WrongSize = "wrong_size",
     }
 }
 

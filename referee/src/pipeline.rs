@@ -18,7 +18,7 @@ use tengen_hal::classify::Classifier;
 use tengen_hal::{Button, ButtonAction, ButtonEvent, Frame, FrameData, Millis, PointState};
 use tengen_rules::Color;
 
-use tengen_protocol::{CommandEnvelope, Event};
+use tengen_protocol::{Command, CommandEnvelope, Event};
 
 use crate::referee::{CommandRefused, Referee, RefereeError, RefereeSettings};
 use crate::sensor_health::SensorHealth;
@@ -211,21 +211,24 @@ impl Pipeline {
             .ok_or_else(|| PipelineError::Calibration("no classifier".to_string()))
     }
 
-    /// An arbiter command at `now`. A `new_game` on another board size restarts the
-    /// stabiliser too.
+    /// An arbiter command at `now`. A `new_game` on another size than the sensors read
+    /// (the stabiliser's, set up from the hardware's) is refused
+    /// ([`CommandRefused::BoardSize`]): taken, it would leave the board deaf, every scan
+    /// dropped for its length.
     pub fn command(
         &mut self,
         cmd: &CommandEnvelope,
         now: Millis,
     ) -> Result<Vec<Event>, CommandRefused> {
-        let size_before = self.referee.settings().game.size;
-        let events = self.referee.on_command(cmd, now)?;
-        let size = self.referee.settings().game.size;
-        if size != size_before {
-            self.presses.clear();
-            self.health = SensorHealth::new(size);
-            self.stabiliser = Stabiliser::new(size, self.referee.settings().stable_ms, None);
+        if let Command::NewGame {
+            size: Some(asked), ..
+        } = cmd.command
+        {
+            let board = self.stabiliser.size();
+            if asked != board {
+                return Err(CommandRefused::BoardSize { asked, board });
+            }
         }
-        Ok(events)
+        self.referee.on_command(cmd, now)
     }
 }

@@ -60,6 +60,20 @@ pub enum JournalError {
         /// What is wrong with it.
         detail: String,
     },
+    /// An event whose record would be larger than the reader accepts
+    /// ([`framing::MAX_PAYLOAD`]): refused on append, nothing written, so the journal stays
+    /// readable at the next start.
+    #[error("journal {path}: event {seq} is {len} bytes; a record holds at most {max}")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The seq the event would have had.
+        seq: u64,
+        /// The event's JSON length in bytes.
+        len: usize,
+        /// [`framing::MAX_PAYLOAD`].
+        max: usize,
+    },
     /// An earlier write or sync failed, so the file's tail is in doubt; reopen the journal
     /// (recovery cuts off whatever was not written whole).
     #[error("journal {path}: an earlier write failed; reopen to recover")]
@@ -292,7 +306,9 @@ impl Journal {
     }
 
     /// Appends one event with the next seq and `time` (UTC, written with milliseconds),
-    /// and syncs it to the disk before returning the envelope (publish only after).
+    /// and syncs it to the disk before returning the envelope (publish only after). An
+    /// event over [`framing::MAX_PAYLOAD`] bytes of JSON is refused
+    /// ([`JournalError::TooLarge`]) and nothing is written: the reader would refuse it.
     pub fn append(&mut self, event: Event, time: Timestamp) -> Result<Envelope, JournalError> {
         if self.poisoned {
             return Err(JournalError::Poisoned {
@@ -316,6 +332,14 @@ impl Journal {
             offset: end,
             detail: format!("event not serialisable: {e}"),
         })?;
+        if payload.len() > framing::MAX_PAYLOAD {
+            return Err(JournalError::TooLarge {
+                path: self.path.clone(),
+                seq,
+                len: payload.len(),
+                max: framing::MAX_PAYLOAD,
+            });
+        }
         let bytes = framing::encode(&payload);
         if let Err(source) = self.file.write_all(&bytes) {
             // Take back a partial write so the next record does not follow garbage.

@@ -56,6 +56,8 @@ impl Backend for SerialBackend {
                     Some(FaultKind::LinkLost)
                 }
                 LinkEvent::Restored => Some(FaultKind::LinkRestored),
+                // Logged by the link, at most once a minute.
+                LinkEvent::WrongSize { .. } => Some(FaultKind::WrongSize),
                 other => {
                     tracing::info!("serial link: {other:?}");
                     None

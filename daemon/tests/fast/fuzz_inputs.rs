@@ -1,6 +1,7 @@
 //! The short form of the fuzzing (the long run is AFL++ on `fuzz/`, see `fuzz/run.sh`):
 //! every reader of outside input — SGF, serial frames, simulator scripts, config, MQTT
-//! commands, the hall's intake — gets its seed corpus (`fuzz/corpus/`), the inputs AFL
+//! commands (the decoder and the board's checked path), the hall's intake, the hall's
+//! config, the console's command POST — gets its seed corpus (`fuzz/corpus/`), the inputs AFL
 //! found (`fuzz/found/`: its queue and any crash, each crash fixed), arbitrary bytes and
 //! mutated seeds, and must answer each with an acceptance or a one-line error, never a
 //! panic. The input functions are the AFL targets' own (`fuzz/src/targets.rs`).
@@ -121,6 +122,11 @@ fn inputs_afl_found_give_no_panic() {
     assert!(total > 0, "fuzz/found is empty");
 }
 
+/// A `pause` whose id is a megabyte long.
+static MEGABYTE_ID: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(|| {
+    format!("{{\"id\":\"{}\",\"type\":\"pause\"}}", "x".repeat(1 << 20)).into_bytes()
+});
+
 #[test]
 fn broken_inputs_get_a_one_line_error() {
     let cases: &[(&str, &[u8])] = &[
@@ -147,6 +153,33 @@ fn broken_inputs_get_a_one_line_error() {
             b"{\"id\":\"1\",\n\"type\":\"pause\",\"extra\":1}",
         ),
         ("hall", b"not/a/topic\npayload"),
+        // The board's own path (decode_checked): a newline in `type`, in an unknown field's
+        // name, in a field the service would quote back; a megabyte id.
+        (
+            "command_checked",
+            b"{\"id\":\"c3\",\"type\":\"c\\nfirm\",\"alert\":\"a1\"}",
+        ),
+        (
+            "command_checked",
+            b"{\"id\":\"c4\",\"type\":\"pause\",\"ex\\ntra\":1}",
+        ),
+        (
+            "command_checked",
+            b"{\"id\":\"c5\",\"type\":\"confirm\",\"alert\":\"a1\\nb\"}",
+        ),
+        ("command_checked", &MEGABYTE_ID),
+        ("hall_config", b"[hall\nidentity = 1"),
+        ("hall_config", b"[hall]\nnot_a_key = true\n[broadcast]\ndelay_moves = -1\n"),
+        (
+            "console_command",
+            b"{\"tournament\":\"open-2026\",\"board\":\"hall1-07\",\"type\":\"new\\ngame\"}",
+        ),
+        (
+            "console_command",
+            b"{\"tournament\":\"open-2026\",\"board\":\"hall1-07\",\"type\":\"new_game\",\"black\":\"a\\u001b[2J\"}",
+        ),
+        ("console_command", br#"{"type":"pause"}"#),
+        ("console_command", b"[1,2]"),
     ];
     for (name, bytes) in cases {
         match target(name)(bytes) {

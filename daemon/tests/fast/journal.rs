@@ -71,6 +71,39 @@ fn reopen(dir: &Path) -> Vec<Envelope> {
 }
 
 #[test]
+fn a_record_over_the_readers_limit_is_refused_on_append_and_the_journal_stays_readable() {
+    // Before, the writer wrote records of any size and the reader refused those over 1 MiB:
+    // one oversized event made the next start refuse the whole journal.
+    let dir = tempfile::tempdir().unwrap();
+    let written = write_game(dir.path(), 3);
+    let (mut j, _) = Journal::open(dir.path(), "hall1-07").unwrap();
+    let huge = Event::GameStarted(GameSetup {
+        black: "B".repeat(2 << 20),
+        ..GameSetup::default()
+    });
+    let err = j.append(huge, at(9_000)).unwrap_err();
+    let JournalError::TooLarge { seq, len, max, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!((*seq, *max), (5, 1 << 20));
+    assert!(*len > 2 << 20, "{len}");
+    let message = err.to_string();
+    assert!(
+        message.contains("event 5") && !message.contains('\n'),
+        "{message}"
+    );
+    // Nothing was written: the writer goes on with the same seq, and a restart reads all.
+    let next = j.append(a_move(4), at(9_500)).unwrap();
+    assert_eq!(next.seq, 5);
+    drop(j);
+    let (j, recovery) = Journal::open(dir.path(), "hall1-07").unwrap();
+    assert_eq!((recovery.records, recovery.truncated_bytes), (5, 0));
+    let mut expected = written;
+    expected.push(next);
+    assert_eq!(j.read_from(1).unwrap(), expected);
+}
+
+#[test]
 fn appends_number_and_stamp_events_and_seq_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let written = write_game(dir.path(), 3);

@@ -4,8 +4,8 @@
 use crate::traits::Millis;
 use serde::{Deserialize, Serialize};
 
-/// What the link reports to the daemon (which turns `Lost`/`Restored` into `sensor_fault`
-/// events with kind `link_lost`/`link_restored`).
+/// What the link reports to the daemon (which turns `Lost`/`Restored`/`WrongSize` into
+/// `sensor_fault` events with kind `link_lost`/`link_restored`/`wrong_size`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LinkEvent {
     /// The device vanished, failed, fell silent, or could not be opened.
@@ -19,6 +19,16 @@ pub enum LinkEvent {
     FramesLost {
         /// How many.
         count: u32,
+    },
+    /// Scans with another number of points than the configured board arrive (the
+    /// microcontroller is set up for another board size): they are dropped and counted,
+    /// and this is reported once per run of them (the daemon sends one `sensor_fault` with
+    /// kind `wrong_size`).
+    WrongSize {
+        /// Points in the scan.
+        points: usize,
+        /// Points on the configured board.
+        expected: usize,
     },
 }
 

@@ -39,6 +39,7 @@
 //!             LinkEvent::Lost { reason } => { /* sensor_fault, kind "link_lost" */ }
 //!             LinkEvent::Restored => { /* sensor_fault, kind "link_restored" */ }
 //!             LinkEvent::FramesLost { count } => { /* log it */ }
+//!             LinkEvent::WrongSize { .. } => { /* sensor_fault, kind "wrong_size" */ }
 //!         }
 //!     }
 //! }

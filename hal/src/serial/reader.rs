@@ -105,7 +105,18 @@ pub struct SerialLink {
     next_path_check: Millis,
     stats: LinkStats,
     last_failure: Option<String>,
+    /// Events of the reader itself (the monitor keeps the link's).
+    events: Vec<LinkEvent>,
+    /// True while the scans that arrive are of another size (one report per run).
+    wrong_size_run: bool,
+    /// When wrong-size scans were last logged (at most one line per
+    /// [`WRONG_SIZE_LOG_MS`]).
+    wrong_size_logged: Option<Millis>,
 }
+
+/// At most one log line per this many ms about scans of another board size (at 100 Hz they
+/// would otherwise be 100 lines a second).
+const WRONG_SIZE_LOG_MS: Millis = 60_000;
 
 impl std::fmt::Debug for SerialLink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -136,6 +147,9 @@ impl SerialLink {
             next_path_check: 0,
             stats: LinkStats::default(),
             last_failure: None,
+            events: Vec::new(),
+            wrong_size_run: false,
+            wrong_size_logged: None,
         }
     }
 
@@ -220,7 +234,9 @@ impl SerialLink {
 
     /// Every link event not yet taken, oldest first.
     pub fn take_events(&mut self) -> Vec<LinkEvent> {
-        self.monitor.take_events()
+        let mut events = self.monitor.take_events();
+        events.append(&mut self.events);
+        events
     }
 
     fn open(&mut self, now: Millis) {
@@ -325,7 +341,9 @@ impl SerialLink {
         let time = self.clock.map(r.message.time, now);
         match r.message.body {
             Body::Hello(hello) => {
-                if hello.size != self.config.size {
+                // A hello comes every second: said once per size announced.
+                let said = self.hello.as_ref().is_some_and(|h| h.size == hello.size);
+                if hello.size != self.config.size && !said {
                     tracing::warn!(
                         announced = hello.size,
                         configured = self.config.size,
@@ -341,8 +359,12 @@ impl SerialLink {
                 };
                 let size = self.config.size as usize;
                 if points != size * size {
-                    self.stats.wrong_size += 1;
+                    self.wrong_size(now, points, size * size);
                     return;
+                }
+                if self.wrong_size_run {
+                    self.wrong_size_run = false;
+                    tracing::info!(points, "scans of the board's size again");
                 }
                 self.frames.push_back(Frame { time, data });
                 while self.frames.len() > self.config.queue_limit.max(1) {
@@ -355,6 +377,31 @@ impl SerialLink {
                 button,
                 action,
             }),
+        }
+    }
+}
+
+impl SerialLink {
+    /// A scan of `points` points on a board of `expected`: dropped and counted, reported
+    /// once per run, logged at most once per `WRONG_SIZE_LOG_MS`.
+    fn wrong_size(&mut self, now: Millis, points: usize, expected: usize) {
+        self.stats.wrong_size += 1;
+        if !self.wrong_size_run {
+            self.wrong_size_run = true;
+            self.events.push(LinkEvent::WrongSize { points, expected });
+        }
+        let due = match self.wrong_size_logged {
+            Some(at) => now >= at.saturating_add(WRONG_SIZE_LOG_MS),
+            None => true,
+        };
+        if due {
+            self.wrong_size_logged = Some(now);
+            tracing::warn!(
+                points,
+                expected,
+                dropped = self.stats.wrong_size,
+                "scans of another board size dropped (is the microcontroller set up for this board?)"
+            );
         }
     }
 }

@@ -135,7 +135,13 @@ fn scans_and_buttons_come_through_the_traits_and_silence_is_a_lost_link() {
         link.pump(ms(start), Duration::from_millis(20));
     }
     assert!(link.is_up());
-    assert!(link.take_events().is_empty());
+    assert_eq!(
+        link.take_events(),
+        vec![LinkEvent::WrongSize {
+            points: 361,
+            expected: 81
+        }]
+    );
 
     // Silence: the link is lost, the port closed and reopened.
     while link.is_up() {
@@ -210,4 +216,62 @@ fn a_device_path_that_disappears_is_a_lost_link_even_while_the_port_still_reads(
     assert_eq!(link.take_events(), vec![LinkEvent::Restored]);
     drop(slave);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_of_wrong_size_scans_is_reported_once_and_again_after_right_ones() {
+    // Before, they were dropped and counted with no report: a board set up for another size
+    // than its microcontroller scans was deaf without a word.
+    let (mut master, slave) = serialport::TTYPort::pair().unwrap();
+    serialport::SerialPort::set_timeout(&mut master, Duration::from_secs(5)).unwrap();
+    let path = PathBuf::from(serialport::SerialPort::name(&slave).unwrap());
+    let mut link = SerialLink::new(config(path));
+    let start = Instant::now();
+    link.pump(ms(start), Duration::ZERO);
+    let mut mcu = Encoder::new(RawFormat::U16);
+    let mut t = 1_000;
+    let mut send = |master: &mut serialport::TTYPort, points: usize, count: usize| {
+        let mut bytes = vec![];
+        for _ in 0..count {
+            let scan = Body::Scan(FrameData::Classified(vec![PointState::Empty; points]));
+            mcu.encode(t, scan, &mut bytes).unwrap();
+            t += 10;
+        }
+        master.write_all(&bytes).unwrap();
+    };
+    let mut events = vec![];
+    let mut good = 0;
+    let mut pump_until = |link: &mut SerialLink, wrong: u64, good_wanted: usize| {
+        while link.stats().wrong_size < wrong || good < good_wanted {
+            assert!(start.elapsed() < DEADLINE, "{link:?}");
+            link.pump(ms(start), Duration::from_millis(20));
+            while link.next_frame().is_some() {
+                good += 1;
+            }
+            events.extend(link.take_events());
+        }
+    };
+    // A 13x13 microcontroller on a 9x9 board: 100 scans, one report.
+    send(&mut master, 169, 100);
+    pump_until(&mut link, 100, 0);
+    // Right scans end the run; the next wrong one is a new run, reported again.
+    send(&mut master, 81, 3);
+    pump_until(&mut link, 100, 3);
+    send(&mut master, 361, 50);
+    pump_until(&mut link, 150, 3);
+    assert_eq!(
+        events,
+        vec![
+            LinkEvent::WrongSize {
+                points: 169,
+                expected: 81
+            },
+            LinkEvent::WrongSize {
+                points: 361,
+                expected: 81
+            },
+        ]
+    );
+    assert_eq!(link.stats().wrong_size, 150);
+    drop(slave);
 }

@@ -45,6 +45,15 @@ pub enum CommandRefused {
     /// `new_game` the rules cannot set up.
     #[error("{0}")]
     Setup(String),
+    /// `new_game` on another size than the board's sensors read: accepted, the board would
+    /// drop every scan from then on.
+    #[error("this board is {board}x{board}; a {asked}x{asked} game cannot be played on it")]
+    BoardSize {
+        /// The size the command asked for.
+        asked: u8,
+        /// The hardware's size.
+        board: u8,
+    },
 }
 
 impl Referee {

@@ -1,0 +1,7 @@
+//! AFL++ target: `tengen_fuzz::targets::console_command` on each input (see `fuzz/run.sh`).
+
+fn main() {
+    afl::fuzz!(|data: &[u8]| {
+        let _ = tengen_fuzz::targets::console_command(data);
+    });
+}
