@@ -6,6 +6,8 @@
 //! Needs `/usr/bin/chromium` (`apt-get install chromium`). Without it the test says so and
 //! passes, except in CI (`TENGEN_REQUIRE_ORACLES=1`), where a missing browser is a failure.
 
+#[path = "support/broker.rs"]
+mod broker;
 #[path = "support/browser.rs"]
 mod browser;
 
@@ -896,4 +898,153 @@ async fn board_page_variation_leaves_the_game_alone() {
     });
     checks.await.expect("browser checks");
     server.stop();
+}
+
+/// The `state` a board with `setup` publishes after `clock`: folded by the protocol's
+/// [`GameView`] from the game's events.
+fn board_state(board: &str, setup: GameSetup, clock: ClockReading) -> String {
+    let mut view = GameView::new();
+    let events = [
+        Event::GameStarted(setup),
+        Event::Move {
+            number: 1,
+            color: Color::Black,
+            point: gtp("Q16"),
+            captured: vec![],
+            clock: None,
+        },
+        Event::Clock(clock),
+    ];
+    let mut at = Timestamp::from_millis(1_795_959_900_000);
+    for (i, event) in events.into_iter().enumerate() {
+        at = Timestamp::from_millis(at.millis() + 1000);
+        let envelope = Envelope {
+            seq: i as u64 + 1,
+            time: at,
+            board: board.into(),
+            game: format!("r3-{board}"),
+            by: None,
+            event,
+        };
+        view.apply_envelope(&envelope).expect("folds");
+    }
+    view.snapshot(at).expect("a game").to_value().to_string()
+}
+
+/// The hall's overview: long names are shown whole (they wrap, nothing is cut off), and
+/// the clocks show the byo-yomi periods or the Canadian stones left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn overview_shows_whole_names_and_periods() {
+    use rumqttc::QoS;
+    let Some(path) = browser::chromium() else {
+        return;
+    };
+    let Some(mosq) = broker::Mosquitto::start() else {
+        return;
+    };
+    let boards = broker::Subscriber::connect(&mosq.url(), "fake-boards", &["tengen/+/+/cmd"]).await;
+    let long_black = "Hon'inbo Shusaku, born Kuwahara Torajiro of Tonoura in Bingo Province";
+    let long_white = "Gennan Inseki, eleventh head of the Inoue house";
+    let byoyomi = GameSetup {
+        black: long_black.into(),
+        white: long_white.into(),
+        ..setup("byoyomi 60m 5x30s")
+    };
+    let canadian = setup("canadian 10m 15/10m");
+    let reading = |periods: PerColor<u32>| ClockReading {
+        color: Some(Color::Black),
+        black: 30_000,
+        white: 25_000,
+        periods,
+        running: Some(Color::White),
+        paused: Some(false),
+    };
+    for (board, setup, periods) in [
+        ("t01", byoyomi, PerColor { black: 5, white: 3 }),
+        (
+            "t02",
+            canadian,
+            PerColor {
+                black: 15,
+                white: 12,
+            },
+        ),
+    ] {
+        let root = format!("tengen/open/{board}");
+        let state = board_state(board, setup, reading(periods));
+        for (topic, payload) in [
+            (format!("{root}/state"), state),
+            (
+                format!("{root}/status"),
+                format!(r#"{{"state":"online","version":"test","board":"{board}"}}"#),
+            ),
+        ] {
+            boards
+                .client
+                .publish(topic, QoS::AtLeastOnce, true, payload.into_bytes())
+                .await
+                .expect("publish");
+        }
+    }
+    let hall = tengen_hall::start(
+        &mosq.url(),
+        "127.0.0.1:0",
+        &tengen_hall::HallConfig::default(),
+    )
+    .await
+    .expect("hall starts");
+    let url = format!("http://{}/", hall.addr);
+    let checks = tokio::task::spawn_blocking(move || {
+        let browser = browser::launch(path);
+        let tab = open(&browser, &url);
+        let card = |board: &str, sel: &str| {
+            format!("document.querySelector('.card[data-board=\"{board}\"] {sel}')")
+        };
+        browser::wait_until(
+            &tab,
+            &format!(
+                "({}?.textContent ?? '').startsWith({})",
+                card("t01", ".players"),
+                serde_json::json!(long_black)
+            ),
+            true.into(),
+            Duration::from_secs(5),
+            "the board's card",
+        );
+        assert_eq!(
+            browser::eval(
+                &tab,
+                &format!("(() => {{ const e = {}; return e.scrollWidth <= e.clientWidth && getComputedStyle(e).textOverflow !== 'ellipsis'; }})()", card("t01", ".players"))
+            ),
+            serde_json::json!(true),
+            "the names are not cut off"
+        );
+        assert_eq!(
+            browser::eval(&tab, &format!("{}.textContent", card("t01", ".players"))),
+            serde_json::json!(format!("{long_black} 4d \u{2013} {long_white} 8d")),
+            "the names with their ranks"
+        );
+        for (board, color, want) in [
+            ("t01", "B", "5 periods"),
+            ("t01", "W", "3 periods"),
+            ("t02", "B", "15 stones"),
+            ("t02", "W", "12 stones"),
+        ] {
+            assert_eq!(
+                browser::eval(
+                    &tab,
+                    &format!(
+                        "{}?.textContent ?? ''",
+                        card(board, &format!(".clocks [data-color=\"{color}\"] .periods"))
+                    )
+                ),
+                serde_json::json!(want),
+                "{board} {color}"
+            );
+        }
+        screenshot(&tab, "overview-names-periods.png");
+    });
+    checks.await.expect("browser checks");
+    hall.stop();
+    boards.stop();
 }
