@@ -642,33 +642,6 @@ async fn board_page_clocks_periods_and_reload() {
         let tab = open(&browser, &url);
         let short = Duration::from_secs(2);
         browser::wait_until(&tab, &has_stone("T10", "W"), true.into(), short, "moves");
-        assert_eq!(
-            browser::eval(&tab, &text_of("subW")),
-            serde_json::json!("3 periods \u{b7} 0 captured")
-        );
-        assert_eq!(
-            browser::eval(&tab, &text_of("subB")),
-            serde_json::json!("5 periods \u{b7} 0 captured")
-        );
-        assert_eq!(
-            browser::eval(&tab, &text_of("callW")),
-            serde_json::json!("period used, 3 left")
-        );
-        assert_eq!(
-            browser::eval(
-                &tab,
-                "document.querySelector('.clocks').textContent.includes('_')"
-            ),
-            serde_json::json!(false),
-            "no raw call codes"
-        );
-        assert_eq!(
-            browser::eval(&tab, COVERED_COORDINATES),
-            serde_json::json!(0),
-            "A and T columns"
-        );
-        screenshot(&tab, "board-page-byoyomi.png");
-
         // Reloaded 4 s later, White's clock has run on those 4 s; it does not start again
         // from the last reading.
         std::thread::sleep(Duration::from_secs(4));
@@ -700,6 +673,32 @@ async fn board_page_clocks_periods_and_reload() {
             serde_json::json!("0:40")
         );
 
+        assert_eq!(
+            browser::eval(&tab, &text_of("subW")),
+            serde_json::json!("3 periods \u{b7} 0 captured")
+        );
+        assert_eq!(
+            browser::eval(&tab, &text_of("subB")),
+            serde_json::json!("5 periods \u{b7} 0 captured")
+        );
+        assert_eq!(
+            browser::eval(&tab, &text_of("callW")),
+            serde_json::json!("period used, 3 left")
+        );
+        assert_eq!(
+            browser::eval(
+                &tab,
+                "document.querySelector('.clocks').textContent.includes('_')"
+            ),
+            serde_json::json!(false),
+            "no raw call codes"
+        );
+        assert_eq!(
+            browser::eval(&tab, COVERED_COORDINATES),
+            serde_json::json!(0),
+            "A and T columns"
+        );
+        screenshot(&tab, "board-page-byoyomi.png");
         // A Canadian game: stones to play, not periods.
         board.send(Event::GameStarted(setup("canadian 10m 15/10m")));
         board.send(Event::Clock(ClockReading {
