@@ -100,3 +100,36 @@ async fn events_resume_from_last_event_id() {
     assert_eq!(ids(&live), vec![6, 7, 8]);
     server.stop();
 }
+
+/// `/api/state` says how old its snapshot is (`x-tengen-state-age-ms`), so a page loaded
+/// long after the last clock reading counts the running clock from the reading, not from
+/// its own load; a new snapshot starts the age again.
+#[tokio::test]
+async fn state_says_its_age() {
+    let feed = LiveFeed::new();
+    let server = serve("127.0.0.1:0", router(feed.clone()))
+        .await
+        .expect("bind");
+    let age = |r: &http::Resp| -> u64 {
+        r.header("x-tengen-state-age-ms")
+            .expect("the age header")
+            .parse()
+            .expect("ms")
+    };
+    feed.set_state(serde_json::json!({"to_move": "B", "number": 0}));
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let r = http::get(server.addr, "/api/state", &[]).await;
+    assert_eq!(r.json()["number"], 0);
+    let first = age(&r);
+    assert!(first >= 1000, "age {first} ms after 1000 ms");
+    assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
+    feed.set_state(serde_json::json!({"to_move": "W", "number": 1}));
+    let r = http::get(server.addr, "/api/state", &[]).await;
+    assert_eq!(r.json()["number"], 1);
+    assert!(
+        age(&r) < first,
+        "a new snapshot is younger: {} ms, the old one was {first} ms",
+        age(&r)
+    );
+    server.stop();
+}

@@ -3,6 +3,7 @@
 //! (or the hall, one per board) feeds it; the HTTP handlers only read it.
 
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast;
 
@@ -29,6 +30,8 @@ struct Inner {
 struct Data {
     events: Vec<Envelope>,
     state: serde_json::Value,
+    /// When `state` was set: its clocks read as of then.
+    state_at: Option<Instant>,
     sgf: String,
 }
 
@@ -83,7 +86,9 @@ impl LiveFeed {
 
     /// Replaces the `state` snapshot served on `/api/state`.
     pub fn set_state(&self, state: serde_json::Value) {
-        self.write().state = state;
+        let mut d = self.write();
+        d.state = state;
+        d.state_at = Some(Instant::now());
     }
 
     /// Replaces the SGF served on `/game.sgf`.
@@ -94,6 +99,14 @@ impl LiveFeed {
     /// The latest `state` snapshot (`null` before the first one).
     pub fn state(&self) -> serde_json::Value {
         self.read().state.clone()
+    }
+
+    /// The latest `state` snapshot with how long ago it was set (zero before the first):
+    /// its running clock has run that much further since.
+    pub fn state_with_age(&self) -> (serde_json::Value, Duration) {
+        let d = self.read();
+        let age = d.state_at.map_or(Duration::ZERO, |t| t.elapsed());
+        (d.state.clone(), age)
     }
 
     /// The SGF of the game so far.

@@ -76,12 +76,27 @@ async fn sgf(State(feed): State<LiveFeed>) -> Response {
         .into_response()
 }
 
+/// The response header of `/api/state` saying how many ms ago the snapshot was taken: the
+/// page counts the running clock down from then, not from its own load.
+const STATE_AGE_HEADER: &str = "x-tengen-state-age-ms";
+
 async fn state(State(feed): State<LiveFeed>) -> Response {
-    let state = feed.state();
+    let (state, age) = feed.state_with_age();
     if state.is_null() {
         return (StatusCode::SERVICE_UNAVAILABLE, "no game yet\n").into_response();
     }
-    axum::Json(state).into_response()
+    let age_ms = u64::try_from(age.as_millis()).unwrap_or(u64::MAX);
+    (
+        [
+            (
+                header::HeaderName::from_static(STATE_AGE_HEADER),
+                age_ms.to_string(),
+            ),
+            (header::CACHE_CONTROL, "no-store".to_string()),
+        ],
+        axum::Json(state),
+    )
+        .into_response()
 }
 
 /// `?from=SEQ` does what `Last-Event-ID: SEQ` does, for clients that cannot set headers.
