@@ -160,6 +160,16 @@ fn on(seen: &Arc<Mutex<Vec<Msg>>>, topic: &str) -> Vec<Value> {
 }
 
 /// JavaScript: how many stones the one-board page draws, and whether it draws `point`.
+/// A child process (the static web server), killed when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn stones_js() -> &'static str {
     "document.querySelectorAll('#board .stone').length"
 }
@@ -176,14 +186,40 @@ async fn hall_overview_console_and_delayed_public_page() {
     let Some(mosq) = Mosquitto::start() else {
         return;
     };
+    // The public site is also kept as static files, served below by a plain static server.
+    let site = tempfile::tempdir().expect("temp dir");
     let config = HallConfig::parse(
         &format!(
             "[broadcast]\ndelay_moves = 3\ntopic_prefix = \"public\"\nrepublish = true\n\
-             [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"
+             export_dir = \"{}\"\n\
+             [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n",
+            site.path().display()
         ),
         Path::new("hall.toml"),
     )
     .expect("hall config");
+    let static_port = broker::free_port();
+    let _static_server = Server(
+        Command::new("python3")
+            .args([
+                "-m",
+                "http.server",
+                &static_port.to_string(),
+                "--bind",
+                "127.0.0.1",
+            ])
+            .arg("--directory")
+            .arg(site.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 -m http.server"),
+    );
+    assert!(
+        broker::wait_listening(static_port, Duration::from_secs(10)),
+        "the static server listens"
+    );
+    let static_base = format!("http://127.0.0.1:{static_port}");
     let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
         .await
         .expect("hall starts");
@@ -343,6 +379,35 @@ async fn hall_overview_console_and_delayed_public_page() {
             json!(4)
         );
         screenshot(&tab, TMP, "hall-overview.png");
+
+        // The static copy (`export_dir`) behind a plain static server: the same delayed
+        // page, polling its files instead of a stream, and the same overview.
+        let copy = browser.new_tab().expect("tab");
+        copy.navigate_to(&format!("{static_base}/board/open/t07/"))
+            .expect("static page");
+        copy.wait_until_navigated().expect("loaded");
+        wait_until(
+            &copy,
+            "document.getElementById('summary').textContent",
+            "Move 4: W A1".into(),
+            long,
+            "the static page as far as the delay lets out",
+        );
+        assert_eq!(eval(&copy, stones_js()), json!(4));
+        for late in ["E4", "A2", "E6"] {
+            assert_eq!(eval(&copy, &has_stone_js(late)), json!(false), "{late}");
+        }
+        screenshot(&copy, TMP, "hall-static-copy.png");
+        copy.navigate_to(&format!("{static_base}/"))
+            .expect("static overview");
+        copy.wait_until_navigated().expect("loaded");
+        wait_until(
+            &copy,
+            "document.querySelector('.card[data-board=\"t07\"] .number')?.textContent ?? ''",
+            "round 1 · move 4".into(),
+            long,
+            "the delayed move number on the static overview",
+        );
 
         // Confirm: the board answers with a warning; the console shows the command acked.
         tab.navigate_to(&format!("{base}/console"))

@@ -330,7 +330,8 @@ pub fn command(data: &[u8]) -> Verdict {
 pub fn command_checked(data: &[u8]) -> Verdict {
     let open = SenderPolicy::default();
     match command::decode_checked(data, &open) {
-        Ok(cmd) => {
+        Ok(checked) => {
+            let cmd = checked.command;
             if let Err(e) = command::check_fields(&cmd) {
                 panic!("an accepted command has a field out of its limits: {e}");
             }
@@ -345,7 +346,7 @@ pub fn command_checked(data: &[u8]) -> Verdict {
             );
             match command::decode_checked(&json, &open) {
                 Ok(again) => assert!(
-                    same_command(&again, &cmd),
+                    same_command(&again.command, &cmd),
                     "a command serialised and decoded again differs: {again:?} vs {cmd:?}"
                 ),
                 Err(r) => panic!("a serialised command does not decode: {}", r.error),
@@ -413,9 +414,9 @@ pub fn console_command(data: &[u8]) -> Verdict {
             );
             assert_eq!(out.topic, "tengen/open-2026/hall1-07/cmd");
             match command::decode_checked(&out.payload, &SenderPolicy::default()) {
-                Ok(cmd) => {
-                    assert_eq!(cmd.id, id);
-                    assert_eq!(cmd.by.as_deref(), Some("chief"));
+                Ok(checked) => {
+                    assert_eq!(checked.command.id, id);
+                    assert_eq!(checked.command.by.as_deref(), Some("chief"));
                 }
                 Err(r) => panic!("the hall sent a command the board refuses: {}", r.error),
             }

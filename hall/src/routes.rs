@@ -465,7 +465,12 @@ async fn console_command(
 /// lags behind the broadcast delay.
 async fn console_overview(State(app): State<App>, headers: HeaderMap) -> Response {
     match arbiter(&app, &headers) {
-        Some(_) => Html(OVERVIEW).into_response(),
+        Some(_) => Html(OVERVIEW.replacen(
+            "const BOARDS = \"/api/boards\";",
+            "const BOARDS = \"/api/console/boards\";",
+            1,
+        ))
+        .into_response(),
         None => login_page(StatusCode::UNAUTHORIZED, ""),
     }
 }

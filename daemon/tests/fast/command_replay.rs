@@ -219,12 +219,14 @@ async fn the_hall_stamps_its_commands_for_each_board_and_a_signed_board_takes_th
         .expect("hall starts");
     let addr = hall.addr;
     let form = ("Content-Type", "application/x-www-form-urlencoded");
+    // The console's POSTs come from its own page (the hall checks Origin against Host).
+    let origin = ("Origin", "http://test");
     let login = format!("name=chief&password={token}");
     let r = request(
         addr,
         "POST",
         "/console/login",
-        &[form],
+        &[form, origin],
         login.as_bytes(),
         None,
     )
@@ -241,7 +243,7 @@ async fn the_hall_stamps_its_commands_for_each_board_and_a_signed_board_takes_th
             addr,
             "POST",
             "/api/console/command",
-            &[auth, json_ct],
+            &[auth, json_ct, origin],
             cmd.as_bytes(),
             None,
         )

@@ -378,13 +378,21 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     let take = |alert: &str| json!({"tournament": "t", "board": "b2", "alert": alert}).to_string();
     let json_ct = ("Content-Type", "application/json");
     let path = "/api/console/alert/take";
-    let r = request(addr, "POST", path, &[json_ct], take("a9").as_bytes(), None).await;
+    let r = request(
+        addr,
+        "POST",
+        path,
+        &[json_ct, ORIGIN],
+        take("a9").as_bytes(),
+        None,
+    )
+    .await;
     assert_eq!(r.status, 401, "not without a login");
     let r = request(
         addr,
         "POST",
         path,
-        &[json_ct, auth],
+        &[json_ct, auth, ORIGIN],
         take("a9").as_bytes(),
         None,
     )
@@ -396,7 +404,7 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
         addr,
         "POST",
         path,
-        &[json_ct, auth],
+        &[json_ct, auth, ORIGIN],
         take("a1").as_bytes(),
         None,
     )
