@@ -9,12 +9,16 @@ use serde_json::{json, Map, Value};
 use tengen_net::live_view::LiveFeed;
 use tengen_protocol::command::{Command, Reply};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
-use tengen_protocol::{gtp, Envelope, Timestamp};
+use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 
 use crate::board::{BoardView, Need};
 use crate::broadcast_delay::DelayPolicy;
 use crate::command_log::{CommandError, CommandLog, Sent};
 use crate::config::Broadcast;
+
+/// Told each board's public view (what the public has seen) after it may have changed:
+/// for the engine analysis, which must never see more than the public.
+pub(crate) type PublicWatch = Box<dyn FnMut(&BoardKey, &GameView) + Send>;
 
 /// A message for the MQTT client to publish (QoS 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +59,8 @@ pub struct HallState {
     /// Which arbiter took which open alert (board, alert id), so the other consoles see
     /// someone is on the way.
     taken: BTreeMap<(BoardKey, String), String>,
+    /// Told the public views (`[analysis]`).
+    public_watch: Option<PublicWatch>,
 }
 
 impl HallState {
@@ -71,6 +77,21 @@ impl HallState {
             delay: None,
             archived: None,
             taken: BTreeMap::new(),
+            public_watch: None,
+        }
+    }
+
+    /// The same hall telling `watch` each board's public view whenever it may have changed
+    /// (after the broadcast delay released events; the live view without a delay).
+    pub(crate) fn with_public_watch(mut self, watch: Option<PublicWatch>) -> HallState {
+        self.public_watch = watch;
+        self
+    }
+
+    /// Tells the public watch board `key`'s public view.
+    fn watch_public(&mut self, key: &BoardKey) {
+        if let (Some(watch), Some(board)) = (self.public_watch.as_mut(), self.boards.get(key)) {
+            watch(key, board.public_view());
         }
     }
 
@@ -152,6 +173,7 @@ impl HallState {
         self.collect_archived(&key);
         if self.boards.contains_key(&key) {
             out.extend(self.release(&key, now, wall));
+            self.watch_public(&key);
         }
         out
     }
@@ -270,9 +292,12 @@ impl HallState {
             return Vec::new();
         }
         let keys: Vec<BoardKey> = self.boards.keys().cloned().collect();
-        keys.iter()
-            .flat_map(|k| self.release(k, now, wall))
-            .collect()
+        let mut out = Vec::new();
+        for k in &keys {
+            out.extend(self.release(k, now, wall));
+            self.watch_public(k);
+        }
+        out
     }
 
     /// Runs board `key`'s broadcast delay; the public tree's messages for what it released
