@@ -25,6 +25,7 @@ mod config;
 mod config_rpi;
 mod fuzz_inputs;
 mod hall;
+mod hall_analysis;
 mod hall_archive;
 mod http_view;
 mod journal;
