@@ -793,6 +793,36 @@ mod tests {
         HallState::new("tengen", None, "h").with_broadcast(b.as_ref())
     }
 
+    /// The public watch (what the engine analysis is fed) sees the public view only: under
+    /// `delay_moves = 3`, never one of the last three moves.
+    #[test]
+    fn the_public_watch_sees_what_the_public_has_seen_and_no_more() {
+        use std::sync::{Arc, Mutex};
+        let seen: Arc<Mutex<Vec<usize>>> = Arc::default();
+        let log = seen.clone();
+        let watch: PublicWatch = Box::new(move |key, view| {
+            assert_eq!((key.tournament.as_str(), key.board.as_str()), ("t", "b1"));
+            log.lock().unwrap().push(view.record().len());
+        });
+        let mut h = delayed("[broadcast]\ndelay_moves = 3\n").with_public_watch(Some(watch));
+        let now = Instant::now();
+        let t0 = "2026-11-29T13:00:00.000Z";
+        h.on_message("tengen/t/b1/events", &event(1, t0, game_started()), now);
+        for (n, p) in ["C3", "G7", "C7", "G3", "E5"].iter().enumerate() {
+            let n = n as u32 + 1;
+            let e = event(u64::from(n) + 1, t0, moved(n, p));
+            h.on_message("tengen/t/b1/events", &e, now);
+            h.tick(now);
+        }
+        let seen = seen.lock().unwrap().clone();
+        assert_eq!(
+            seen.iter().max(),
+            Some(&2),
+            "5 moves, 3 held back: {seen:?}"
+        );
+        assert_eq!(seen.last(), Some(&2));
+    }
+
     #[test]
     fn a_hall_that_never_saw_the_game_start_shows_no_public_position() {
         let mut h = delayed("[broadcast]\ndelay_moves = 1\n");

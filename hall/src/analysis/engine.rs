@@ -284,6 +284,97 @@ pub(crate) fn parse_top_moves(answer: &str) -> Option<Vec<String>> {
 mod tests {
     use super::*;
 
+    use crate::analysis::scheduler::Position;
+    use tengen_protocol::event::{Event, GameSetup};
+    use tengen_protocol::{GameView, Timestamp};
+    use tengen_rules::{Move, Point};
+
+    /// GNU Go's command line, where installed (a failure under `TENGEN_REQUIRE_ORACLES=1`).
+    fn gnugo() -> Option<String> {
+        let found = std::iter::once(std::path::PathBuf::from("/usr/games/gnugo"))
+            .chain(
+                std::env::var_os("PATH")
+                    .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|d| d.join("gnugo")),
+            )
+            .find(|p| p.is_file());
+        let required = std::env::var("TENGEN_REQUIRE_ORACLES").is_ok_and(|v| v == "1");
+        assert!(
+            found.is_some() || !required,
+            "gnugo is missing (TENGEN_REQUIRE_ORACLES=1)"
+        );
+        found.map(|p| format!("{} --mode gtp", p.display()))
+    }
+
+    /// A 9x9 game with two handicap stones, and White's first `moves`.
+    fn handicap_game(moves: &[&str]) -> Position {
+        let mut view = GameView::new();
+        let at = Timestamp::now();
+        let setup = GameSetup {
+            size: 9,
+            komi: 0.5,
+            handicap: 2,
+            ..GameSetup::default()
+        };
+        view.apply(&Event::GameStarted(setup), at).unwrap();
+        for (i, m) in moves.iter().enumerate() {
+            let number = i as u32 + 1;
+            let color = if number % 2 == 1 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let e = Event::Move {
+                number,
+                color,
+                point: Point::parse_gtp(m, 9).unwrap(),
+                captured: vec![],
+                clock: None,
+            };
+            view.apply(&e, at).unwrap();
+        }
+        Position::of(&view).unwrap()
+    }
+
+    #[tokio::test]
+    async fn gnugo_estimates_a_handicap_game_and_refuses_an_impossible_one() {
+        let Some(command) = gnugo() else {
+            return;
+        };
+        let mut engine = Engine::start(&command, Some(1))
+            .await
+            .expect("GNU Go starts");
+        assert_eq!(engine.name(), "GNU Go 3.8");
+        let p = handicap_game(&[]);
+        assert_eq!(p.handicap, ["C3", "G7"], "the board's handicap points");
+        assert_eq!(p.to_move(), Color::White);
+        let e = engine.analyse(0, &p).await.expect("an estimate");
+        assert_eq!(e.number, 0);
+        assert!(
+            e.score_lead > 0.0,
+            "two stones and half a point of komi: {e:?}"
+        );
+        assert!(!e.best.is_empty() && e.best.len() <= CANDIDATES, "{e:?}");
+        for m in &e.best {
+            let p = Point::parse_gtp(m, 9).expect("a 9x9 point");
+            assert!(!["C3", "G7"].contains(&p.to_gtp().as_str()), "{e:?}");
+        }
+        let p = handicap_game(&["E5"]);
+        assert_eq!(p.to_move(), Color::Black);
+        let e = engine.analyse(1, &p).await.expect("an estimate");
+        assert_eq!(e.number, 1);
+        // A stone on a handicap stone: refused, and the engine carries on.
+        let mut bad = handicap_game(&[]);
+        bad.moves
+            .push((Color::White, Move::Play(Point::parse_gtp("C3", 9).unwrap())));
+        let err = engine.analyse(1, &bad).await.expect_err("refused");
+        assert!(err.is_refusal(), "{err}");
+        assert!(engine.analyse(0, &handicap_game(&[])).await.is_ok());
+        assert!(engine.is_running());
+    }
+
     #[test]
     fn scores_are_from_blacks_side() {
         assert_eq!(
