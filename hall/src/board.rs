@@ -141,6 +141,15 @@ impl BoardView {
         }
     }
 
+    /// The fold of what the public has seen: of the released events under a broadcast
+    /// delay, else of the live stream.
+    pub(crate) fn public_view(&self) -> &GameView {
+        match &self.public {
+            Some(p) => &p.view,
+            None => &self.live,
+        }
+    }
+
     /// Takes the events the live feed got since the last call into the delay, and releases
     /// what `policy` lets the public see at `wall` (`now` is the same moment on the
     /// monotonic clock). Returns the released public events (alerts and sensor faults are

@@ -36,6 +36,22 @@ pub struct HallConfig {
     /// `[tournament]`: the OpenGotha file whose rounds the console starts and whose results
     /// it writes back. Without it the console has no Round view.
     pub(crate) tournament: Option<TournamentSection>,
+    /// `[analysis]`: a GTP engine's estimates of the public games. Without it, none.
+    pub(crate) analysis: Option<AnalysisSection>,
+}
+
+/// `[analysis]`: the engine that analyses every public position, and how hard.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct AnalysisSection {
+    /// The engine's command line: a program and its arguments, split on white space.
+    pub(crate) command: String,
+    /// The time one position may take; an engine that takes more than twice this is
+    /// killed and started again.
+    pub(crate) budget_ms: u64,
+    /// How many boards are analysed at once (one engine process each).
+    pub(crate) boards: u32,
+    /// `level N` sent to the engine when it starts (GNU Go's strength and speed).
+    pub(crate) level: Option<u32>,
 }
 
 /// `[tournament]`: the tournament file and how its tables map to boards.
@@ -180,6 +196,9 @@ pub(crate) struct Arbiter {
 /// The longest console session, in hours (a year).
 const MAX_SESSION_HOURS: i64 = 8760;
 
+/// `[analysis] budget` when not given.
+const DEFAULT_ANALYSIS_BUDGET_MS: u64 = 2000;
+
 const PREFIX_RULE: &str = "use lower-case letters, digits and '-' (levels joined by '/')";
 
 impl HallConfig {
@@ -235,7 +254,14 @@ fn read(root: &Table, r: &mut Reader) -> HallConfig {
     r.unknown_keys(
         root,
         "",
-        &["mqtt", "hall", "arbiter", "broadcast", "tournament"],
+        &[
+            "mqtt",
+            "hall",
+            "arbiter",
+            "broadcast",
+            "tournament",
+            "analysis",
+        ],
     );
     let empty = Table::new();
     let mqtt = read_mqtt(r.table(root, "", "mqtt").unwrap_or(&empty), r);
@@ -247,13 +273,58 @@ fn read(root: &Table, r: &mut Reader) -> HallConfig {
     let tournament = r
         .table(root, "", "tournament")
         .and_then(|t| read_tournament(t, r));
+    let analysis = r
+        .table(root, "", "analysis")
+        .and_then(|t| read_analysis(t, r));
     HallConfig {
         mqtt,
         hall,
         arbiters,
         broadcast,
         tournament,
+        analysis,
     }
+}
+
+fn read_analysis(t: &Table, r: &mut Reader) -> Option<AnalysisSection> {
+    const P: &str = "analysis";
+    r.unknown_keys(t, P, &["command", "budget", "boards", "level"]);
+    let command = match r.string(t, P, "command") {
+        Some(c) if c.trim().is_empty() => {
+            r.problem(join(P, "command"), "must not be empty");
+            None
+        }
+        Some(c) => Some(c),
+        None => {
+            if !t.contains_key("command") {
+                r.problem(
+                    join(P, "command"),
+                    "required: a GTP engine's command line (\"/usr/games/gnugo --mode gtp\")",
+                );
+            }
+            None
+        }
+    };
+    let budget_ms = r.duration_ms(t, P, "budget").and_then(|ms| {
+        if (100..=600_000).contains(&ms) {
+            Some(ms)
+        } else {
+            r.problem(join(P, "budget"), "give from 100ms to 10m");
+            None
+        }
+    });
+    let boards = r
+        .integer_in(t, P, "boards", 1, 64)
+        .and_then(|v| u32::try_from(v).ok());
+    let level = r
+        .integer_in(t, P, "level", 0, 100)
+        .and_then(|v| u32::try_from(v).ok());
+    Some(AnalysisSection {
+        command: command?,
+        budget_ms: budget_ms.unwrap_or(DEFAULT_ANALYSIS_BUDGET_MS),
+        boards: boards.unwrap_or(1),
+        level,
+    })
 }
 
 fn read_tournament(t: &Table, r: &mut Reader) -> Option<TournamentSection> {
@@ -786,6 +857,41 @@ mod tests {
         assert_eq!(
             lines("broadcast = 3\n"),
             ["hall.toml: broadcast: expected a table, found an integer"]
+        );
+    }
+
+    #[test]
+    fn analysis_section() {
+        assert_eq!(parse("").unwrap().analysis, None);
+        let c = parse("[analysis]\ncommand = \"/usr/games/gnugo --mode gtp\"\n").unwrap();
+        assert_eq!(
+            c.analysis,
+            Some(AnalysisSection {
+                command: "/usr/games/gnugo --mode gtp".into(),
+                budget_ms: 2000,
+                boards: 1,
+                level: None,
+            })
+        );
+        let c = parse("[analysis]\ncommand = \"gnugo --mode gtp\"\nbudget = \"500ms\"\nboards = 4\nlevel = 1\n")
+            .unwrap();
+        let a = c.analysis.unwrap();
+        assert_eq!((a.budget_ms, a.boards, a.level), (500, 4, Some(1)));
+        assert_eq!(
+            lines("[analysis]\ncommand = \"gnugo\"\nvisits = 3\nbudget = \"soon\"\nboards = 0\n"),
+            [
+                "hall.toml: analysis.visits: unknown key",
+                "hall.toml: analysis.budget: \"soon\" is not a duration",
+                "hall.toml: analysis.boards: 0 is not in 1..=64",
+            ]
+        );
+        assert_eq!(
+            lines("[analysis]\nboards = 2\n"),
+            ["hall.toml: analysis.command: required: a GTP engine's command line (\"/usr/games/gnugo --mode gtp\")"]
+        );
+        assert_eq!(
+            lines("[analysis]\ncommand = \" \"\n"),
+            ["hall.toml: analysis.command: must not be empty"]
         );
     }
 

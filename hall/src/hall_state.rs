@@ -9,12 +9,16 @@ use serde_json::{json, Map, Value};
 use tengen_net::live_view::LiveFeed;
 use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
-use tengen_protocol::{gtp, Envelope, Timestamp};
+use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 
 use crate::board::{BoardView, Need};
 use crate::broadcast_delay::DelayPolicy;
 use crate::command_log::{CommandError, CommandLog, Sent};
 use crate::config::Broadcast;
+
+/// Told each board's public view (what the public has seen) after it may have changed:
+/// for the engine analysis, which must never see more than the public.
+pub(crate) type PublicWatch = Box<dyn FnMut(&BoardKey, &GameView) + Send>;
 
 /// A message for the MQTT client to publish (QoS 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +59,8 @@ pub struct HallState {
     /// Which arbiter took which open alert (board, alert id), so the other consoles see
     /// someone is on the way.
     taken: BTreeMap<(BoardKey, String), String>,
+    /// Told the public views (`[analysis]`).
+    public_watch: Option<PublicWatch>,
 }
 
 impl HallState {
@@ -71,6 +77,21 @@ impl HallState {
             delay: None,
             archived: None,
             taken: BTreeMap::new(),
+            public_watch: None,
+        }
+    }
+
+    /// The same hall telling `watch` each board's public view whenever it may have changed
+    /// (after the broadcast delay released events; the live view without a delay).
+    pub(crate) fn with_public_watch(mut self, watch: Option<PublicWatch>) -> HallState {
+        self.public_watch = watch;
+        self
+    }
+
+    /// Tells the public watch board `key`'s public view.
+    fn watch_public(&mut self, key: &BoardKey) {
+        if let (Some(watch), Some(board)) = (self.public_watch.as_mut(), self.boards.get(key)) {
+            watch(key, board.public_view());
         }
     }
 
@@ -152,6 +173,7 @@ impl HallState {
         self.collect_archived(&key);
         if self.boards.contains_key(&key) {
             out.extend(self.release(&key, now, wall));
+            self.watch_public(&key);
         }
         out
     }
@@ -298,6 +320,7 @@ impl HallState {
         let keys: Vec<BoardKey> = self.boards.keys().cloned().collect();
         for k in &keys {
             out.extend(self.release(k, now, wall));
+            self.watch_public(k);
         }
         out
     }
@@ -822,6 +845,36 @@ mod tests {
             .unwrap()
             .broadcast;
         HallState::new("tengen", None, "h").with_broadcast(b.as_ref())
+    }
+
+    /// The public watch (what the engine analysis is fed) sees the public view only: under
+    /// `delay_moves = 3`, never one of the last three moves.
+    #[test]
+    fn the_public_watch_sees_what_the_public_has_seen_and_no_more() {
+        use std::sync::{Arc, Mutex};
+        let seen: Arc<Mutex<Vec<usize>>> = Arc::default();
+        let log = seen.clone();
+        let watch: PublicWatch = Box::new(move |key, view| {
+            assert_eq!((key.tournament.as_str(), key.board.as_str()), ("t", "b1"));
+            log.lock().unwrap().push(view.record().len());
+        });
+        let mut h = delayed("[broadcast]\ndelay_moves = 3\n").with_public_watch(Some(watch));
+        let now = Instant::now();
+        let t0 = "2026-11-29T13:00:00.000Z";
+        h.on_message("tengen/t/b1/events", &event(1, t0, game_started()), now);
+        for (n, p) in ["C3", "G7", "C7", "G3", "E5"].iter().enumerate() {
+            let n = n as u32 + 1;
+            let e = event(u64::from(n) + 1, t0, moved(n, p));
+            h.on_message("tengen/t/b1/events", &e, now);
+            h.tick(now);
+        }
+        let seen = seen.lock().unwrap().clone();
+        assert_eq!(
+            seen.iter().max(),
+            Some(&2),
+            "5 moves, 3 held back: {seen:?}"
+        );
+        assert_eq!(seen.last(), Some(&2));
     }
 
     #[test]

@@ -23,6 +23,8 @@
 //! - `archive` (`[hall] archive_dir`): every game the hall followed, one event file per
 //!   game, read back at start; `archive_routes`: `/round/{n}.zip`, `/rounds`, `/api/rounds`
 //!   from the archive and the boards' current games.
+//! - `analysis` (`[analysis]`): a GTP engine's score lead and candidate moves for every
+//!   position the public has seen, at `/board/{t}/{b}/api/analysis`.
 //! - `tournament_link`: `[tournament]`, an OpenGotha file's rounds started on the boards
 //!   and the boards' results confirmed and written back; `round_routes`, its console API.
 //!
@@ -31,6 +33,7 @@
 //! catches up by itself. On disk it writes only the tournament's results file and, with
 //! `[hall] archive_dir`, the archive (and reads both back when started again).
 
+mod analysis;
 mod arbiter_secret;
 mod archive;
 mod archive_routes;
@@ -122,6 +125,7 @@ pub struct RunningHall {
     pub https: bool,
     mqtt: Arc<MqttLink>,
     http: tokio::task::JoinHandle<()>,
+    analysis: Option<analysis::Analysis>,
 }
 
 impl RunningHall {
@@ -134,6 +138,9 @@ impl RunningHall {
     /// Stops the HTTP server and the MQTT client.
     pub fn stop(self) {
         self.http.abort();
+        if let Some(a) = &self.analysis {
+            a.stop();
+        }
         match Arc::try_unwrap(self.mqtt) {
             Ok(link) => link.stop(),
             Err(_) => tracing::debug!("MQTT client still shared; it stops with the runtime"),
@@ -198,11 +205,16 @@ pub async fn start(
         }
         None => None,
     };
+    let analysis = config.analysis.as_ref().map(analysis::Analysis::start);
+    let public_watch = analysis
+        .clone()
+        .map(|a| -> hall_state::PublicWatch { Box::new(move |key, view| a.offer(key, view)) });
     let state: Shared = Arc::new(Mutex::new(
         HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), &id_tag)
             .with_broadcast(config.broadcast.as_ref())
             .with_command_key(command_key)
-            .with_archive(archive.is_some()),
+            .with_archive(archive.is_some())
+            .with_public_watch(public_watch),
     ));
     let tournament = match &config.tournament {
         Some(section) => {
@@ -257,12 +269,17 @@ pub async fn start(
     if let Some(dir) = config.broadcast.as_ref().and_then(|b| b.export_dir.clone()) {
         static_export::spawn(app.clone(), dir);
     }
+    let knows: analysis::route::KnowsBoard = {
+        let hall = app.hall.clone();
+        Arc::new(move |key| mqtt_client::lock(&hall).public_feed(key).is_some())
+    };
     let router = routes::router()
         .merge(round_routes::routes())
         .merge(archive_routes::routes())
         .merge(broker_route::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
-        .with_state(app);
+        .with_state(app)
+        .merge(analysis::route::routes(analysis.clone(), knows));
     let service = router.into_make_service_with_connect_info::<https::ClientAddr>();
     let scheme = if tls.is_some() { "https" } else { "http" };
     let http_task = match tls {
@@ -286,5 +303,6 @@ pub async fn start(
         https: scheme == "https",
         mqtt,
         http: http_task,
+        analysis,
     })
 }

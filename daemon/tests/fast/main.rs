@@ -31,6 +31,7 @@ mod config_rpi;
 mod example_configs;
 mod fuzz_inputs;
 mod hall;
+mod hall_analysis;
 mod hall_archive;
 mod hall_security;
 mod http_view;

@@ -1,0 +1,64 @@
+//! `GET /board/{tournament}/{board}/api/analysis`: the engine's estimates of a board's
+//! public game so far, as SPEC.md writes them:
+//! `{"engine":"GNU Go 3.8","moves":[{"number":0,"score_lead":0.5,"best":["D4","Q16"]},...]}`.
+//! Public, like the board's page. 404 for a board the hall has not heard of, and for every
+//! board when the hall has no `[analysis]`.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde_json::json;
+use tengen_protocol::topics::BoardKey;
+
+use super::Analysis;
+
+/// Whether the hall knows a board (has heard of it on the broker).
+pub(crate) type KnowsBoard = Arc<dyn Fn(&BoardKey) -> bool + Send + Sync>;
+
+/// What the route needs.
+#[derive(Clone)]
+struct RouteState {
+    analysis: Option<Analysis>,
+    knows: KnowsBoard,
+}
+
+/// The route, with its own state: `analysis` (`None` without `[analysis]`) and how to
+/// tell a board the hall knows.
+pub(crate) fn routes(analysis: Option<Analysis>, knows: KnowsBoard) -> Router {
+    Router::new()
+        .route(
+            "/board/{tournament}/{board}/api/analysis",
+            get(analysis_json),
+        )
+        .with_state(RouteState { analysis, knows })
+}
+
+async fn analysis_json(
+    State(s): State<RouteState>,
+    Path((t, b)): Path<(String, String)>,
+) -> Response {
+    let Some(analysis) = &s.analysis else {
+        return (
+            StatusCode::NOT_FOUND,
+            "no engine analysis in this hall (hall.toml has no [analysis] section)\n",
+        )
+            .into_response();
+    };
+    let Some(key) = BoardKey::new(&t, &b).filter(|k| (s.knows)(k)) else {
+        return (StatusCode::NOT_FOUND, "no such board in this hall\n").into_response();
+    };
+    let (engine, estimates) = analysis.estimates(&key);
+    let moves: Vec<_> = estimates
+        .iter()
+        .map(|e| json!({"number": e.number, "score_lead": e.score_lead, "best": e.best}))
+        .collect();
+    (
+        [(header::CACHE_CONTROL, "no-cache")],
+        axum::Json(json!({"engine": engine, "moves": moves})),
+    )
+        .into_response()
+}
