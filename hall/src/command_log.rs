@@ -383,11 +383,19 @@ mod tests {
             json!({"type": "new_game", "black": "Lee\nSedol"}),
             json!({"type": "new_game", "game": "R1/T2"}),
         ] {
-            let e = log.prepare(&key(), "chief", body(bad), now).unwrap_err();
+            let e = log
+                .prepare(&key(), "chief", body(bad), now, WALL)
+                .unwrap_err();
             assert!(matches!(e, CommandError::Field(_)), "{e}");
         }
         let e = log
-            .prepare(&key(), "chief", body(json!({"type": "new\ngame"})), now)
+            .prepare(
+                &key(),
+                "chief",
+                body(json!({"type": "new\ngame"})),
+                now,
+                WALL,
+            )
             .unwrap_err();
         assert!(!e.to_string().contains('\n'), "{e}");
         assert_eq!(log.to_json(now), json!([]));
