@@ -10,6 +10,8 @@ use serde_json::{json, Map, Value};
 use tengen_protocol::command::{check_fields, one_line, Command, CommandEnvelope, Reply};
 use tengen_protocol::signing::{sign_for, Stamp};
 use tengen_protocol::topics::BoardKey;
+
+use crate::wall_clock;
 use tengen_protocol::Timestamp;
 use thiserror::Error;
 
@@ -78,6 +80,9 @@ pub(crate) struct CommandLog {
     /// The command key shared with the boards (`hall.command_key_file`): commands are
     /// signed with it (see [`tengen_protocol::signing`]).
     key: Option<Vec<u8>>,
+    /// The commands a previous run of the hall sent (from the console store), as
+    /// `/api/console/commands` showed them, with when they were sent; older than `sent`.
+    before: VecDeque<(Value, Instant)>,
 }
 
 impl CommandLog {
@@ -88,6 +93,7 @@ impl CommandLog {
             counter: 0,
             sent: VecDeque::new(),
             key: None,
+            before: VecDeque::new(),
         }
     }
 
@@ -209,12 +215,70 @@ impl CommandLog {
     /// The log as JSON for `/api/console/commands`, newest first: the arbiters' commands
     /// (the hall's own `republish` requests are its business, not the arbiters').
     pub(crate) fn to_json(&self, now: Instant) -> Value {
-        Value::Array(
+        let age = |at: Instant| {
+            u64::try_from(now.saturating_duration_since(at).as_millis()).unwrap_or(u64::MAX)
+        };
+        let before = self.before.iter().map(|(entry, at)| {
+            let mut entry = entry.clone();
+            if let Some(o) = entry.as_object_mut() {
+                o.insert("age_ms".into(), json!(age(*at)));
+            }
+            entry
+        });
+        Value::Array(self.live_entries(now).chain(before).take(KEEP).collect())
+    }
+
+    /// The log for the console store, newest first: each entry as `to_json` gives it, with
+    /// `at_ms` (when it was sent, ms since the epoch, the wall clock being `wall_ms` at
+    /// `now`) instead of its age.
+    pub(crate) fn saved(&self, now: Instant, wall_ms: u64) -> Vec<Value> {
+        let ats = self
+            .sent
+            .iter()
+            .rev()
+            .filter(|s| !matches!(s.command.command, Command::Republish { .. }))
+            .map(|s| s.at)
+            .chain(self.before.iter().map(|(_, at)| *at));
+        self.live_entries(now)
+            .chain(self.before.iter().map(|(e, _)| e.clone()))
+            .zip(ats)
+            .take(KEEP)
+            .map(|(mut entry, at)| {
+                if let Some(o) = entry.as_object_mut() {
+                    o.remove("age_ms");
+                    o.insert("at_ms".into(), json!(wall_clock::wall_of(at, now, wall_ms)));
+                }
+                entry
+            })
+            .collect()
+    }
+
+    /// Takes back the log a previous run kept (`saved`), shown after this run's commands.
+    pub(crate) fn restore(&mut self, saved: Vec<Value>, now: Instant, wall_ms: u64) {
+        self.before = saved
+            .into_iter()
+            .take(KEEP)
+            .map(|mut entry| {
+                let at_ms = entry
+                    .get("at_ms")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(wall_ms);
+                if let Some(o) = entry.as_object_mut() {
+                    o.remove("at_ms");
+                }
+                (entry, wall_clock::instant_of(at_ms, now, wall_ms))
+            })
+            .collect();
+    }
+
+    /// This run's commands as `to_json` shows them, newest first.
+    fn live_entries(&self, now: Instant) -> impl Iterator<Item = Value> + '_ {
+        {
             self.sent
                 .iter()
                 .rev()
                 .filter(|s| !matches!(s.command.command, Command::Republish { .. }))
-                .map(|s| {
+                .map(move |s| {
                     let (status, error) = match &s.outcome {
                         Outcome::Pending => ("pending", Value::Null),
                         Outcome::Acked => ("acked", Value::Null),
@@ -229,11 +293,10 @@ impl CommandLog {
                         "command": s.payload,
                         "status": status,
                         "error": error,
-                        "age_ms": u64::try_from(now.duration_since(s.at).as_millis()).unwrap_or(u64::MAX),
+                        "age_ms": u64::try_from(now.saturating_duration_since(s.at).as_millis()).unwrap_or(u64::MAX),
                     })
                 })
-                .collect(),
-        )
+        }
     }
 }
 

@@ -13,6 +13,9 @@ use subtle::ConstantTimeEq;
 
 use crate::arbiter_secret;
 use crate::config::Arbiter;
+use serde::{Deserialize, Serialize};
+
+use crate::wall_clock;
 
 /// The name of the session cookie.
 pub(crate) const COOKIE: &str = "tengen_hall_session";
@@ -64,7 +67,29 @@ fn tokens_equal(a: &str, b: &str) -> bool {
 #[derive(Debug)]
 pub(crate) struct Sessions {
     lifetime: Duration,
+    /// By the SHA-256 (hex) of the session id: what the console store keeps on disk, so
+    /// that neither memory nor the file holds a cookie that could be replayed.
     open: HashMap<String, (String, Instant)>,
+}
+
+/// One open login: the SHA-256 (hex) of its cookie value, the arbiter, when it ends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct SavedSession {
+    /// SHA-256 of the session id, lower-case hex.
+    pub(crate) id_sha256: String,
+    /// The arbiter's name.
+    pub(crate) arbiter: String,
+    /// When the session ends, ms since the epoch.
+    pub(crate) until_ms: u64,
+}
+
+/// The SHA-256 of a session id, lower-case hex.
+fn session_key(id: &str) -> String {
+    digest(&SHA256, id.as_bytes())
+        .as_ref()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Sessions {
@@ -82,21 +107,50 @@ impl Sessions {
         let bytes: [u8; 16] = rand::rng().random();
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         self.open
-            .insert(id.clone(), (arbiter.to_string(), now + self.lifetime));
+            .insert(session_key(&id), (arbiter.to_string(), now + self.lifetime));
         id
     }
 
     /// The arbiter logged in with session `id`, if it is open at `now`.
     pub(crate) fn arbiter(&self, id: &str, now: Instant) -> Option<String> {
         self.open
-            .get(id)
+            .get(&session_key(id))
             .filter(|(_, until)| *until > now)
             .map(|(name, _)| name.clone())
     }
 
     /// Ends session `id`.
     pub(crate) fn close(&mut self, id: &str) {
-        self.open.remove(id);
+        self.open.remove(&session_key(id));
+    }
+
+    /// The sessions open at `now` (wall clock `wall_ms`), for the console store.
+    pub(crate) fn saved(&self, now: Instant, wall_ms: u64) -> Vec<SavedSession> {
+        let mut out: Vec<SavedSession> = self
+            .open
+            .iter()
+            .filter(|(_, (_, until))| *until > now)
+            .map(|(key, (arbiter, until))| SavedSession {
+                id_sha256: key.clone(),
+                arbiter: arbiter.clone(),
+                until_ms: wall_clock::wall_of(*until, now, wall_ms),
+            })
+            .collect();
+        out.sort_by(|a, b| a.id_sha256.cmp(&b.id_sha256));
+        out
+    }
+
+    /// Takes back the sessions a store kept (those still open), at `now` (wall clock
+    /// `wall_ms`). A session never outlasts this hall's `lifetime` from now.
+    pub(crate) fn restore(&mut self, saved: &[SavedSession], now: Instant, wall_ms: u64) {
+        for s in saved {
+            if s.until_ms <= wall_ms {
+                continue;
+            }
+            let left = Duration::from_millis(s.until_ms - wall_ms).min(self.lifetime);
+            self.open
+                .insert(s.id_sha256.clone(), (s.arbiter.clone(), now + left));
+        }
     }
 }
 

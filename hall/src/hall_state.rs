@@ -408,6 +408,16 @@ impl HallState {
         self.delay.is_some()
     }
 
+    /// The commands sent, for the console store (see [`CommandLog::saved`]).
+    pub(crate) fn commands_saved(&self, now: Instant, wall_ms: u64) -> Vec<Value> {
+        self.commands.saved(now, wall_ms)
+    }
+
+    /// Takes back the commands a previous run sent (see [`CommandLog::restore`]).
+    pub(crate) fn restore_commands(&mut self, saved: Vec<Value>, now: Instant, wall_ms: u64) {
+        self.commands.restore(saved, now, wall_ms);
+    }
+
     /// Every board heard of, by tournament and board id.
     pub(crate) fn board_keys(&self) -> Vec<BoardKey> {
         self.boards.keys().cloned().collect()

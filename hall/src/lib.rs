@@ -43,6 +43,7 @@ mod broker_route;
 mod command_log;
 mod config;
 mod console_auth;
+mod console_store;
 mod hall_state;
 mod https;
 mod login_limit;
@@ -54,6 +55,7 @@ mod static_export;
 #[cfg(test)]
 mod test_support;
 mod tournament_link;
+mod wall_clock;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -266,8 +268,14 @@ pub async fn start(
         tournament,
         archive,
     };
+    if let Some(dir) = &config.hall.archive_dir {
+        // The logins and the commands of the last run, before the first request.
+        let path = dir.join(console_store::FILE);
+        console_store::restore(&app, &path);
+        console_store::spawn(app.clone(), path);
+    }
     if let Some(dir) = config.broadcast.as_ref().and_then(|b| b.export_dir.clone()) {
-        static_export::spawn(app.clone(), dir);
+        static_export::spawn(app.clone(), dir, analysis.clone());
     }
     let knows: analysis::route::KnowsBoard = {
         let hall = app.hall.clone();

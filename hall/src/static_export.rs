@@ -10,6 +10,7 @@
 //! | `board/{t}/{b}/index.html` | the board's page, marked static: it polls `events.json` instead of SSE |
 //! | `board/{t}/{b}/events.json` | every public event of the board so far, as a JSON array |
 //! | `board/{t}/{b}/game.sgf`, `board/{t}/{b}/api/state` | the public record and snapshot |
+//! | `board/{t}/{b}/api/analysis` | the engine's estimates (with `[analysis]`) |
 //! | `rounds/index.html`, `api/rounds`, `round/{round}.zip` | the rounds and their records |
 //!
 //! Everything comes from the public (delayed) side of the hall, never the live one: the
@@ -30,6 +31,8 @@ use tengen_net::live_view::PAGE;
 use tengen_protocol::topics::BoardKey;
 use thiserror::Error;
 
+use crate::analysis::route::analysis_value;
+use crate::analysis::Analysis;
 use crate::archive_routes;
 use crate::mqtt_client::lock;
 use crate::routes::{App, OVERVIEW};
@@ -68,12 +71,17 @@ pub(crate) struct Exporter {
     started: bool,
     /// The rounds page written at least once.
     rounds_page: bool,
+    /// The engine's estimates (with `[analysis]`), and what was written per board.
+    analysis: Option<Analysis>,
+    analysed: HashMap<BoardKey, String>,
 }
 
 impl Exporter {
     /// An exporter into `dir` (created when missing, on the first pass).
-    pub(crate) fn new(dir: &Path) -> Exporter {
+    pub(crate) fn new(dir: &Path, analysis: Option<Analysis>) -> Exporter {
         Exporter {
+            analysis,
+            analysed: HashMap::new(),
             dir: dir.to_path_buf(),
             boards: HashMap::new(),
             rounds: HashMap::new(),
@@ -101,6 +109,14 @@ impl Exporter {
         };
         self.write(&mut pass, "api/boards", boards_json.to_string().as_bytes())?;
         for (key, feed) in feeds {
+            if let Some(analysis) = &self.analysis {
+                let text = analysis_value(analysis, &key).to_string();
+                if self.analysed.get(&key) != Some(&text) {
+                    let path = format!("board/{}/{}/api/analysis", key.tournament, key.board);
+                    self.write(&mut pass, &path, text.as_bytes())?;
+                    self.analysed.insert(key.clone(), text);
+                }
+            }
             let last = feed.last_seq();
             let done = self.boards.get(&key).copied();
             if done == Some(last) {
@@ -173,10 +189,14 @@ impl Exporter {
 
 /// Runs the export into `dir` every second until the runtime stops. A failing pass is
 /// logged (once until the error changes) and tried again at the next tick.
-pub(crate) fn spawn(app: App, dir: PathBuf) -> tokio::task::JoinHandle<()> {
+pub(crate) fn spawn(
+    app: App,
+    dir: PathBuf,
+    analysis: Option<Analysis>,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         tracing::info!("exporting the public site to {}", dir.display());
-        let mut exporter = Some(Exporter::new(&dir));
+        let mut exporter = Some(Exporter::new(&dir, analysis));
         let mut said = String::new();
         let mut tick = tokio::time::interval(EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -150,9 +150,12 @@ async fn gnugo_analyses_the_public_positions_only_and_survives_being_killed_or_h
         return;
     };
     let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/t/b1/cmd"]).await;
+    // The static copy of the public site gets the estimates too.
+    let site = tempfile::tempdir().expect("temp dir");
     let text = format!(
-        "[broadcast]\ndelay_moves = 3\n\n[analysis]\ncommand = \"{} --mode gtp {MARK}\"\n\
-         budget = \"2s\"\nlevel = 1\n",
+        "[broadcast]\ndelay_moves = 3\nexport_dir = \"{}\"\n\n\
+         [analysis]\ncommand = \"{} --mode gtp {MARK}\"\nbudget = \"2s\"\nlevel = 1\n",
+        site.path().display(),
         engine.display()
     );
     let config = HallConfig::parse(&text, Path::new("hall.toml")).expect("a valid config");
@@ -200,6 +203,13 @@ async fn gnugo_analyses_the_public_positions_only_and_survives_being_killed_or_h
     tokio::time::sleep(Duration::from_millis(500)).await;
     let v = analysis(addr).await;
     assert_eq!(numbers(&v), (0..=7).collect::<Vec<u64>>(), "{v}");
+    // The static copy holds the same estimates.
+    wait_for("the exported estimates", || async {
+        let path = site.path().join("board/t/b1/api/analysis");
+        let exported: Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+        (exported == analysis(addr).await).then_some(())
+    })
+    .await;
     // The arbiters' live page of the board has no analysis route.
     let live = get(addr, "/console/board/t/b1/api/analysis", &[]).await;
     assert_ne!(live.status, 200, "{}", live.text());

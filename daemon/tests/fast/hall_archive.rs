@@ -293,3 +293,103 @@ async fn past_rounds_stay_in_the_archive_across_a_hall_restart() {
     delayed.stop();
     board.stop();
 }
+
+/// The console's command list, as the arbiter logged in with `cookie` sees it.
+async fn commands(addr: SocketAddr, cookie: &str) -> http::Resp {
+    get(addr, "/api/console/commands", &[("Cookie", cookie)]).await
+}
+
+/// With the archive, the console's logins and its command history outlive a hall restart
+/// (issue 13, part 8): the arbiter's cookie still opens the console, and the commands sent
+/// before are listed with the state they had reached. The file keeps no cookie.
+#[tokio::test]
+async fn console_logins_and_commands_survive_a_hall_restart() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let token = "a-token-for-the-console";
+    let toml = format!(
+        "[hall]\narchive_dir = \"archive\"\n[[arbiter]]\nname = \"chief\"\ntoken = \"{token}\"\n"
+    );
+    let first = hall(&mosq, tmp.path(), &toml).await;
+    let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/t/b1/cmd"]).await;
+    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string();
+    publish(&board, "tengen/t/b1/status", status, true).await;
+    wait_for("the board in the hall", || async {
+        let v = get(first.addr, "/api/boards", &[]).await.json();
+        (v[0]["status"] == "online").then_some(())
+    })
+    .await;
+
+    let origin = ("Origin", "http://test");
+    let form = ("Content-Type", "application/x-www-form-urlencoded");
+    let body = format!("name=chief&password={token}");
+    let r = http::request(
+        first.addr,
+        "POST",
+        "/console/login",
+        &[form, origin],
+        body.as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let cookie = r.header("set-cookie").expect("a cookie");
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let auth = ("Cookie", cookie.as_str());
+    let json_ct = ("Content-Type", "application/json");
+    let cmd = json!({"tournament": "t", "board": "b1", "type": "pause"}).to_string();
+    let r = http::request(
+        first.addr,
+        "POST",
+        "/api/console/command",
+        &[auth, json_ct, origin],
+        cmd.as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 202, "{}", r.text());
+    let id = r.json()["id"].as_str().expect("an id").to_string();
+    let reply = json!({"id": id, "ok": true}).to_string();
+    publish(&board, "tengen/t/b1/cmd/reply", reply, false).await;
+    wait_for("the command acknowledged", || async {
+        let v = commands(first.addr, &cookie).await.json();
+        (v[0]["status"] == "acked").then_some(())
+    })
+    .await;
+    // The store catches up within seconds.
+    let file = tmp.path().join("archive/console.json");
+    wait_for("the console store written", || async {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        text.contains("acked").then_some(())
+    })
+    .await;
+    let text = std::fs::read_to_string(&file).unwrap();
+    let session = cookie.split('=').nth(1).unwrap();
+    assert!(!text.contains(session), "the file keeps no cookie");
+
+    first.stop();
+    let second = hall(&mosq, tmp.path(), &toml).await;
+    let r = commands(second.addr, &cookie).await;
+    assert_eq!(r.status, 200, "the arbiter is still logged in");
+    let v = r.json();
+    assert_eq!(v[0]["id"], id.as_str());
+    assert_eq!(v[0]["status"], "acked");
+    assert_eq!(v[0]["by"], "chief");
+    assert!(v[0]["age_ms"].as_u64().is_some());
+    // A logout still ends the session.
+    let r = http::request(
+        second.addr,
+        "POST",
+        "/console/logout",
+        &[auth, origin],
+        b"",
+        None,
+    )
+    .await;
+    assert!(r.status < 400, "{}", r.status);
+    assert_eq!(commands(second.addr, &cookie).await.status, 401);
+    second.stop();
+    board.stop();
+}

@@ -51,14 +51,20 @@ async fn analysis_json(
     let Some(key) = BoardKey::new(&t, &b).filter(|k| (s.knows)(k)) else {
         return (StatusCode::NOT_FOUND, "no such board in this hall\n").into_response();
     };
-    let (engine, estimates) = analysis.estimates(&key);
+    (
+        [(header::CACHE_CONTROL, "no-cache")],
+        axum::Json(analysis_value(analysis, &key)),
+    )
+        .into_response()
+}
+
+/// The JSON of `api/analysis` for one board (SPEC.md): the engine's name and its estimates
+/// of the public positions so far. Also written by the static export.
+pub(crate) fn analysis_value(analysis: &Analysis, key: &BoardKey) -> serde_json::Value {
+    let (engine, estimates) = analysis.estimates(key);
     let moves: Vec<_> = estimates
         .iter()
         .map(|e| json!({"number": e.number, "score_lead": e.score_lead, "best": e.best}))
         .collect();
-    (
-        [(header::CACHE_CONTROL, "no-cache")],
-        axum::Json(json!({"engine": engine, "moves": moves})),
-    )
-        .into_response()
+    json!({"engine": engine, "moves": moves})
 }
