@@ -9,7 +9,12 @@
 //!   view (behind the console login) shows every move and the alert; the public MQTT tree
 //!   carries the delayed stream and never the alert;
 //! - an arbiter logs in to the console, sees the alert, clicks confirm: the board's
-//!   `warning` event comes back and the console shows the command acknowledged.
+//!   `warning` event comes back and the console shows the command acknowledged;
+//! - GNU Go analyses the public positions (`[analysis]`): the public page draws the
+//!   score-lead graph and the candidate moves of the shown position, the arbiters' live
+//!   view none;
+//! - the public site kept as static files (`export_dir`) behind python's `http.server`
+//!   shows the same delayed page and overview.
 //!
 //! Screenshots go to `CARGO_TARGET_TMPDIR/screenshots/hall-*.png`. Needs `/usr/bin/chromium`
 //! and `/usr/sbin/mosquitto`; without them the test says so and passes, except in CI
@@ -192,6 +197,7 @@ async fn hall_overview_console_and_delayed_public_page() {
         &format!(
             "[broadcast]\ndelay_moves = 3\ntopic_prefix = \"public\"\nrepublish = true\n\
              export_dir = \"{}\"\n\
+             [analysis]\ncommand = \"/usr/games/gnugo --mode gtp\"\nlevel = 1\n\
              [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n",
             site.path().display()
         ),
@@ -360,7 +366,34 @@ async fn hall_overview_console_and_delayed_public_page() {
             json!(0),
             "no alert on the public page"
         );
+        // GNU Go's view of the public positions: the graph, and candidates on the board.
+        wait_until(
+            &public,
+            "document.getElementById('analysis').hidden === false \
+             && document.getElementById('leadLine').getAttribute('points').split(' ').length >= 5 \
+             && document.querySelectorAll('#board .candidate').length > 0",
+            true.into(),
+            long,
+            "the score graph over the public moves and the candidates of the shown position",
+        );
+        assert!(
+            eval(&public, "document.getElementById('engineName').textContent")
+                .as_str()
+                .is_some_and(|e| e.starts_with("GNU Go")),
+            "the engine's name"
+        );
+        assert!(
+            eval(&public, "document.getElementById('lead').textContent")
+                .as_str()
+                .is_some_and(|t| t.starts_with("After move 4:")),
+            "the lead at the shown position"
+        );
         screenshot(&public, TMP, "hall-public-delayed.png");
+        assert_eq!(
+            eval(&live, "document.getElementById('analysis').hidden"),
+            json!(true),
+            "no analysis on the arbiters' live view"
+        );
         // The overview (public) shows the delayed position too: four stones.
         tab.navigate_to(&format!("{base}/")).expect("overview");
         tab.wait_until_navigated().expect("loaded");

@@ -402,8 +402,16 @@ impl BoardView {
     /// Under a broadcast delay, the position, clocks and result are the delayed ones and
     /// `open_alerts` is null (alerts are never public). With `live` (the arbiters'
     /// overview, behind the console login) they are the live ones, delay or not, with the
-    /// count of open alerts and a link to the arbiters' one-board view.
-    pub(crate) fn summary(&self, tournament: &str, board: &str, now: Instant, live: bool) -> Value {
+    /// count of open alerts. `pages` is where the card links to: `""` (the public
+    /// `/board/...`), `/console` or `/commentary`.
+    pub(crate) fn summary(
+        &self,
+        tournament: &str,
+        board: &str,
+        now: Instant,
+        live: bool,
+        pages: &str,
+    ) -> Value {
         let public = if live { None } else { self.public.as_ref() };
         let s = match public {
             Some(_) => self.public_feed().state(),
@@ -431,11 +439,7 @@ impl BoardView {
         json!({
             "tournament": tournament,
             "board": board,
-            "url": if live {
-                format!("/console/board/{tournament}/{board}/")
-            } else {
-                format!("/board/{tournament}/{board}/")
-            },
+            "url": format!("{pages}/board/{tournament}/{board}/"),
             "status": self.status,
             "game": game,
             "round": round,

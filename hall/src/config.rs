@@ -180,6 +180,20 @@ pub(crate) struct HallSection {
     pub(crate) tls_cert: Option<PathBuf>,
     /// The certificate's private key (PEM).
     pub(crate) tls_key: Option<PathBuf>,
+    /// What commentators see (`commentary`): the boards live (a closed commentary room) or
+    /// as the public does, behind the broadcast delay (the default).
+    pub(crate) commentary_live: bool,
+}
+
+/// What a login may do (`role` of an `[[arbiter]]` entry).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The console: alerts, commands, rounds (the default).
+    #[default]
+    Arbiter,
+    /// Read only: the boards for commentary (`/commentary`), live or delayed as
+    /// `[hall] commentary` says; no command, no alert, no console.
+    Commentator,
 }
 
 /// One `[[arbiter]]`: a name and either an Argon2 password hash or a token.
@@ -191,6 +205,8 @@ pub(crate) struct Arbiter {
     pub(crate) password_hash: Option<String>,
     /// A shared secret typed instead of a password (for a tablet at the arbiters' desk).
     pub(crate) token: Option<String>,
+    /// What the login may do.
+    pub(crate) role: Role,
 }
 
 /// The longest console session, in hours (a year).
@@ -420,8 +436,17 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "archive_dir",
             "tls_cert",
             "tls_key",
+            "commentary",
         ],
     );
+    let commentary_live = match r.string(t, P, "commentary").as_deref() {
+        None | Some("delayed") => false,
+        Some("live") => true,
+        Some(_) => {
+            r.problem(join(P, "commentary"), "give \"live\" or \"delayed\"");
+            false
+        }
+    };
     let identity = r.string(t, P, "identity").and_then(|id| {
         if id.trim().is_empty() {
             r.problem(join(P, "identity"), "must not be empty");
@@ -467,6 +492,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         archive_dir,
         tls_cert,
         tls_key,
+        commentary_live,
     }
 }
 
@@ -505,7 +531,15 @@ fn read_arbiters(value: Option<&Value>, r: &mut Reader) -> Vec<Arbiter> {
 
 /// One arbiter at key path `p`; `before` are the arbiters read so far (names are unique).
 fn read_arbiter(t: &Table, p: &str, before: &[Arbiter], r: &mut Reader) -> Option<Arbiter> {
-    r.unknown_keys(t, p, &["name", "password_hash", "token"]);
+    r.unknown_keys(t, p, &["name", "password_hash", "token", "role"]);
+    let role = match r.string(t, p, "role").as_deref() {
+        None | Some("arbiter") => Role::Arbiter,
+        Some("commentator") => Role::Commentator,
+        Some(_) => {
+            r.problem(join(p, "role"), "give \"arbiter\" or \"commentator\"");
+            Role::Arbiter
+        }
+    };
     let name = if t.contains_key("name") {
         r.string(t, p, "name")
     } else {
@@ -564,6 +598,7 @@ fn read_arbiter(t: &Table, p: &str, before: &[Arbiter], r: &mut Reader) -> Optio
             name,
             password_hash,
             token,
+            role,
         }),
         _ => None,
     }
@@ -966,7 +1001,7 @@ mod tests {
                 "hall.toml: hall.session_hours: must be at least 1",
                 "hall.toml: arbiter[1].name: the same name is given twice",
                 "hall.toml: arbiter[1].token: use at least 12 characters",
-                "hall.toml: arbiter[2].role: unknown key",
+                "hall.toml: arbiter[2].role: give \"arbiter\" or \"commentator\"",
                 "hall.toml: arbiter[2].name: required",
                 "hall.toml: arbiter[2].token: give password_hash or token, not both",
                 "hall.toml: broadcast.delay: unknown key",

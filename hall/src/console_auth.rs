@@ -172,6 +172,7 @@ mod tests {
             name: "deputy".into(),
             password_hash: None,
             token: Some("0123456789abcdef".into()),
+            role: crate::config::Role::Arbiter,
         }
     }
 
@@ -187,6 +188,7 @@ mod tests {
                 name: "chief".into(),
                 password_hash: Some(hash),
                 token: None,
+                role: crate::config::Role::Arbiter,
             },
             token_arbiter(),
         ];

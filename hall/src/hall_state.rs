@@ -430,20 +430,27 @@ impl HallState {
 
     /// `/api/boards`: every board's public summary, by tournament and board id.
     pub fn boards_json(&self, now: Instant) -> Value {
-        self.summaries(now, false)
+        self.summaries(now, false, "")
     }
 
     /// `/api/console/boards`: every board as the arbiters see it, live (never delayed),
     /// with its open alerts counted. For the console only.
     pub(crate) fn live_boards_json(&self, now: Instant) -> Value {
-        self.summaries(now, true)
+        self.summaries(now, true, "/console")
     }
 
-    fn summaries(&self, now: Instant, live: bool) -> Value {
+    /// `/api/commentary/boards`: every board as the commentators see it, live (a closed
+    /// commentary room, `[hall] commentary = "live"`) or as the public does, each linking
+    /// to its `/commentary/board/...` page.
+    pub(crate) fn commentary_boards_json(&self, now: Instant, live: bool) -> Value {
+        self.summaries(now, live, "/commentary")
+    }
+
+    fn summaries(&self, now: Instant, live: bool, pages: &str) -> Value {
         Value::Array(
             self.boards
                 .iter()
-                .map(|(k, b)| b.summary(&k.tournament, &k.board, now, live))
+                .map(|(k, b)| b.summary(&k.tournament, &k.board, now, live, pages))
                 .collect(),
         )
     }

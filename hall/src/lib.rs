@@ -41,6 +41,7 @@ mod board;
 mod broadcast_delay;
 mod broker_route;
 mod command_log;
+mod commentary_routes;
 mod config;
 mod console_auth;
 mod console_store;
@@ -264,6 +265,7 @@ pub async fn start(
         logins: Arc::new(Mutex::new(login_limit::LoginLimiter::default())),
         hash_checks: Arc::new(tokio::sync::Semaphore::new(routes::HASH_CHECKS)),
         secure_cookie: tls.is_some(),
+        commentary_live: config.hall.commentary_live,
         overview: Arc::default(),
         tournament,
         archive,
@@ -284,6 +286,7 @@ pub async fn start(
     let router = routes::router()
         .merge(round_routes::routes())
         .merge(archive_routes::routes())
+        .merge(commentary_routes::routes())
         .merge(broker_route::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .with_state(app)

@@ -22,7 +22,7 @@ use tengen_net::live_view::{self, LiveFeed};
 use tengen_protocol::topics::BoardKey;
 
 use crate::archive::SharedArchive;
-use crate::config::Arbiter;
+use crate::config::{Arbiter, Role};
 use crate::console_auth::{self, Sessions, COOKIE};
 use crate::https::ClientAddr;
 use crate::login_limit::LoginLimiter;
@@ -59,6 +59,8 @@ pub(crate) struct App {
     pub(crate) hash_checks: Arc<tokio::sync::Semaphore>,
     /// Whether the hall serves HTTPS: the session cookie is then `Secure`.
     pub(crate) secure_cookie: bool,
+    /// Commentators see the boards live (`[hall] commentary = "live"`), else delayed.
+    pub(crate) commentary_live: bool,
     /// The overview shared by every viewer (built at most once a second).
     pub(crate) overview: Arc<OverviewCache>,
     /// The tournament file's rounds and results (`[tournament]`), if configured.
@@ -102,7 +104,7 @@ async fn boards(State(app): State<App>) -> Json<Value> {
     Json(app.overview.boards(&app.hall, Instant::now()).await)
 }
 
-fn not_found(what: &str) -> Response {
+pub(crate) fn not_found(what: &str) -> Response {
     (StatusCode::NOT_FOUND, format!("{what}\n")).into_response()
 }
 
@@ -168,7 +170,11 @@ async fn live_view(
 }
 
 /// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own.
-async fn one_board(feed: LiveFeed, params: &HashMap<String, String>, req: Request) -> Response {
+pub(crate) async fn one_board(
+    feed: LiveFeed,
+    params: &HashMap<String, String>,
+    req: Request,
+) -> Response {
     let rest = params.get("rest").map(String::as_str).unwrap_or("");
     let (mut parts, body) = req.into_parts();
     let path_and_query = match parts.uri.query() {
@@ -186,17 +192,30 @@ async fn one_board(feed: LiveFeed, params: &HashMap<String, String>, req: Reques
     }
 }
 
-/// The arbiter logged in on this request, if any.
-pub(crate) fn arbiter(app: &App, headers: &HeaderMap) -> Option<String> {
+/// Who is logged in on this request, with what they may do, if anyone.
+fn logged_in(app: &App, headers: &HeaderMap) -> Option<(String, Role)> {
     let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
     let id = console_auth::cookie_value(cookies, COOKIE)?;
-    app.sessions
+    let name = app
+        .sessions
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .arbiter(id, Instant::now())
+        .arbiter(id, Instant::now())?;
+    let role = app.arbiters.iter().find(|a| a.name == name)?.role;
+    Some((name, role))
 }
 
-fn login_page(status: StatusCode, error: &str) -> Response {
+/// The arbiter logged in on this request, if any (a commentator is not one).
+pub(crate) fn arbiter(app: &App, headers: &HeaderMap) -> Option<String> {
+    logged_in(app, headers).and_then(|(name, role)| (role == Role::Arbiter).then_some(name))
+}
+
+/// Whoever may read the commentary pages on this request: a commentator, or an arbiter.
+pub(crate) fn commentator(app: &App, headers: &HeaderMap) -> Option<String> {
+    logged_in(app, headers).map(|(name, _)| name)
+}
+
+pub(crate) fn login_page(status: StatusCode, error: &str) -> Response {
     let escaped = error
         .replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -205,8 +224,10 @@ fn login_page(status: StatusCode, error: &str) -> Response {
 }
 
 async fn console(State(app): State<App>, headers: HeaderMap) -> Response {
-    match arbiter(&app, &headers) {
-        Some(_) => Html(CONSOLE).into_response(),
+    match logged_in(&app, &headers) {
+        Some((_, Role::Arbiter)) => Html(CONSOLE).into_response(),
+        // A commentator has no console: the boards are on the commentary pages.
+        Some((_, Role::Commentator)) => Redirect::to("/commentary").into_response(),
         None => login_page(StatusCode::UNAUTHORIZED, ""),
     }
 }
@@ -278,12 +299,21 @@ async fn login(
         "{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
         app.session_lifetime.as_secs()
     );
-    tracing::info!("arbiter {who} logged in to the console from {addr}");
+    let role = app
+        .arbiters
+        .iter()
+        .find(|a| a.name == who)
+        .map_or(Role::Arbiter, |a| a.role);
+    let (what, home) = match role {
+        Role::Arbiter => ("arbiter", "/console"),
+        Role::Commentator => ("commentator", "/commentary"),
+    };
+    tracing::info!("{what} {who} logged in from {addr}");
     (
         StatusCode::SEE_OTHER,
         [
             (header::SET_COOKIE, cookie),
-            (header::LOCATION, "/console".to_string()),
+            (header::LOCATION, home.to_string()),
         ],
     )
         .into_response()

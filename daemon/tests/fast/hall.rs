@@ -634,3 +634,135 @@ async fn a_late_hall_with_an_identity_fills_a_boards_history() {
     hall.stop();
     board.stop();
 }
+
+/// A commentator (`role = "commentator"`) logs in like an arbiter but gets no console and
+/// can send nothing; the commentary pages show the boards live in a hall whose
+/// `[hall] commentary = "live"` (a closed commentary room), and behind the broadcast delay
+/// in one that keeps the default.
+#[tokio::test]
+async fn a_commentator_reads_the_boards_and_commands_nothing() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let hall_with = |commentary: &str| {
+        HallConfig::parse(
+            &format!(
+                "[hall]\n{commentary}\n[broadcast]\ndelay_moves = 1\n\
+                 [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n\
+                 [[arbiter]]\nname = \"anna\"\ntoken = \"commentary-0123\"\nrole = \"commentator\"\n"
+            ),
+            Path::new("hall.toml"),
+        )
+        .expect("hall config")
+    };
+    let live = tengen_hall::start(
+        &mosq.url(),
+        "127.0.0.1:0",
+        &hall_with("commentary = \"live\""),
+    )
+    .await
+    .expect("hall starts");
+    let delayed = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &hall_with(""))
+        .await
+        .expect("hall starts");
+    let board = Subscriber::connect(&mosq.url(), "fake-b1", &["nothing/here"]).await;
+    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string();
+    publish(&board, "tengen/t/b1/status".into(), status, true).await;
+    for addr in [live.addr, delayed.addr] {
+        wait_for("the board in the hall", || async {
+            let v = get(addr, "/api/boards", &[]).await.json();
+            (v[0]["status"] == "online").then_some(())
+        })
+        .await;
+    }
+    let events = [
+        game_started("b1"),
+        mv("b1", 2, "Q16"),
+        mv("b1", 3, "D4"),
+        mv("b1", 4, "Q4"),
+    ];
+    for e in events {
+        let text = serde_json::to_string(&e).unwrap();
+        publish(&board, "tengen/t/b1/events".into(), text, false).await;
+    }
+    let snapshot = json!({"seq": 4, "number": 3, "size": 19}).to_string();
+    publish(&board, "tengen/t/b1/state".into(), snapshot, true).await;
+
+    let form = ("Content-Type", "application/x-www-form-urlencoded");
+    let login = |addr, body: &'static str| async move {
+        let r = request(
+            addr,
+            "POST",
+            "/console/login",
+            &[form, ORIGIN],
+            body.as_bytes(),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, 303, "{}", r.text());
+        let cookie = r.header("set-cookie").expect("a cookie");
+        (
+            r.header("location"),
+            cookie.split(';').next().unwrap().to_string(),
+        )
+    };
+    // Live in one hall; one move behind, as the public sees it, in the other.
+    for (addr, number) in [(live.addr, 3), (delayed.addr, 2)] {
+        assert_eq!(get(addr, "/commentary", &[]).await.status, 401);
+        assert_eq!(get(addr, "/api/commentary/boards", &[]).await.status, 401);
+        let (home, cookie) = login(addr, "name=anna&password=commentary-0123").await;
+        assert_eq!(home.as_deref(), Some("/commentary"));
+        let auth = ("Cookie", cookie.as_str());
+        // No console, no alert, no command.
+        let console = get(addr, "/console", &[auth]).await;
+        assert_eq!(console.status, 303, "a commentator has no console");
+        assert_eq!(get(addr, "/api/console/alerts", &[auth]).await.status, 401);
+        let cmd = json!({"tournament": "t", "board": "b1", "type": "pause"}).to_string();
+        let json_ct = ("Content-Type", "application/json");
+        let r = request(
+            addr,
+            "POST",
+            "/api/console/command",
+            &[auth, json_ct, ORIGIN],
+            cmd.as_bytes(),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, 401, "a commentator sends nothing");
+        // The commentary pages.
+        let page = get(addr, "/commentary", &[auth]).await;
+        assert_eq!(page.status, 200);
+        assert!(page.text().contains("/api/commentary/boards"));
+        let boards = get(addr, "/api/commentary/boards", &[auth]).await.json();
+        assert_eq!(boards[0]["url"], "/commentary/board/t/b1/");
+        wait_for("the board's state at the expected move", || async {
+            let v = get(addr, "/commentary/board/t/b1/api/state", &[auth])
+                .await
+                .json();
+            (v["number"] == number).then_some(())
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let v = get(addr, "/commentary/board/t/b1/api/state", &[auth])
+            .await
+            .json();
+        assert_eq!(v["number"], number, "and no further");
+        assert_eq!(
+            get(addr, "/commentary/board/t/b1/", &[auth]).await.status,
+            200
+        );
+    }
+    // An arbiter may read the commentary pages too.
+    let (home, cookie) = login(live.addr, "name=chief&password=console-token-0123").await;
+    assert_eq!(home.as_deref(), Some("/console"));
+    let r = get(
+        live.addr,
+        "/api/commentary/boards",
+        &[("Cookie", cookie.as_str())],
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    live.stop();
+    delayed.stop();
+    board.stop();
+}
