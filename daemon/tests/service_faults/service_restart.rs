@@ -5,10 +5,8 @@
 //! clock runs and the flag falls when the time left says. Checked on the journal's own
 //! event times, so the figures are exact whatever the machine's load.
 
-#[path = "support/board.rs"]
-mod board;
-#[path = "support/broker.rs"]
-mod broker;
+use crate::board;
+use crate::broker;
 
 use std::path::Path;
 use std::time::Duration;

@@ -4,10 +4,8 @@
 //! gap, the SGF's moves, exactly the journal's events; the retained `state` and `sgf` are
 //! the game's; the last will turns `status` to `offline` on every kill.
 
-#[path = "support/board.rs"]
-mod board;
-#[path = "support/broker.rs"]
-mod broker;
+use crate::board;
+use crate::broker;
 
 use std::time::{Duration, Instant};
 
