@@ -12,13 +12,15 @@ use std::time::Instant;
 
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use tengen_protocol::topics::BoardKey;
 
 use crate::mqtt_client::lock;
-use crate::routes::{commentator, login_page, not_found, one_board, App, OVERVIEW};
+use crate::routes::{
+    board_key, commentator, login_page, not_found, one_board, page_redirect, unauthorized, App,
+    OVERVIEW,
+};
 
 /// The commentary routes.
 pub(crate) fn routes() -> Router<App> {
@@ -50,7 +52,7 @@ async fn overview(State(app): State<App>, headers: HeaderMap) -> Response {
 
 async fn boards(State(app): State<App>, headers: HeaderMap) -> Response {
     if commentator(&app, &headers).is_none() {
-        return (StatusCode::UNAUTHORIZED, "log in first\n").into_response();
+        return unauthorized();
     }
     Json(lock(&app.hall).commentary_boards_json(Instant::now(), app.commentary_live))
         .into_response()
@@ -64,11 +66,7 @@ async fn board_redirect(
     if commentator(&app, &headers).is_none() {
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
-    match BoardKey::new(&t, &b) {
-        Some(k) => Redirect::permanent(&format!("/commentary/board/{}/{}/", k.tournament, k.board))
-            .into_response(),
-        None => not_found("no such board"),
-    }
+    page_redirect("/commentary", &t, &b)
 }
 
 /// A board's page for commentators: on the live feed or the public one, as configured.
@@ -80,10 +78,7 @@ async fn board_view(
     if commentator(&app, req.headers()).is_none() {
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
-    let key = params
-        .get("tournament")
-        .zip(params.get("board"))
-        .and_then(|(t, b)| BoardKey::new(t, b));
+    let key = board_key(&params);
     let feed = key.and_then(|k| {
         let hall = lock(&app.hall);
         if app.commentary_live {

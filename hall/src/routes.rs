@@ -109,12 +109,7 @@ pub(crate) fn not_found(what: &str) -> Response {
 }
 
 async fn board_redirect(Path((t, b)): Path<(String, String)>) -> Response {
-    match BoardKey::new(&t, &b) {
-        Some(k) => {
-            Redirect::permanent(&format!("/board/{}/{}/", k.tournament, k.board)).into_response()
-        }
-        None => not_found("no such board"),
-    }
+    page_redirect("", &t, &b)
 }
 
 /// The public one-board pages: the router of `tengen_net::live_view` on the board's public feed
@@ -124,10 +119,7 @@ async fn board_view(
     Path(params): Path<HashMap<String, String>>,
     req: Request,
 ) -> Response {
-    let key = params
-        .get("tournament")
-        .zip(params.get("board"))
-        .and_then(|(t, b)| BoardKey::new(t, b));
+    let key = board_key(&params);
     let Some(feed) = key.and_then(|k| lock(&app.hall).public_feed(&k)) else {
         return not_found("no such board in this hall");
     };
@@ -142,11 +134,7 @@ async fn live_redirect(
     if arbiter(&app, &headers).is_none() {
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
-    match BoardKey::new(&t, &b) {
-        Some(k) => Redirect::permanent(&format!("/console/board/{}/{}/", k.tournament, k.board))
-            .into_response(),
-        None => not_found("no such board"),
-    }
+    page_redirect("/console", &t, &b)
 }
 
 /// The arbiters' one-board view: the same pages on the live feed (alerts included, no
@@ -159,14 +147,29 @@ async fn live_view(
     if arbiter(&app, req.headers()).is_none() {
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
-    let key = params
-        .get("tournament")
-        .zip(params.get("board"))
-        .and_then(|(t, b)| BoardKey::new(t, b));
+    let key = board_key(&params);
     let Some(feed) = key.and_then(|k| lock(&app.hall).feed(&k)) else {
         return not_found("no such board in this hall");
     };
     one_board(feed, &params, req).await
+}
+
+/// The board a one-board route names by its `{tournament}` and `{board}`.
+pub(crate) fn board_key(params: &HashMap<String, String>) -> Option<BoardKey> {
+    params
+        .get("tournament")
+        .zip(params.get("board"))
+        .and_then(|(t, b)| BoardKey::new(t, b))
+}
+
+/// `{pages}/board/{t}/{b}` to the board's page, `{pages}/board/{t}/{b}/` (`pages`: `""`,
+/// `/console` or `/commentary`).
+pub(crate) fn page_redirect(pages: &str, t: &str, b: &str) -> Response {
+    match BoardKey::new(t, b) {
+        Some(k) => Redirect::permanent(&format!("{pages}/board/{}/{}/", k.tournament, k.board))
+            .into_response(),
+        None => not_found("no such board"),
+    }
 }
 
 /// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own.
