@@ -1,8 +1,7 @@
 //! The board service's and the hall's integration tests that finish in seconds, in one test
 //! binary: each file below was a binary of its own, and linking 25 copies of the service took
 //! minutes of CI on two cores. The tests that run for tens of seconds in real time (browsers,
-//! fault campaigns, qemu, kills and restarts) keep a binary each beside this folder, so that
-//! they never share the machine with each other.
+//! fault campaigns, qemu, kills and restarts) are the other binary, `realtime/`.
 
 // Helpers shared with the other test binaries (`tests/support/`).
 #[path = "../support/board.rs"]

@@ -7,11 +7,45 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
+
+/// How many browsers one test binary keeps open at once. The tests run side by side
+/// (`RUST_TEST_THREADS`); a browser starting costs a second of CPU, and eight starting at
+/// once on two cores would stall the pages other tests are timing.
+pub(crate) const MAX_OPEN: usize = 3;
+
+/// Browsers open now in this process, and the condition a test waits on for a free slot.
+static OPEN: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// A running browser; its slot is given back when it is dropped.
+pub(crate) struct OpenBrowser {
+    browser: Browser,
+}
+
+impl Deref for OpenBrowser {
+    type Target = Browser;
+    fn deref(&self) -> &Browser {
+        &self.browser
+    }
+}
+
+impl Drop for OpenBrowser {
+    fn drop(&mut self) {
+        release_slot();
+    }
+}
+
+fn release_slot() {
+    let (open, freed) = &OPEN;
+    *open.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+    freed.notify_one();
+}
 
 /// Where Debian's `chromium` package installs the browser.
 pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
@@ -31,8 +65,17 @@ pub(crate) fn chromium() -> Option<PathBuf> {
     None
 }
 
-/// Starts headless Chromium (no sandbox: tests run as root in CI).
-pub(crate) fn launch(path: PathBuf) -> Browser {
+/// Starts headless Chromium (no sandbox: tests run as root in CI), once fewer than
+/// [`MAX_OPEN`] are open in this process.
+pub(crate) fn launch(path: PathBuf) -> OpenBrowser {
+    {
+        let (open, freed) = &OPEN;
+        let mut n = open.lock().unwrap_or_else(|p| p.into_inner());
+        while *n >= MAX_OPEN {
+            n = freed.wait(n).unwrap_or_else(|p| p.into_inner());
+        }
+        *n += 1;
+    }
     let args: Vec<&OsStr> = [
         "--disable-gpu",
         "--disable-quic",
@@ -53,7 +96,13 @@ pub(crate) fn launch(path: PathBuf) -> Browser {
         .args(args)
         .build()
         .expect("launch options");
-    Browser::new(options).expect("start chromium")
+    match Browser::new(options) {
+        Ok(browser) => OpenBrowser { browser },
+        Err(e) => {
+            release_slot(); // before failing the test
+            panic!("start chromium: {e}")
+        }
+    }
 }
 
 /// The value of `js` evaluated in the page (`null` for undefined).

@@ -18,7 +18,7 @@
 //! ```text
 //! cargo build --release --target aarch64-unknown-linux-gnu -p tengen-daemon --features rpi
 //! TENGEN_PI_BIN=target/aarch64-unknown-linux-gnu/release/tengen \
-//!     cargo test -p tengen-daemon --test pi_qemu -- --nocapture
+//!     cargo test -p tengen-daemon --test realtime pi_qemu -- --nocapture
 //! ```
 //!
 //! One gap of the emulator, not of the Pi: qemu-user as Debian 12 ships it (7.2; upstream
@@ -32,10 +32,8 @@
 //! translates) and the same speed. It says on stderr whether it had to, and the test prints
 //! that.
 
-#[path = "support/broker.rs"]
-mod broker;
-#[path = "support/http.rs"]
-mod http;
+use crate::broker;
+use crate::http;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

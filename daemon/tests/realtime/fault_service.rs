@@ -17,7 +17,7 @@
 //! broker back or the link back, to the first new event at the consumer).
 //!
 //! Short form (the default, in `cargo test`): a few runs of each. Long form:
-//! `TENGEN_FAULT_RUNS=50 cargo test -p tengen-daemon --test service_faults fault_service -- --nocapture
+//! `TENGEN_FAULT_RUNS=50 cargo test -p tengen-daemon --test realtime fault_service -- --nocapture
 //! --test-threads 1` (50 kills and torn journals, 20 broker restarts and network cuts, 10
 //! silent cuts and journals cut anywhere).
 

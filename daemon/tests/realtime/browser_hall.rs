@@ -20,10 +20,9 @@
 //! and `/usr/sbin/mosquitto`; without them the test says so and passes, except in CI
 //! (`TENGEN_REQUIRE_ORACLES=1`), where a missing tool is a failure.
 
-#[path = "support/broker.rs"]
-mod broker;
-#[path = "support/browser.rs"]
-mod browser;
+use crate::broker;
+use crate::browser;
+use crate::http;
 
 use std::path::Path;
 use std::process::{Child, Command};
@@ -59,6 +58,8 @@ impl Drop for Board {
 
 fn run_board(dir: &Path, broker_port: u16) -> Board {
     std::fs::write(dir.join("game.txt"), SCRIPT).expect("script");
+    // Main time 2 hours: at 20x pace, six minutes of the test before a flag falls (10
+    // minutes fell once on a loaded machine and raised a time_expired alert).
     let config = dir.join("board.toml");
     std::fs::write(
         &config,
@@ -67,7 +68,7 @@ fn run_board(dir: &Path, broker_port: u16) -> Board {
              [hardware]\nbackend = \"sim\"\n\
              [hardware.sim]\nscript = \"{script}\"\nspeed = 20.0\n\
              [game]\nblack = \"Kitani Minoru\"\nwhite = \"Go Seigen\"\nround = \"1\"\ntable = \"7\"\n\
-             [time]\nsystem = \"byoyomi\"\nmain = \"10m\"\nperiods = 3\nperiod = \"30s\"\n\
+             [time]\nsystem = \"byoyomi\"\nmain = \"2h\"\nperiods = 3\nperiod = \"30s\"\n\
              [mqtt]\nurl = \"mqtt://127.0.0.1:{broker_port}\"\n\
              [http]\nlisten = \"127.0.0.1:0\"\n\
              [storage]\ndir = \"{data}\"\n",
@@ -87,7 +88,8 @@ fn run_board(dir: &Path, broker_port: u16) -> Board {
 
 use broker::board_envelope as env;
 
-/// A board the test publishes as a board would: status, its game's first events, state.
+/// A board the test publishes as a board would (its status is published before): its
+/// game's first events.
 async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str]) {
     let root = format!("tengen/open/{board}");
     let publish = |topic: String, payload: String, retain: bool| async move {
@@ -96,12 +98,6 @@ async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str])
             .await
             .expect("publish");
     };
-    publish(
-        format!("{root}/status"),
-        json!({"state": "online", "version": "test"}).to_string(),
-        true,
-    )
-    .await;
     let point = |gtp: &str| Point::parse_gtp(gtp, 19).expect("a 19x19 point");
     let mut events = vec![Event::GameStarted(GameSetup {
         black: format!("Black of {board}"),
@@ -246,6 +242,35 @@ async fn hall_overview_console_and_delayed_public_page() {
         ("t03", vec!["K10"]),
         ("t04", vec![]),
     ];
+    // Their retained status first, until the hall lists them: then it is subscribed, and
+    // their events (not retained) cannot be published before it listens.
+    for (b, _) in &fakes {
+        pubc.client
+            .publish(
+                format!("tengen/open/{b}/status"),
+                QoS::AtLeastOnce,
+                true,
+                json!({"state": "online", "version": "test"})
+                    .to_string()
+                    .into_bytes(),
+            )
+            .await
+            .expect("publish status");
+    }
+    let listed = tokio::time::Instant::now() + Duration::from_secs(10);
+    while http::get(hall.addr, "/api/boards", &[])
+        .await
+        .json()
+        .as_array()
+        .map(Vec::len)
+        != Some(fakes.len())
+    {
+        assert!(
+            tokio::time::Instant::now() < listed,
+            "the hall lists the test's boards"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     for (b, points) in &fakes {
         fake_board(&pubc.client, b, points).await;
     }
@@ -257,7 +282,7 @@ async fn hall_overview_console_and_delayed_public_page() {
         let browser = launch(chromium);
         let tab = browser.new_tab().expect("tab");
         let long = Duration::from_secs(30);
-        let short = Duration::from_secs(5);
+        let short = Duration::from_secs(15); // a wait ends once the page shows it; 5 s timed out once on a loaded machine
 
         // The overview lists every board.
         tab.navigate_to(&format!("{base}/")).expect("overview");

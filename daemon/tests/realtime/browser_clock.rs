@@ -7,14 +7,10 @@
 //! Needs `/usr/bin/chromium`; without it the test says so and passes, except with
 //! `TENGEN_REQUIRE_ORACLES=1`.
 
-#[path = "support/board.rs"]
-mod board;
-#[path = "support/broker.rs"]
-mod broker;
-#[path = "support/browser.rs"]
-mod browser;
-#[path = "support/http.rs"]
-mod http;
+use crate::board;
+use crate::broker;
+use crate::browser;
+use crate::http;
 
 use std::net::SocketAddr;
 use std::path::Path;

@@ -18,10 +18,8 @@
 //!
 //! Needs chromium, mosquitto and python3 (a failure under `TENGEN_REQUIRE_ORACLES=1`).
 
-#[path = "support/broker.rs"]
-mod broker;
-#[path = "support/browser.rs"]
-mod browser;
+use crate::broker;
+use crate::browser;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

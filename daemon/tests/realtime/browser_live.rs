@@ -6,10 +6,8 @@
 //! Needs `/usr/bin/chromium` (`apt-get install chromium`). Without it the test says so and
 //! passes, except in CI (`TENGEN_REQUIRE_ORACLES=1`), where a missing browser is a failure.
 
-#[path = "support/broker.rs"]
-mod broker;
-#[path = "support/browser.rs"]
-mod browser;
+use crate::broker;
+use crate::browser;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -184,7 +182,7 @@ fn screenshot(tab: &Tab, name: &str) -> PathBuf {
 /// The opening of a real game (the Ear-Reddening game), played through the rules core so
 /// each move carries its exact capture set.
 fn opening() -> Vec<(Color, Point, Vec<Point>)> {
-    let text = include_str!("../assets/ear-reddening.sgf");
+    let text = include_str!("../../assets/ear-reddening.sgf");
     let record = tengen_rules::sgf::parse(text).expect("bundled game parses");
     let mut game = Game::new(19, Superko::Situational).expect("19x19");
     let mut out = Vec::new();

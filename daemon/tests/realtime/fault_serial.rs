@@ -8,11 +8,10 @@
 //! (alerts, `sensor_fault` events). The recovery times are printed (`--nocapture`).
 //!
 //! Short form (in `cargo test --workspace`): one run per scenario, about 15 s each, run in
-//! parallel. Long form: `TENGEN_FAULT_RUNS=10 cargo test -p tengen-daemon --test
+//! parallel. Long form: `TENGEN_FAULT_RUNS=10 cargo test -p tengen-daemon --test realtime
 //! fault_serial -- --nocapture` runs each scenario that many times with other seeds.
 
-#[path = "support/broker.rs"]
-mod broker;
+use crate::broker;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;

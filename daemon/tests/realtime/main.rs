@@ -1,0 +1,30 @@
+//! The integration tests that run in real time, in one test binary: pages in headless
+//! Chromium (`browser_*`), the serial and service fault campaigns (`fault_serial`,
+//! `fault_service`), kills and restarts of `tengen run` (`service_kill`, `service_restart`)
+//! and the Pi build under qemu (`pi_qemu`).
+//!
+//! They spend their time waiting on processes, brokers and browsers, not on the CPU (a CI
+//! run measured 297 s of wall time against about 25 s of CPU), so they run side by side:
+//! `.cargo/config.toml` sets `RUST_TEST_THREADS` for `cargo test` (8 at once), and at most
+//! [`browser::MAX_OPEN`] browsers are open at a time. They were seven binaries run one after
+//! another; `-- --test-threads=1` runs them one at a time again.
+
+// Helpers shared with the other test binaries (`tests/support/`).
+#[path = "../support/board.rs"]
+mod board;
+#[path = "../support/broker.rs"]
+mod broker;
+#[path = "../support/browser.rs"]
+mod browser;
+#[path = "../support/http.rs"]
+mod http;
+
+mod browser_clock;
+mod browser_hall;
+mod browser_live;
+mod browser_round;
+mod fault_serial;
+mod fault_service;
+mod pi_qemu;
+mod service_kill;
+mod service_restart;
