@@ -38,6 +38,8 @@ use tengen_protocol::event::{Event, FaultKind, GameSetup};
 use tengen_rules::{Color, Point};
 
 const TOKEN: &str = "browser-token-0123";
+/// The commentator's token (a read-only login).
+const DESK_TOKEN: &str = "desk-token-4567";
 const TMP: &str = env!("CARGO_TARGET_TMPDIR");
 
 /// Seven moves on 9x9; Black's E6 captures White's E5, and Black presses the clock with E5
@@ -194,7 +196,8 @@ async fn hall_overview_console_and_delayed_public_page() {
             "[broadcast]\ndelay_moves = 3\ntopic_prefix = \"public\"\nrepublish = true\n\
              export_dir = \"{}\"\n\
              [analysis]\ncommand = \"/usr/games/gnugo --mode gtp\"\nlevel = 1\n\
-             [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n",
+             [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n\
+             [[arbiter]]\nname = \"desk\"\ntoken = \"{DESK_TOKEN}\"\nrole = \"commentator\"\n",
             site.path().display()
         ),
         Path::new("hall.toml"),
@@ -437,6 +440,75 @@ async fn hall_overview_console_and_delayed_public_page() {
             json!(4)
         );
         screenshot(&tab, TMP, "hall-overview.png");
+
+        // The arbiters' overview, behind the login (this tab has the console's cookie): the
+        // same page on the live feed, move 7 while the public one shows move 4.
+        tab.navigate_to(&format!("{base}/console/overview"))
+            .expect("arbiters' overview");
+        tab.wait_until_navigated().expect("loaded");
+        wait_until(
+            &tab,
+            "document.querySelector('.card[data-board=\"t07\"] .number')?.textContent ?? ''",
+            "round 1 · move 7".into(),
+            long,
+            "the live move number on the arbiters' overview",
+        );
+        screenshot(&tab, TMP, "hall-console-overview.png");
+
+        // A commentator logs in with cookies of their own: /commentary, behind the delay as
+        // `[hall] commentary` defaults, and no console.
+        let context = browser.new_context().expect("a second browser context");
+        let desk = context.new_tab().expect("tab");
+        desk.navigate_to(&format!("{base}/commentary"))
+            .expect("commentary");
+        desk.wait_until_navigated().expect("login form");
+        desk.find_element("input[name=name]")
+            .expect("name field")
+            .click()
+            .expect("click");
+        desk.type_str("desk").expect("type name");
+        desk.find_element("input[name=password]")
+            .expect("password field")
+            .click()
+            .expect("click");
+        desk.type_str(DESK_TOKEN).expect("type token");
+        desk.find_element("button[type=submit]")
+            .expect("log in button")
+            .click()
+            .expect("log in");
+        desk.wait_until_navigated().expect("commentary after login");
+        wait_until(
+            &desk,
+            "location.pathname + ' ' + (document.querySelector('.card[data-board=\"t07\"] .number')?.textContent ?? '')",
+            "/commentary round 1 · move 4".into(),
+            long,
+            "the commentators' overview, behind the delay",
+        );
+        screenshot(&desk, TMP, "hall-commentary-overview.png");
+        desk.navigate_to(&format!("{base}/commentary/board/open/t07/"))
+            .expect("commentary board page");
+        desk.wait_until_navigated().expect("loaded");
+        wait_until(
+            &desk,
+            "document.getElementById('summary').textContent",
+            "Move 4: W A1".into(),
+            short,
+            "the commentators' board page three moves behind",
+        );
+        assert_eq!(
+            eval(&desk, "document.querySelectorAll('#alerts .alert').length"),
+            json!(0),
+            "no alert on the commentators' delayed page"
+        );
+        screenshot(&desk, TMP, "hall-commentary-board.png");
+        desk.navigate_to(&format!("{base}/console"))
+            .expect("console");
+        desk.wait_until_navigated().expect("loaded");
+        assert_eq!(
+            eval(&desk, "document.querySelectorAll('#alerts').length"),
+            json!(0),
+            "a commentator gets no console"
+        );
 
         // The static copy (`export_dir`) behind a plain static server: the same delayed
         // page, polling its files instead of a stream, and the same overview.
