@@ -118,7 +118,12 @@ async fn analysis(addr: std::net::SocketAddr) -> Value {
     let state = get(addr, "/board/t/b1/api/state", &[]).await;
     let moves = v["moves"].as_array().expect("moves");
     if state.status != 200 {
-        assert!(moves.is_empty(), "estimates without a public game: {v}");
+        assert!(
+            moves.is_empty(),
+            "estimates without a public game: {v}; api/state: {} {}",
+            state.status,
+            state.text()
+        );
     }
     let public = if state.status == 200 {
         state.json()["number"]
@@ -295,8 +300,10 @@ async fn kata_analyze_of_a_katago_standin_with_a_visit_budget() {
         "/../hall/tests/fixtures/katago_standin.py"
     );
     // 20 visits come after two lines (0.2 s), long before the 10 s budget.
-    let text =
-        format!("[analysis]\ncommand = \"python3 {standin}\"\nbudget = \"10s\"\nvisits = 20\n");
+    let text = format!(
+        "[broadcast]\ndelay_moves = 1\n\n\
+         [analysis]\ncommand = \"python3 {standin}\"\nbudget = \"10s\"\nvisits = 20\n"
+    );
     let config = HallConfig::parse(&text, Path::new("hall.toml")).expect("a valid config");
     let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
         .await
@@ -304,12 +311,18 @@ async fn kata_analyze_of_a_katago_standin_with_a_visit_budget() {
     let addr = hall.addr;
     let status = json!({"state": "online", "version": "0.1.0", "board": "b1"});
     publish(&board, "tengen/t/b1/status", status.to_string(), true).await;
+    wait_for("the board", || async {
+        let r = get(addr, "/board/t/b1/api/analysis", &[]).await;
+        (r.status == 200).then_some(())
+    })
+    .await;
     publish_event(
         &board,
         &env("b1", 1, Event::GameStarted(GameSetup::default())),
     )
     .await;
-    let moves = ["B1", "A1", "D1", "Q16"];
+    // The last move stays behind the delay: positions 0 to 4 are public.
+    let moves = ["B1", "A1", "D1", "Q16", "C1"];
     for (i, m) in moves.iter().enumerate() {
         publish_event(&board, &move_at(i as u64 + 2, m)).await;
     }

@@ -133,6 +133,15 @@ pub(crate) enum Dialect {
     GnuGo,
 }
 
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Dialect::KataGo => "KataGo's kata-analyze",
+            Dialect::GnuGo => "GNU Go's estimate_score and top_moves",
+        })
+    }
+}
+
 /// A running engine. Dropping it kills the process.
 pub(crate) struct Engine {
     child: Child,

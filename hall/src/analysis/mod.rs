@@ -158,7 +158,12 @@ async fn worker(index: u32, inner: Arc<Inner>, section: AnalysisSection) {
             Some(e) => e,
             None => match tokio::time::timeout(limit, Engine::start(&section)).await {
                 Ok(Ok(e)) => {
-                    tracing::info!("analysis engine {index}: {} (pid {:?})", e.name(), e.pid());
+                    tracing::info!(
+                        "analysis engine {index}: {}, with {} (pid {:?})",
+                        e.name(),
+                        e.dialect(),
+                        e.pid()
+                    );
                     *inner.engine.lock().unwrap_or_else(|p| p.into_inner()) = e.name().to_string();
                     pause = Duration::from_millis(500);
                     engine.insert(e)
