@@ -41,6 +41,10 @@ use crate::config::AnalysisSection;
 use engine::Engine;
 use scheduler::{Estimate, Job, Outcome, Scheduler};
 
+/// How long an engine may take to start and answer `name` and `list_commands` (at least;
+/// twice the budget when that is longer).
+const START_LIMIT: Duration = Duration::from_secs(120);
+
 /// The longest pause between two attempts to start an engine that does not start.
 const MAX_RESTART_PAUSE: Duration = Duration::from_secs(30);
 
@@ -142,6 +146,8 @@ impl Analysis {
 /// after another.
 async fn worker(index: u32, inner: Arc<Inner>, section: AnalysisSection) {
     let limit = Duration::from_millis(section.budget_ms.saturating_mul(2).max(1));
+    // KataGo loads its model (and may tune its GPU kernels) before it answers `name`.
+    let start_limit = limit.max(START_LIMIT);
     let mut engine: Option<Engine> = None;
     let mut pause = Duration::from_millis(500);
     loop {
@@ -156,7 +162,7 @@ async fn worker(index: u32, inner: Arc<Inner>, section: AnalysisSection) {
         }
         let running = match engine.as_mut() {
             Some(e) => e,
-            None => match tokio::time::timeout(limit, Engine::start(&section)).await {
+            None => match tokio::time::timeout(start_limit, Engine::start(&section)).await {
                 Ok(Ok(e)) => {
                     tracing::info!(
                         "analysis engine {index}: {}, with {} (pid {:?})",
@@ -187,7 +193,8 @@ async fn worker(index: u32, inner: Arc<Inner>, section: AnalysisSection) {
                 }
                 Err(_) => {
                     tracing::error!(
-                        "analysis engine {index} did not answer `name` within {limit:?}; \
+                        "analysis engine {index} did not answer `name` and `list_commands` \
+                         within {start_limit:?}; \
                          trying again in {pause:?}"
                     );
                     inner.scheduler().finish(&job, Outcome::Retry);
