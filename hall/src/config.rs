@@ -52,6 +52,9 @@ pub(crate) struct AnalysisSection {
     pub(crate) boards: u32,
     /// `level N` sent to the engine when it starts (GNU Go's strength and speed).
     pub(crate) level: Option<u32>,
+    /// KataGo: a position's analysis stops once its best move has this many visits (or
+    /// at `budget_ms`, whichever comes first). Refused with GNU Go, which counts none.
+    pub(crate) visits: Option<u64>,
 }
 
 /// `[tournament]`: the tournament file and how its tables map to boards.
@@ -215,6 +218,9 @@ const MAX_SESSION_HOURS: i64 = 8760;
 /// `[analysis] budget` when not given.
 const DEFAULT_ANALYSIS_BUDGET_MS: u64 = 2000;
 
+/// The largest `[analysis] visits`.
+const MAX_ANALYSIS_VISITS: i64 = 100_000_000;
+
 const PREFIX_RULE: &str = "use lower-case letters, digits and '-' (levels joined by '/')";
 
 impl HallConfig {
@@ -304,7 +310,7 @@ fn read(root: &Table, r: &mut Reader) -> HallConfig {
 
 fn read_analysis(t: &Table, r: &mut Reader) -> Option<AnalysisSection> {
     const P: &str = "analysis";
-    r.unknown_keys(t, P, &["command", "budget", "boards", "level"]);
+    r.unknown_keys(t, P, &["command", "budget", "boards", "level", "visits"]);
     let command = match r.string(t, P, "command") {
         Some(c) if c.trim().is_empty() => {
             r.problem(join(P, "command"), "must not be empty");
@@ -335,11 +341,15 @@ fn read_analysis(t: &Table, r: &mut Reader) -> Option<AnalysisSection> {
     let level = r
         .integer_in(t, P, "level", 0, 100)
         .and_then(|v| u32::try_from(v).ok());
+    let visits = r
+        .integer_in(t, P, "visits", 1, MAX_ANALYSIS_VISITS)
+        .and_then(|v| u64::try_from(v).ok());
     Some(AnalysisSection {
         command: command?,
         budget_ms: budget_ms.unwrap_or(DEFAULT_ANALYSIS_BUDGET_MS),
         boards: boards.unwrap_or(1),
         level,
+        visits,
     })
 }
 
@@ -906,16 +916,30 @@ mod tests {
                 budget_ms: 2000,
                 boards: 1,
                 level: None,
+                visits: None,
             })
         );
         let c = parse("[analysis]\ncommand = \"gnugo --mode gtp\"\nbudget = \"500ms\"\nboards = 4\nlevel = 1\n")
             .unwrap();
         let a = c.analysis.unwrap();
-        assert_eq!((a.budget_ms, a.boards, a.level), (500, 4, Some(1)));
         assert_eq!(
-            lines("[analysis]\ncommand = \"gnugo\"\nvisits = 3\nbudget = \"soon\"\nboards = 0\n"),
+            (a.budget_ms, a.boards, a.level, a.visits),
+            (500, 4, Some(1), None)
+        );
+        let c = parse("[analysis]\ncommand = \"katago gtp\"\nvisits = 400\n").unwrap();
+        assert_eq!(c.analysis.unwrap().visits, Some(400));
+        assert_eq!(
+            lines("[analysis]\ncommand = \"katago\"\nvisits = 0\n"),
+            ["hall.toml: analysis.visits: 0 is not in 1..=100000000"]
+        );
+        assert_eq!(
+            lines("[analysis]\ncommand = \"katago\"\nvisits = \"many\"\n"),
+            ["hall.toml: analysis.visits: expected an integer, found a string"]
+        );
+        assert_eq!(
+            lines("[analysis]\ncommand = \"gnugo\"\nplayouts = 3\nbudget = \"soon\"\nboards = 0\n"),
             [
-                "hall.toml: analysis.visits: unknown key",
+                "hall.toml: analysis.playouts: unknown key",
                 "hall.toml: analysis.budget: \"soon\" is not a duration",
                 "hall.toml: analysis.boards: 0 is not in 1..=64",
             ]

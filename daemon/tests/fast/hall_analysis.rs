@@ -4,6 +4,11 @@
 //! mid-game is started again and the estimates go on, and so is one that hangs past its
 //! budget. GNU Go missing is a skip, or a
 //! failure under `TENGEN_REQUIRE_ORACLES=1`.
+//!
+//! KataGo's dialect (`kata-analyze`, a visit budget) through the same route, with a
+//! STAND-IN for KataGo (hall/tests/fixtures/katago_standin.py: a Python script answering
+//! `kata-analyze` in KataGo's documented format, with values computed from the position;
+//! not KataGo, which is not installable here).
 
 use crate::broker;
 use crate::http;
@@ -68,6 +73,11 @@ fn engine_pids() -> Vec<u32> {
 }
 
 fn move_event(seq: u64) -> Envelope {
+    move_at(seq, MOVES[seq as usize - 2])
+}
+
+/// Move `seq - 1` of board b1's game at `point` (Black's when odd).
+fn move_at(seq: u64, point: &str) -> Envelope {
     let number = (seq - 1) as u32;
     env(
         "b1",
@@ -79,7 +89,7 @@ fn move_event(seq: u64) -> Envelope {
             } else {
                 Color::White
             },
-            point: Point::parse_gtp(MOVES[number as usize - 1], 19).expect("a point"),
+            point: Point::parse_gtp(point, 19).expect("a point"),
             captured: vec![],
             clock: None,
         },
@@ -108,7 +118,12 @@ async fn analysis(addr: std::net::SocketAddr) -> Value {
     let state = get(addr, "/board/t/b1/api/state", &[]).await;
     let moves = v["moves"].as_array().expect("moves");
     if state.status != 200 {
-        assert!(moves.is_empty(), "estimates without a public game: {v}");
+        assert!(
+            moves.is_empty(),
+            "estimates without a public game: {v}; api/state: {} {}",
+            state.status,
+            state.text()
+        );
     }
     let public = if state.status == 200 {
         state.json()["number"]
@@ -271,5 +286,72 @@ async fn gnugo_analyses_the_public_positions_only_and_survives_being_killed_or_h
     assert_eq!(r.status, 404);
     assert!(r.text().contains("[analysis]"), "{}", r.text());
     plain.stop();
+    board.stop();
+}
+
+#[tokio::test]
+async fn kata_analyze_of_a_katago_standin_with_a_visit_budget() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/t/b1/cmd"]).await;
+    let standin = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../hall/tests/fixtures/katago_standin.py"
+    );
+    // 20 visits come after two lines (0.2 s), long before the 10 s budget.
+    let text = format!(
+        "[broadcast]\ndelay_moves = 1\n\n\
+         [analysis]\ncommand = \"python3 {standin}\"\nbudget = \"10s\"\nvisits = 20\n"
+    );
+    let config = HallConfig::parse(&text, Path::new("hall.toml")).expect("a valid config");
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let addr = hall.addr;
+    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"});
+    publish(&board, "tengen/t/b1/status", status.to_string(), true).await;
+    wait_for("the board", || async {
+        let r = get(addr, "/board/t/b1/api/analysis", &[]).await;
+        (r.status == 200).then_some(())
+    })
+    .await;
+    publish_event(
+        &board,
+        &env("b1", 1, Event::GameStarted(GameSetup::default())),
+    )
+    .await;
+    // The last move stays behind the delay: positions 0 to 4 are public.
+    let moves = ["B1", "A1", "D1", "Q16", "C1"];
+    for (i, m) in moves.iter().enumerate() {
+        publish_event(&board, &move_at(i as u64 + 2, m)).await;
+    }
+    let started = std::time::Instant::now();
+    let v = wait_for("estimates of positions 0 to 4", || async {
+        let v = analysis(addr).await;
+        (numbers(&v) == [0, 1, 2, 3, 4]).then_some(v)
+    })
+    .await;
+    let took = started.elapsed();
+    assert_eq!(v["engine"], "tengen KataGo stand-in 1.0", "{v}");
+    // The stand-in's lead for Black is (Black's stones - White's) - komi 7.5, written from
+    // the side to move; the hall's is from Black's side whoever is to move. Its candidates
+    // are the empty points from A1 on, written worst first with KataGo's `order`.
+    let want = [
+        (-7.5, ["A1", "B1", "C1", "D1", "E1"]),
+        (-6.5, ["A1", "C1", "D1", "E1", "F1"]),
+        (-7.5, ["C1", "D1", "E1", "F1", "G1"]),
+        (-6.5, ["C1", "E1", "F1", "G1", "H1"]),
+        (-7.5, ["C1", "E1", "F1", "G1", "H1"]),
+    ];
+    for (m, (lead, best)) in v["moves"].as_array().expect("moves").iter().zip(want) {
+        assert_eq!(m["score_lead"], json!(lead), "{m}");
+        assert_eq!(m["best"], json!(best), "{m}");
+    }
+    assert!(
+        took < Duration::from_secs(8),
+        "five positions stopped at 20 visits, not at 10 s each: {took:?}"
+    );
+    hall.stop();
     board.stop();
 }

@@ -1,26 +1,42 @@
-//! One GTP engine process (`[analysis] command`): started, asked its name, told a position
-//! and asked for its estimate, and killed when dropped.
+//! One GTP engine process (`[analysis] command`): started, asked its name and which
+//! analysis it speaks, told a position and asked for its estimate, and killed when dropped.
 //!
 //! Per position: `boardsize`, `clear_board`, `komi`, the handicap stones with
-//! `set_free_handicap` (at the points the game had them), `play` of every move, then
-//! `estimate_score` (`W+3.5 (upper bound: ...)` is -3.5 for Black) and
-//! `top_moves_black`/`top_moves_white` (`Q16 24.9 D4 24.8 ...`: the points, best first),
-//! as GNU Go 3.8 answers them.
+//! `set_free_handicap` (at the points the game had them), `play` of every move, then, in
+//! the engine's dialect (from its `list_commands` at start):
+//!
+//! - KataGo's: `kata-analyze B interval 10 maxmoves 5` (the interval in centiseconds), its
+//!   `info move ...` lines read until the budget is spent (`[analysis] budget`, or the best
+//!   move's `visits` reached `[analysis] visits`), then stopped with an empty line and read
+//!   to the empty line that ends its answer (KataGo's `docs/GTP_Extensions.md`). The last
+//!   line counts: the best move's (`order 0`) `scoreLead`, from the side to move, turned to
+//!   Black's side; the moves by `order`.
+//! - GNU Go's: `estimate_score` (`W+3.5 (upper bound: ...)` is -3.5 for Black) and
+//!   `top_moves_black`/`top_moves_white` (`Q16 24.9 D4 24.8 ...`: the points, best first),
+//!   as GNU Go 3.8 answers them.
 
+use std::collections::BTreeSet;
 use std::process::Stdio;
+use std::time::Duration;
 
 use tengen_rules::Color;
 use thiserror::Error;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::time::Instant;
 
+use super::kata_analyze::{parse_info_line, Candidate, InfoLineError};
 use super::scheduler::{Estimate, Position};
+use crate::config::AnalysisSection;
 
 /// At most this many candidate moves are kept per position.
 const CANDIDATES: usize = 5;
 
 /// The longest answer line read from an engine (a longer one is an error).
 const MAX_LINE: usize = 64 * 1024;
+
+/// How often `kata-analyze` writes a line at most, in centiseconds (its unit).
+const KATA_INTERVAL_CS: u64 = 10;
 
 /// Why the engine did not answer.
 #[derive(Debug, Error)]
@@ -42,6 +58,9 @@ pub(crate) enum EngineError {
     /// The process closed its output (it died).
     #[error("the engine stopped")]
     Gone,
+    /// The engine wrote a line longer than [`MAX_LINE`].
+    #[error("the engine wrote a line longer than {MAX_LINE} bytes")]
+    LineTooLong,
     /// The engine answered a command with `? ...`.
     #[error("the engine refused `{command}`: {answer}")]
     Refused {
@@ -58,6 +77,33 @@ pub(crate) enum EngineError {
         /// Its answer.
         answer: String,
     },
+    /// A `kata-analyze` line the hall cannot read.
+    #[error("`{command}`: {source}")]
+    InfoLine {
+        /// The command.
+        command: String,
+        /// What is wrong with the line.
+        source: InfoLineError,
+    },
+    /// An answer that is not GTP's (`=` or `?` first): what follows cannot be trusted.
+    #[error("not a GTP answer to `{command}`: {answer:?}")]
+    OutOfStep {
+        /// The command.
+        command: String,
+        /// The line.
+        answer: String,
+    },
+    /// The engine runs but cannot do what `[analysis]` asks: starting it again will not
+    /// help.
+    #[error("{engine} ({command}) cannot be used: {why}")]
+    Unusable {
+        /// Its name and version.
+        engine: String,
+        /// Its command line.
+        command: String,
+        /// What it lacks.
+        why: String,
+    },
 }
 
 impl EngineError {
@@ -65,8 +111,34 @@ impl EngineError {
     pub(crate) fn is_refusal(&self) -> bool {
         matches!(
             self,
-            EngineError::Refused { .. } | EngineError::BadAnswer { .. }
+            EngineError::Refused { .. }
+                | EngineError::BadAnswer { .. }
+                | EngineError::InfoLine { .. }
         )
+    }
+
+    /// True when no engine started from this `[analysis]` can work (the hall says so once
+    /// and analyses nothing).
+    pub(crate) fn is_permanent(&self) -> bool {
+        matches!(self, EngineError::Unusable { .. })
+    }
+}
+
+/// Which commands an engine analyses a position with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// KataGo's `kata-analyze`.
+    KataGo,
+    /// GNU Go's `estimate_score` and `top_moves_black`/`top_moves_white`.
+    GnuGo,
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Dialect::KataGo => "KataGo's kata-analyze",
+            Dialect::GnuGo => "GNU Go's estimate_score and top_moves",
+        })
     }
 }
 
@@ -75,14 +147,22 @@ pub(crate) struct Engine {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// What was read of a line not yet complete.
+    pending: Vec<u8>,
     name: String,
+    dialect: Dialect,
+    budget: Duration,
+    visits: Option<u64>,
 }
 
 impl Engine {
-    /// Starts `command` (a program and its arguments, split on white space), asks its
-    /// `name` and `version`, and sends `level N` when `level` is given.
-    pub(crate) async fn start(command: &str, level: Option<u32>) -> Result<Engine, EngineError> {
-        let mut words = command.split_whitespace();
+    /// Starts `section.command` (a program and its arguments, split on white space), asks
+    /// its `name`, `version` and `list_commands`, and sends `level N` when `section.level`
+    /// is given. An engine that speaks neither KataGo's nor GNU Go's analysis, a `visits`
+    /// budget for GNU Go, or a `level` for an engine without that command, is
+    /// [`EngineError::Unusable`].
+    pub(crate) async fn start(section: &AnalysisSection) -> Result<Engine, EngineError> {
+        let mut words = section.command.split_whitespace();
         let program = words.next().ok_or(EngineError::NoCommand)?;
         let mut child = Command::new(program)
             .args(words)
@@ -102,12 +182,48 @@ impl Engine {
             child,
             stdin,
             stdout: BufReader::new(stdout),
+            pending: Vec::new(),
             name: String::new(),
+            dialect: Dialect::GnuGo,
+            budget: Duration::from_millis(section.budget_ms),
+            visits: section.visits,
         };
         let name = engine.ask("name").await?;
         let version = engine.ask("version").await.unwrap_or_default();
         engine.name = format!("{name} {version}").trim().to_string();
-        if let Some(level) = level {
+        let known: BTreeSet<String> = match engine.ask("list_commands").await {
+            Ok(list) => list.split_whitespace().map(str::to_string).collect(),
+            Err(e) if e.is_refusal() => BTreeSet::new(),
+            Err(e) => return Err(e),
+        };
+        let unusable = |why: &str| EngineError::Unusable {
+            engine: format!("`{}`", engine.name),
+            command: section.command.trim().to_string(),
+            why: why.to_string(),
+        };
+        let knows = |c: &str| known.contains(c);
+        engine.dialect = if knows("kata-analyze") {
+            Dialect::KataGo
+        } else if knows("estimate_score") && knows("top_moves_black") && knows("top_moves_white") {
+            Dialect::GnuGo
+        } else {
+            return Err(unusable(
+                "its list_commands has neither `kata-analyze` (KataGo) nor `estimate_score` \
+                 with `top_moves_black` and `top_moves_white` (GNU Go)",
+            ));
+        };
+        if engine.dialect == Dialect::GnuGo && section.visits.is_some() {
+            return Err(unusable(
+                "[analysis] visits needs KataGo's kata-analyze, and GNU Go's estimate_score \
+                 counts no visits: remove `visits` (`budget` is the time per position)",
+            ));
+        }
+        if let Some(level) = section.level {
+            if !knows("level") {
+                return Err(unusable(
+                    "it has no `level` command ([analysis] level is GNU Go's): remove `level`",
+                ));
+            }
             engine.ask(&format!("level {level}")).await?;
         }
         Ok(engine)
@@ -116,6 +232,11 @@ impl Engine {
     /// The engine's name and version (`GNU Go 3.8`).
     pub(crate) fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The analysis it speaks.
+    pub(crate) fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// The process id, while it runs.
@@ -155,13 +276,26 @@ impl Engine {
             self.ask(&format!("play {} {}", color.letter(), mv.to_gtp()))
                 .await?;
         }
+        let (score_lead, best) = match self.dialect {
+            Dialect::KataGo => self.kata_analyze(position.to_move()).await?,
+            Dialect::GnuGo => self.gnugo_estimate(position.to_move()).await?,
+        };
+        Ok(Estimate {
+            number,
+            score_lead,
+            best,
+        })
+    }
+
+    /// GNU Go's score estimate (Black's side) and its best moves for `to_move`.
+    async fn gnugo_estimate(&mut self, to_move: Color) -> Result<(f64, Vec<String>), EngineError> {
         let command = "estimate_score";
         let answer = self.ask(command).await?;
         let score_lead = parse_score(&answer).ok_or_else(|| EngineError::BadAnswer {
             command: command.to_string(),
             answer: answer.clone(),
         })?;
-        let command = match position.to_move() {
+        let command = match to_move {
             Color::Black => "top_moves_black",
             Color::White => "top_moves_white",
         };
@@ -170,38 +304,179 @@ impl Engine {
             command: command.to_string(),
             answer: answer.clone(),
         })?;
-        Ok(Estimate {
-            number,
-            score_lead,
-            best,
-        })
+        Ok((score_lead, best))
+    }
+
+    /// KataGo's analysis for `to_move` within the budget: the best move's score lead (turned
+    /// to Black's side) and the moves by KataGo's `order`.
+    async fn kata_analyze(&mut self, to_move: Color) -> Result<(f64, Vec<String>), EngineError> {
+        let budget_ms = u64::try_from(self.budget.as_millis()).unwrap_or(u64::MAX);
+        let interval = (budget_ms / 40).clamp(1, KATA_INTERVAL_CS);
+        let command = format!(
+            "kata-analyze {} interval {interval} maxmoves {CANDIDATES}",
+            to_move.letter()
+        );
+        self.send(&command).await?;
+        let deadline = Instant::now() + self.budget;
+        // The answer starts with `=` on a line of its own (or `? ...` and the empty line).
+        let first = loop {
+            let line = self.next_line().await?;
+            if !line.trim().is_empty() {
+                break line;
+            }
+        };
+        let bad = |answer: String| EngineError::BadAnswer {
+            command: command.clone(),
+            answer,
+        };
+        if let Some(rest) = first.strip_prefix('?') {
+            let mut answer = rest.trim().to_string();
+            loop {
+                let line = self.next_line().await?;
+                if line.trim().is_empty() {
+                    break;
+                }
+                answer.push('\n');
+                answer.push_str(&line);
+            }
+            return Err(EngineError::Refused {
+                command: command.clone(),
+                answer,
+            });
+        }
+        let Some(rest) = first.strip_prefix('=') else {
+            return Err(EngineError::OutOfStep {
+                command: command.clone(),
+                answer: first,
+            });
+        };
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
+        // The latest readable line, or the first unreadable one.
+        let mut latest: Option<Vec<Candidate>> = None;
+        let mut wrong = None;
+        let visits = self.visits;
+        let mut take = |line: &str, latest: &mut Option<Vec<Candidate>>| -> bool {
+            if wrong.is_some() {
+                return true;
+            }
+            match parse_info_line(line) {
+                Ok(c) if c.is_empty() => false,
+                Ok(c) => {
+                    let best = c.iter().filter(|c| c.order == 0).map(|c| c.visits).max();
+                    *latest = Some(c);
+                    visits.is_some_and(|n| best.is_some_and(|v| v >= n))
+                }
+                Err(e) => {
+                    wrong = Some(e);
+                    true
+                }
+            }
+        };
+        let mut done = !rest.is_empty() && take(rest, &mut latest);
+        let mut ended = false;
+        while !done {
+            // A slow start: the first line is waited for up to half a budget more (the
+            // worker kills an engine at twice the budget).
+            let until = if latest.is_some() {
+                deadline
+            } else {
+                deadline + self.budget / 2
+            };
+            match self.read_line(Some(until)).await? {
+                None => done = true,
+                Some(line) if line.trim().is_empty() => {
+                    ended = true;
+                    done = true;
+                }
+                Some(line) => done = take(&line, &mut latest),
+            }
+        }
+        if !ended {
+            // Any line stops it; an empty one is no command. Lines written meanwhile count.
+            self.send("").await?;
+            loop {
+                let line = self.next_line().await?;
+                if line.trim().is_empty() {
+                    break;
+                }
+                take(&line, &mut latest);
+            }
+        }
+        if let Some(source) = wrong {
+            return Err(EngineError::InfoLine { command, source });
+        }
+        let mut candidates = latest.ok_or_else(|| bad("no `info` line".into()))?;
+        candidates.sort_by_key(|c| c.order);
+        let lead = candidates.first().map(|c| c.score_lead).unwrap_or(0.0);
+        let lead = match to_move {
+            Color::Black => lead,
+            Color::White => -lead,
+        };
+        let mut best = Vec::new();
+        for c in candidates.iter().take(CANDIDATES) {
+            best.push(
+                gtp_point(&c.point).ok_or_else(|| bad(format!("`{}` is not a point", c.point)))?,
+            );
+        }
+        // `+ 0.0` makes a -0 lead 0.
+        Ok((lead + 0.0, best))
+    }
+
+    /// Writes one command line.
+    async fn send(&mut self, command: &str) -> Result<(), EngineError> {
+        self.stdin
+            .write_all(format!("{command}\n").as_bytes())
+            .await?;
+        self.stdin.flush().await?;
+        Ok(())
+    }
+
+    /// The next line the engine writes, without its end.
+    async fn next_line(&mut self) -> Result<String, EngineError> {
+        Ok(self.read_line(None).await?.unwrap_or_default())
+    }
+
+    /// The next line the engine writes (without its end), or `None` when `deadline` comes
+    /// first. What was read of an unfinished line is kept for the next call.
+    async fn read_line(
+        &mut self,
+        deadline: Option<Instant>,
+    ) -> Result<Option<String>, EngineError> {
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                let rest = self.pending.split_off(end + 1);
+                let line = std::mem::replace(&mut self.pending, rest);
+                let text = String::from_utf8_lossy(&line);
+                return Ok(Some(text.trim_end_matches(['\r', '\n']).to_string()));
+            }
+            if self.pending.len() >= MAX_LINE {
+                return Err(EngineError::LineTooLong);
+            }
+            let room = (MAX_LINE - self.pending.len()) as u64;
+            let mut limited = (&mut self.stdout).take(room);
+            // `read_until` keeps what it read in `pending` when the deadline cuts it short.
+            let read = limited.read_until(b'\n', &mut self.pending);
+            let n = match deadline {
+                Some(d) => match tokio::time::timeout_at(d, read).await {
+                    Ok(n) => n?,
+                    Err(_) => return Ok(None),
+                },
+                None => read.await?,
+            };
+            if n == 0 {
+                return Err(EngineError::Gone);
+            }
+        }
     }
 
     /// Sends one GTP command and reads its answer (`= ...` or `? ...` up to the empty
     /// line); the text after `=`, trimmed.
     async fn ask(&mut self, command: &str) -> Result<String, EngineError> {
-        self.stdin
-            .write_all(format!("{command}\n").as_bytes())
-            .await?;
-        self.stdin.flush().await?;
+        self.send(command).await?;
         let mut answer = String::new();
         let mut started = false;
         loop {
-            let mut line = String::new();
-            let n = (&mut self.stdout)
-                .take(MAX_LINE as u64)
-                .read_line(&mut line)
-                .await?;
-            if n == 0 {
-                return Err(EngineError::Gone);
-            }
-            if n >= MAX_LINE {
-                return Err(EngineError::BadAnswer {
-                    command: command.to_string(),
-                    answer: "(a line too long)".into(),
-                });
-            }
-            let line = line.trim_end_matches(['\r', '\n']);
+            let line = self.next_line().await?;
             if !started {
                 if line.trim().is_empty() {
                     continue;
@@ -213,7 +488,7 @@ impl Engine {
             if !answer.is_empty() {
                 answer.push('\n');
             }
-            answer.push_str(line);
+            answer.push_str(&line);
         }
         let (ok, rest) = match answer.as_bytes().first() {
             Some(b'=') => (true, &answer[1..]),
@@ -238,6 +513,18 @@ impl Engine {
     }
 }
 
+/// A GTP point (`Q16`, `q16`) upper-cased, or `pass`; `None` for anything else.
+fn gtp_point(word: &str) -> Option<String> {
+    let point = word.to_ascii_uppercase();
+    if point == "PASS" {
+        return Some("pass".into());
+    }
+    let ok = (2..=3).contains(&point.len())
+        && point.starts_with(|c: char| c.is_ascii_uppercase() && c != 'I')
+        && point[1..].chars().all(|c| c.is_ascii_digit());
+    ok.then_some(point)
+}
+
 /// `B+3.5`, `W+11.5 (upper bound: 25.1, lower: -2.0)`, `0`: points from Black's side.
 pub(crate) fn parse_score(answer: &str) -> Option<f64> {
     let first = answer.split_whitespace().next()?;
@@ -260,31 +547,20 @@ pub(crate) fn parse_top_moves(answer: &str) -> Option<Vec<String>> {
     let words: Vec<&str> = answer.split_whitespace().collect();
     let mut best = Vec::new();
     for pair in words.chunks(2) {
-        let point = pair[0].to_ascii_uppercase();
-        let ok = point == "PASS"
-            || (point.len() <= 3
-                && point.starts_with(|c: char| c.is_ascii_uppercase() && c != 'I')
-                && point[1..].chars().all(|c| c.is_ascii_digit())
-                && point.len() >= 2);
-        if !ok {
-            return None;
-        }
+        let point = gtp_point(pair[0])?;
         if best.len() < CANDIDATES {
-            best.push(if point == "PASS" {
-                "pass".into()
-            } else {
-                point
-            });
+            best.push(point);
         }
     }
     Some(best)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     use crate::analysis::scheduler::Position;
+    use std::time::Duration;
     use tengen_protocol::event::{Event, GameSetup};
     use tengen_protocol::{GameView, Timestamp};
     use tengen_rules::{Move, Point};
@@ -306,6 +582,33 @@ mod tests {
             "gnugo is missing (TENGEN_REQUIRE_ORACLES=1)"
         );
         found.map(|p| format!("{} --mode gtp", p.display()))
+    }
+
+    /// The command line of the KataGo STAND-IN (hall/tests/fixtures/katago_standin.py: a
+    /// Python script answering `kata-analyze` in KataGo's documented format with values
+    /// computed from the position; not KataGo, which cannot be installed here), with
+    /// `options`.
+    pub(crate) fn standin(options: &str) -> String {
+        format!(
+            "python3 {}/tests/fixtures/katago_standin.py {options}",
+            env!("CARGO_MANIFEST_DIR")
+        )
+    }
+
+    /// `[analysis]` with `command`, a budget of `budget_ms`, `visits` and `level`.
+    fn section(
+        command: &str,
+        budget_ms: u64,
+        visits: Option<u64>,
+        level: Option<u32>,
+    ) -> AnalysisSection {
+        AnalysisSection {
+            command: command.to_string(),
+            budget_ms,
+            boards: 1,
+            level,
+            visits,
+        }
     }
 
     /// A 9x9 game with two handicap stones, and White's first `moves`.
@@ -343,10 +646,11 @@ mod tests {
         let Some(command) = gnugo() else {
             return;
         };
-        let mut engine = Engine::start(&command, Some(1))
+        let mut engine = Engine::start(&section(&command, 2000, None, Some(1)))
             .await
             .expect("GNU Go starts");
         assert_eq!(engine.name(), "GNU Go 3.8");
+        assert_eq!(engine.dialect(), Dialect::GnuGo);
         let p = handicap_game(&[]);
         assert_eq!(p.handicap, ["C3", "G7"], "the board's handicap points");
         assert_eq!(p.to_move(), Color::White);
@@ -373,6 +677,128 @@ mod tests {
         assert!(err.is_refusal(), "{err}");
         assert!(engine.analyse(0, &handicap_game(&[])).await.is_ok());
         assert!(engine.is_running());
+    }
+
+    #[tokio::test]
+    async fn kata_analyze_of_the_standin_from_blacks_side_by_katagos_order() {
+        let mut engine = Engine::start(&section(&standin(""), 300, None, None))
+            .await
+            .expect("the stand-in starts");
+        assert_eq!(engine.name(), "tengen KataGo stand-in 1.0");
+        assert_eq!(engine.dialect(), Dialect::KataGo);
+        // White to move after two handicap stones: the stand-in says White trails by
+        // 2 - 0.5 = 1.5 points (from the side to move), so Black leads by 1.5.
+        let p = handicap_game(&[]);
+        assert_eq!(p.to_move(), Color::White);
+        let t = std::time::Instant::now();
+        let e = engine.analyse(0, &p).await.expect("an estimate");
+        let took = t.elapsed();
+        assert_eq!(e.score_lead, 1.5, "{e:?}");
+        // The stand-in writes the candidates worst first; KataGo's `order` decides.
+        assert_eq!(e.best, ["A1", "B1", "C1", "D1", "E1"], "{e:?}");
+        assert!(
+            took >= Duration::from_millis(300) && took < Duration::from_secs(2),
+            "the whole budget of 300 ms, and no more than that: {took:?}"
+        );
+        // Black to move after White's A1: Black leads by 2 - 1 - 0.5, from Black's side.
+        let p = handicap_game(&["A1"]);
+        assert_eq!(p.to_move(), Color::Black);
+        let e = engine.analyse(1, &p).await.expect("an estimate");
+        assert_eq!((e.number, e.score_lead), (1, 0.5), "{e:?}");
+        assert_eq!(e.best, ["B1", "C1", "D1", "E1", "F1"], "{e:?}");
+        // A stone on a handicap stone: refused, and the engine carries on.
+        let mut bad = handicap_game(&[]);
+        bad.moves
+            .push((Color::White, Move::Play(Point::parse_gtp("C3", 9).unwrap())));
+        let err = engine.analyse(1, &bad).await.expect_err("refused");
+        assert!(err.is_refusal(), "{err}");
+        let e = engine
+            .analyse(0, &handicap_game(&[]))
+            .await
+            .expect("an estimate");
+        assert_eq!(e.score_lead, 1.5);
+        assert!(engine.is_running());
+    }
+
+    #[tokio::test]
+    async fn a_visit_budget_stops_kata_analyze_before_the_time_budget() {
+        // 10 visits more on the best move every 100 ms: 30 visits in about 0.3 s.
+        let mut engine = Engine::start(&section(&standin(""), 10_000, Some(30), None))
+            .await
+            .expect("the stand-in starts");
+        let t = std::time::Instant::now();
+        let e = engine
+            .analyse(0, &handicap_game(&["E5"]))
+            .await
+            .expect("an estimate");
+        let took = t.elapsed();
+        assert!(
+            took < Duration::from_secs(2),
+            "stopped at 30 visits, not at the 10 s budget: {took:?}"
+        );
+        // Black to move: (2 - 1 - 0.5) for Black.
+        assert_eq!(e.score_lead, 0.5, "{e:?}");
+        assert_eq!(e.best, ["A1", "B1", "C1", "D1", "E1"], "{e:?}");
+        assert!(engine.is_running());
+    }
+
+    #[tokio::test]
+    async fn an_unreadable_info_line_gives_up_the_position_not_the_engine() {
+        let mut engine = Engine::start(&section(&standin("--garbled"), 200, None, None))
+            .await
+            .expect("the stand-in starts");
+        let err = engine
+            .analyse(0, &handicap_game(&[]))
+            .await
+            .expect_err("`visits many` is not a number");
+        assert!(err.is_refusal(), "{err}");
+        let text = err.to_string();
+        assert!(
+            text.contains("`visits` is not a number: \"many\""),
+            "{text}"
+        );
+        assert!(!text.contains('\n'), "one line: {text}");
+        // The analysis was stopped and its answer read to the end: the engine still answers.
+        assert_eq!(engine.ask("name").await.unwrap(), "tengen KataGo stand-in");
+    }
+
+    #[tokio::test]
+    async fn engines_that_cannot_do_what_analysis_asks_are_said_to_be_unusable() {
+        let no_analysis = standin("--no-analysis");
+        let err = Engine::start(&section(&no_analysis, 200, None, None))
+            .await
+            .err()
+            .expect("neither dialect");
+        assert!(err.is_permanent(), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "`tengen KataGo stand-in 1.0` ({no_analysis}) cannot be used: its \
+                 list_commands has neither `kata-analyze` (KataGo) nor `estimate_score` with \
+                 `top_moves_black` and `top_moves_white` (GNU Go)"
+            )
+        );
+        let err = Engine::start(&section(&standin(""), 200, None, Some(1)))
+            .await
+            .err()
+            .expect("no `level`");
+        assert!(
+            err.is_permanent() && err.to_string().contains("no `level` command"),
+            "{err}"
+        );
+        let Some(gnugo) = gnugo() else {
+            return;
+        };
+        let err = Engine::start(&section(&gnugo, 200, Some(100), Some(1)))
+            .await
+            .err()
+            .expect("visits for GNU Go");
+        assert!(err.is_permanent(), "{err}");
+        assert!(
+            err.to_string().starts_with("`GNU Go 3.8` (")
+                && err.to_string().contains("remove `visits`"),
+            "{err}"
+        );
     }
 
     #[test]
