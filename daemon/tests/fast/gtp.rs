@@ -192,7 +192,12 @@ impl FakeBoard {
         let state = self.view.snapshot(e.time).expect("a game").to_value();
         self.client
             .client
-            .publish("tengen/t/b1/state", QoS::AtLeastOnce, true, state.to_string())
+            .publish(
+                "tengen/t/b1/state",
+                QoS::AtLeastOnce,
+                true,
+                state.to_string(),
+            )
             .await
             .expect("publish");
     }
