@@ -167,10 +167,11 @@ async fn serve(hall: BoardOnHall) -> Result<(), CliError> {
             Ok(false) => {}
             Err(e) => break Err(CliError::work(format!("standard output: {e}"))),
         }
-        if session.komi() != komi_told {
-            komi_told = session.komi();
-            let board = state.view.setup().map(|s| s.komi);
-            if let (Some(k), Some(b)) = (komi_told, board) {
+        // The controller's komi is noted, and said once when it is not the board's.
+        let board_komi = state.view.setup().map(|s| s.komi);
+        if let (Some(k), Some(b)) = (session.komi(), board_komi) {
+            if komi_told != Some(k) {
+                komi_told = Some(k);
                 if k != b {
                     eprintln!("tengen gtp: komi {k} noted; the board's game has komi {b}");
                 }
