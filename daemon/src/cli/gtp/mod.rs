@@ -8,7 +8,9 @@
 //! the board has not got to yet (`genmove`, a `play` ahead of the public game) waits, and
 //! is asked again each time the public game changes. The commands behind it wait their
 //! turn (GTP answers in order), but a `quit` among them ends the wait at once: the waiting
-//! command is answered `? interrupted by quit`, and the end of input ends the process.
+//! command is answered `? interrupted by quit`. At the end of the input the commands read
+//! are answered (a waiting one when the board gets there or the game ends), then the
+//! process ends.
 
 mod commands;
 mod hall_stream;
@@ -159,6 +161,9 @@ async fn serve(hall: BoardOnHall) -> Result<(), CliError> {
     let mut session = Session::new();
     let mut queue: VecDeque<Request> = VecDeque::new();
     let mut komi_told = None;
+    // At the end of the input, the commands read are still answered (as GNU Go answers a
+    // file of commands), then the process ends.
+    let mut input_ended = false;
     let stdout = std::io::stdout();
     let result = loop {
         state.check_caught_up();
@@ -166,6 +171,9 @@ async fn serve(hall: BoardOnHall) -> Result<(), CliError> {
             Ok(true) => break Ok(()),
             Ok(false) => {}
             Err(e) => break Err(CliError::work(format!("standard output: {e}"))),
+        }
+        if input_ended && queue.is_empty() {
+            break Ok(());
         }
         // The controller's komi is noted, and said once when it is not the board's.
         let board_komi = state.view.setup().map(|s| s.komi);
@@ -178,9 +186,9 @@ async fn serve(hall: BoardOnHall) -> Result<(), CliError> {
             }
         }
         tokio::select! {
-            line = lines.recv() => match line {
+            line = lines.recv(), if !input_ended => match line {
                 Some(Input::Line(l)) => queue.extend(parse_line(&l)),
-                Some(Input::End) | None => break Ok(()),
+                Some(Input::End) | None => input_ended = true,
             },
             n = news.recv() => match n {
                 Some(n) => state.take(n),
