@@ -30,6 +30,8 @@ pub enum Command {
     Pairings(PairingsArgs),
     /// Writes a round's results from its SGF records into a copy of the tournament file.
     Results(ResultsArgs),
+    /// Answers GTP on standard input and output as a board's public game on the hall.
+    Gtp(GtpArgs),
 }
 
 /// `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]`
@@ -204,4 +206,15 @@ pub struct ResultsArgs {
     /// `opengotha` (the tournament file with the results set), `aga` or `csv`.
     #[arg(long, default_value = "opengotha")]
     pub format: String,
+}
+
+/// `tengen gtp --hall URL --board T/B`
+#[derive(Args, Debug, Clone)]
+pub struct GtpArgs {
+    /// The hall's address, `http://HOST:PORT`.
+    #[arg(long)]
+    pub hall: String,
+    /// The board as the hall's paths name it: `TOURNAMENT/BOARD`.
+    #[arg(long)]
+    pub board: String,
 }

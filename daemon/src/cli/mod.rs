@@ -6,6 +6,7 @@ pub mod args;
 pub mod calibrate;
 mod check_config;
 mod demo;
+mod gtp;
 mod hall;
 mod pairings;
 mod replay;
@@ -32,6 +33,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Voice(a) => voice::run(a),
         Command::Pairings(a) => pairings::run(a),
         Command::Results(a) => results::run(a),
+        Command::Gtp(a) => gtp::run(a),
     }
 }
 

@@ -32,8 +32,9 @@ const MOVES: [&str; 15] = [
     "Q16", "D4", "Q4", "D16", "C3", "D3", "C4", "D5", "R10", "K16", "F17", "C14", "P3", "O17", "R6",
 ];
 
-/// GNU Go, where installed (`/usr/games/gnugo`, or `gnugo` on `PATH`).
-fn gnugo() -> Option<PathBuf> {
+/// GNU Go, where installed (`/usr/games/gnugo`, or `gnugo` on `PATH`); the GTP tests use
+/// it too.
+pub(crate) fn gnugo() -> Option<PathBuf> {
     let on_path = std::env::var_os("PATH")
         .into_iter()
         .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())

@@ -29,6 +29,7 @@ mod config_risks;
 mod config_rpi;
 mod example_configs;
 mod fuzz_inputs;
+mod gtp;
 mod hall;
 mod hall_analysis;
 mod hall_archive;
