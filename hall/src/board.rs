@@ -417,6 +417,16 @@ impl BoardView {
             Some(_) => self.public_feed().state(),
             None => self.feed().state(),
         };
+        // Live, before the board's retained `state` came (or from a publisher that sends
+        // only events): the hall's own fold of the events it followed.
+        let s = match (public, s) {
+            (None, Value::Null) => self
+                .live
+                .last_time()
+                .and_then(|at| self.live.snapshot(at))
+                .map_or(Value::Null, |snap| snap.to_value()),
+            (_, s) => s,
+        };
         let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
         let state_at = match public {
             Some(p) => p.state_at,
@@ -526,6 +536,27 @@ mod tests {
         b.on_event(pass(6), t, true);
         b.on_event(pass(7), t, true);
         assert_eq!(seqs(&b), vec![2, 3, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn the_live_summary_of_a_board_heard_only_through_events_is_the_halls_fold() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        b.on_event(started(1), t, true);
+        b.on_event(pass(2), t, true);
+        let live = b.summary("open", "t01", t, true, "/console");
+        assert_eq!(
+            (
+                live["black"].as_str(),
+                live["table"].as_str(),
+                live["number"].as_u64()
+            ),
+            (Some("Shusaku"), Some("7"), Some(1)),
+            "{live}"
+        );
+        // The board's own snapshot wins once it comes.
+        b.on_state(json!({"seq": 2, "round": "3", "number": 7}), t, true);
+        assert_eq!(b.summary("open", "t01", t, true, "/console")["number"], 7);
     }
 
     #[test]
