@@ -453,6 +453,15 @@ async fn hall_overview_console_and_delayed_public_page() {
             long,
             "the live move number on the arbiters' overview",
         );
+        // A board heard only through its events (the test's fake ones publish no `state`):
+        // the hall's own fold, live.
+        assert_eq!(
+            eval(
+                &tab,
+                "document.querySelector('.card[data-board=\"t01\"] .number')?.textContent ?? ''"
+            ),
+            json!("round 1 · move 4")
+        );
         screenshot(&tab, TMP, "hall-console-overview.png");
 
         // A commentator logs in with cookies of their own: /commentary, behind the delay as
