@@ -97,6 +97,28 @@ fn move_at(seq: u64, point: &str) -> Envelope {
     )
 }
 
+/// A hall on the config `text` that has heard of board `t/b1` (its retained status, so
+/// the hall is subscribed and `api/analysis` answers).
+async fn hall_hearing_b1(
+    mosq: &Mosquitto,
+    board: &Subscriber,
+    text: &str,
+) -> tengen_hall::RunningHall {
+    let config = HallConfig::parse(text, Path::new("hall.toml")).expect("a valid config");
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let addr = hall.addr;
+    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"});
+    publish(board, "tengen/t/b1/status", status.to_string(), true).await;
+    wait_for("the board", || async {
+        let r = get(addr, "/board/t/b1/api/analysis", &[]).await;
+        (r.status == 200).then_some(())
+    })
+    .await;
+    hall
+}
+
 async fn publish(board: &Subscriber, topic: &str, payload: String, retain: bool) {
     board
         .client
@@ -174,20 +196,10 @@ async fn gnugo_analyses_the_public_positions_only_and_survives_being_killed_or_h
         site.path().display(),
         engine.display()
     );
-    let config = HallConfig::parse(&text, Path::new("hall.toml")).expect("a valid config");
-    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
-        .await
-        .expect("hall starts");
+    let hall = hall_hearing_b1(&mosq, &board, &text).await;
     let addr = hall.addr;
 
     // A board heard of, no game yet: no estimate; a board never heard of: 404.
-    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"});
-    publish(&board, "tengen/t/b1/status", status.to_string(), true).await;
-    wait_for("the board", || async {
-        let r = get(addr, "/board/t/b1/api/analysis", &[]).await;
-        (r.status == 200).then_some(())
-    })
-    .await;
     let v = analysis(addr).await;
     assert_eq!(v["moves"], json!([]), "{v}");
     let r: Resp = get(addr, "/board/t/nope/api/analysis", &[]).await;
@@ -305,18 +317,8 @@ async fn kata_analyze_of_a_katago_standin_with_a_visit_budget() {
         "[broadcast]\ndelay_moves = 1\n\n\
          [analysis]\ncommand = \"python3 {standin}\"\nbudget = \"10s\"\nvisits = 20\n"
     );
-    let config = HallConfig::parse(&text, Path::new("hall.toml")).expect("a valid config");
-    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
-        .await
-        .expect("hall starts");
+    let hall = hall_hearing_b1(&mosq, &board, &text).await;
     let addr = hall.addr;
-    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"});
-    publish(&board, "tengen/t/b1/status", status.to_string(), true).await;
-    wait_for("the board", || async {
-        let r = get(addr, "/board/t/b1/api/analysis", &[]).await;
-        (r.status == 200).then_some(())
-    })
-    .await;
     publish_event(
         &board,
         &env("b1", 1, Event::GameStarted(GameSetup::default())),

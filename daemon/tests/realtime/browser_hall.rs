@@ -173,6 +173,25 @@ impl Drop for Server {
     }
 }
 
+/// Fills in the login form shown in `tab` and sends it, as a person would.
+fn log_in(tab: &headless_chrome::Tab, name: &str, token: &str) {
+    tab.find_element("input[name=name]")
+        .expect("name field")
+        .click()
+        .expect("click");
+    tab.type_str(name).expect("type name");
+    tab.find_element("input[name=password]")
+        .expect("password field")
+        .click()
+        .expect("click");
+    tab.type_str(token).expect("type token");
+    tab.find_element("button[type=submit]")
+        .expect("log in button")
+        .click()
+        .expect("log in");
+    tab.wait_until_navigated().expect("the page after login");
+}
+
 fn stones_js() -> &'static str {
     "document.querySelectorAll('#board .stone').length"
 }
@@ -309,21 +328,7 @@ async fn hall_overview_console_and_delayed_public_page() {
         tab.navigate_to(&format!("{base}/console"))
             .expect("console");
         tab.wait_until_navigated().expect("login form");
-        tab.find_element("input[name=name]")
-            .expect("name field")
-            .click()
-            .expect("click");
-        tab.type_str("chief").expect("type name");
-        tab.find_element("input[name=password]")
-            .expect("password field")
-            .click()
-            .expect("click");
-        tab.type_str(TOKEN).expect("type token");
-        tab.find_element("button[type=submit]")
-            .expect("log in button")
-            .click()
-            .expect("log in");
-        tab.wait_until_navigated().expect("console after login");
+        log_in(&tab, "chief", TOKEN);
         wait_until(
             &tab,
             "[...document.querySelectorAll('#alerts .alert h3')].map(h => h.textContent).join('|')",
@@ -471,21 +476,7 @@ async fn hall_overview_console_and_delayed_public_page() {
         desk.navigate_to(&format!("{base}/commentary"))
             .expect("commentary");
         desk.wait_until_navigated().expect("login form");
-        desk.find_element("input[name=name]")
-            .expect("name field")
-            .click()
-            .expect("click");
-        desk.type_str("desk").expect("type name");
-        desk.find_element("input[name=password]")
-            .expect("password field")
-            .click()
-            .expect("click");
-        desk.type_str(DESK_TOKEN).expect("type token");
-        desk.find_element("button[type=submit]")
-            .expect("log in button")
-            .click()
-            .expect("log in");
-        desk.wait_until_navigated().expect("commentary after login");
+        log_in(&desk, "desk", DESK_TOKEN);
         wait_until(
             &desk,
             "location.pathname + ' ' + (document.querySelector('.card[data-board=\"t07\"] .number')?.textContent ?? '')",
