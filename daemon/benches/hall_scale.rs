@@ -699,7 +699,7 @@ fn main() -> Result<(), Failure> {
 }
 
 /// Raises this process's soft limit of open files to its hard limit; the limit now.
-fn raise_open_files() -> std::io::Result<u64> {
+fn raise_open_files() -> std::io::Result<libc::rlim_t> {
     let mut l = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -715,7 +715,7 @@ fn raise_open_files() -> std::io::Result<u64> {
             return Err(std::io::Error::last_os_error());
         }
     }
-    Ok(l.rlim_cur as u64)
+    Ok(l.rlim_cur)
 }
 
 /// Seconds from the start to the steady window: after the boards' ramp, and after the page
