@@ -20,8 +20,15 @@
 //! - CPU (of one core) and resident memory of this process and of every `--pid NAME:PID`
 //!   (the hall, mosquitto), from `/proc`, over the steady window after the ramp.
 //!
+//! With `--page-viewers N` it also opens N viewers of the first board's page
+//! ([`page_viewers`], `bench/hall-viewers.sh`): on the hall's SSE stream, or polling the
+//! static export (`[broadcast] export_dir`) on a plain static server as the page does.
+//!
 //! Run: `cargo bench -p tengen-daemon --bench hall_scale -- --broker mqtt://127.0.0.1:1883
 //! --hall 127.0.0.1:8090 --boards 500`.
+
+#[path = "hall_scale/page_viewers.rs"]
+mod page_viewers;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -86,7 +93,8 @@ struct Args {
     /// Tournament id of every board.
     #[arg(long, default_value = "scale")]
     tournament: String,
-    /// Another process to measure, `NAME:PID` (repeatable).
+    /// Another process to measure, `NAME:PID` or `NAME:PID,PID,...` (summed: nginx's master
+    /// and workers) (repeatable).
     #[arg(long = "pid")]
     pids: Vec<String>,
     /// SGF games to simulate (default: the repo's 19x19 fixture games).
@@ -98,6 +106,24 @@ struct Args {
     /// Seed of the simulator's timing.
     #[arg(long, default_value_t = 7)]
     seed: u64,
+    /// Viewers of the first board's page (`bench/hall-viewers.sh`); 0: none.
+    #[arg(long, default_value_t = 0)]
+    page_viewers: usize,
+    /// How the page viewers follow the board: `sse` (the hall's `/board/{t}/{b}/events`, as
+    /// the live page does) or `static` (`events.json` of the export every 2 s, as the
+    /// exported page does, from `--static-server`).
+    #[arg(long, value_enum, default_value = "sse")]
+    page: page_viewers::PageMode,
+    /// The static server serving the hall's `[broadcast] export_dir`, `host:port`.
+    #[arg(long)]
+    static_server: Option<String>,
+    /// The page viewers open the page spread over this many seconds, after `--ramp`.
+    #[arg(long, default_value_t = 10.0)]
+    viewer_ramp: f64,
+    /// Virtual seconds of each game published at once when its board starts (a game well
+    /// under way, so that its page and `events.json` have a real size).
+    #[arg(long, default_value_t = 0.0)]
+    head_start: f64,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -274,7 +300,8 @@ async fn board(
     let mut view = GameView::new();
     let mut acked_before = 0u64;
     for b in &game.batches {
-        let due = start + Duration::from_secs_f64(b.at as f64 / 1000.0 / args.speed);
+        let ahead = (b.at as f64 / 1000.0 - args.head_start).max(0.0);
+        let due = start + Duration::from_secs_f64(ahead / args.speed);
         if due >= stop {
             break;
         }
@@ -470,7 +497,22 @@ struct ProcSample {
     fds: usize,
 }
 
-fn sample(pid: &str) -> Option<ProcSample> {
+/// The sum over the processes `pids` (`PID[,PID...]`: nginx's master and workers), if any
+/// of them could be read.
+fn sample(pids: &str) -> Option<ProcSample> {
+    let each: Vec<ProcSample> = pids
+        .split(',')
+        .filter_map(|p| sample_one(p.trim()))
+        .collect();
+    (!each.is_empty()).then(|| ProcSample {
+        ticks: each.iter().map(|s| s.ticks).sum(),
+        rss_kb: each.iter().map(|s| s.rss_kb).sum(),
+        hwm_kb: each.iter().map(|s| s.hwm_kb).sum(),
+        fds: each.iter().map(|s| s.fds).sum(),
+    })
+}
+
+fn sample_one(pid: &str) -> Option<ProcSample> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The fields after the command name (which may hold spaces) start after the last ')'.
     let after = stat.rsplit_once(')')?.1;
@@ -609,8 +651,22 @@ fn main() -> Result<(), Failure> {
         )
         .with_writer(std::io::stderr)
         .init();
-    if args.boards == 0 || args.speed <= 0.0 || args.duration <= args.ramp {
-        return Err("need --boards > 0, --speed > 0 and --duration > --ramp".into());
+    if args.boards == 0 || args.speed <= 0.0 || args.duration <= steady_from(&args) {
+        return Err(
+            "need --boards > 0, --speed > 0 and --duration > --ramp (+ --viewer-ramp)".into(),
+        );
+    }
+    if args.page == page_viewers::PageMode::Static
+        && args.page_viewers > 0
+        && args.static_server.is_none()
+    {
+        return Err("--page static needs --static-server HOST:PORT".into());
+    }
+    // Every board is a broker connection and every viewer a connection to the hall or the
+    // static server: as many open files as the hard limit allows.
+    match raise_open_files() {
+        Ok(n) => eprintln!("open files limit: {n}"),
+        Err(e) => eprintln!("open files limit: cannot raise it ({e}); connections may fail"),
     }
     let paths = if args.sgfs.is_empty() {
         default_games()
@@ -640,6 +696,36 @@ fn main() -> Result<(), Failure> {
         .enable_all()
         .build()?;
     runtime.block_on(run(Arc::new(args), games))
+}
+
+/// Raises this process's soft limit of open files to its hard limit; the limit now.
+fn raise_open_files() -> std::io::Result<libc::rlim_t> {
+    let mut l = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if l.rlim_cur < l.rlim_max {
+        l.rlim_cur = l.rlim_max;
+        // SAFETY: as above.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &l) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(l.rlim_cur)
+}
+
+/// Seconds from the start to the steady window: after the boards' ramp, and after the page
+/// viewers have opened their pages.
+fn steady_from(args: &Args) -> f64 {
+    if args.page_viewers > 0 {
+        args.ramp + args.viewer_ramp
+    } else {
+        args.ramp
+    }
 }
 
 async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), Failure> {
@@ -684,6 +770,8 @@ async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), Failure> {
         };
         watchers.push(tokio::spawn(watch_board(i, args.clone(), t0, end, probe)));
     }
+    let page = (args.page_viewers > 0)
+        .then(|| tokio::spawn(page_viewers::run(args.clone(), sent.clone(), t0, end)));
     let mut viewers = Vec::new();
     for _ in 0..args.viewers {
         viewers.push(tokio::spawn(viewer(
@@ -724,6 +812,10 @@ async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), Failure> {
         }
     }
     tokio::time::sleep_until(end.into()).await;
+    let page = match page {
+        Some(p) => p.await.unwrap_or(Value::Null),
+        None => Value::Null,
+    };
     let final_view = poll_overview(&args.hall).await;
     for w in watchers.into_iter().chain(viewers) {
         w.abort();
@@ -761,7 +853,7 @@ async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), Failure> {
         sse_short += last[i].saturating_sub(seen);
     }
 
-    let ramp = args.ramp;
+    let ramp = steady_from(&args);
     let dur = args.duration;
     let hz = clock_ticks();
     let series = series.lock().map(|s| s.clone()).unwrap_or_default();
@@ -825,6 +917,7 @@ async fn run(args: Arc<Args>, games: Vec<Arc<Game>>) -> Result<(), Failure> {
         "hall_boards_behind_at_end": behind,
         "hall_events_behind_at_end": events_behind,
         "processes": procs_out,
+        "page_viewers": page,
         "load_average_samples": *load.lock().map_err(|e| e.to_string())?,
     });
     let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;

@@ -105,11 +105,45 @@ struct EventsQuery {
     from: Option<u64>,
 }
 
+/// Room a viewer's queue keeps once its backlog is served.
+const QUEUE_KEEP: usize = 16;
+
+/// One viewer of `/events`: what it has yet to send (the backlog, or what it missed), the
+/// live events, and the last `seq` sent.
 struct Follower {
     feed: LiveFeed,
     rx: broadcast::Receiver<Envelope>,
     queue: VecDeque<Envelope>,
     last: u64,
+}
+
+impl Follower {
+    /// The next event for this viewer, waiting for it; `None` when the feed is gone.
+    async fn next(&mut self) -> Option<Envelope> {
+        loop {
+            if let Some(e) = self.queue.pop_front() {
+                if e.seq <= self.last {
+                    continue;
+                }
+                self.last = e.seq;
+                return Some(e);
+            }
+            // The backlog is served: give its room back. A viewer follows for hours, and
+            // the emptied room of a game's backlog (a few hundred events) was ~100 kB per
+            // viewer, most of a hall's memory with thousands of viewers on one board.
+            if self.queue.capacity() > QUEUE_KEEP {
+                self.queue.shrink_to(QUEUE_KEEP);
+            }
+            match self.rx.recv().await {
+                Ok(e) => self.queue.push_back(e),
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let missed = self.feed.events_after(self.last);
+                    self.queue.extend(missed);
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    }
 }
 
 async fn events(
@@ -133,23 +167,8 @@ async fn events(
         last: from,
     };
     let stream = stream::unfold(follower, |mut f| async move {
-        loop {
-            if let Some(e) = f.queue.pop_front() {
-                if e.seq <= f.last {
-                    continue;
-                }
-                f.last = e.seq;
-                return Some((Ok(to_sse(&e)), f));
-            }
-            match f.rx.recv().await {
-                Ok(e) => f.queue.push_back(e),
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let missed = f.feed.events_after(f.last);
-                    f.queue.extend(missed);
-                }
-                Err(broadcast::error::RecvError::Closed) => return None,
-            }
-        }
+        let e = f.next().await?;
+        Some((Ok(to_sse(&e)), f))
     });
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
@@ -157,4 +176,52 @@ async fn events(
 fn to_sse(e: &Envelope) -> SseEvent {
     let data = serde_json::to_string(e).unwrap_or_else(|_| "{}".to_string());
     SseEvent::default().id(e.seq.to_string()).data(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_protocol::{Event, Timestamp};
+
+    fn env(seq: u64) -> Envelope {
+        Envelope {
+            seq,
+            time: Timestamp::from_millis(1_764_374_400_000),
+            board: "b".into(),
+            game: "g".into(),
+            by: None,
+            event: Event::Pass {
+                number: seq as u32,
+                color: tengen_rules::Color::Black,
+            },
+        }
+    }
+
+    /// A viewer that joined a long game gets the whole backlog in order, then the live
+    /// events, and keeps no room for the backlog once it is sent (thousands of viewers of
+    /// one board each held the room of a few hundred events).
+    #[tokio::test]
+    async fn a_served_backlog_gives_its_room_back() {
+        let feed = LiveFeed::new();
+        for s in 1..=500 {
+            feed.publish(env(s));
+        }
+        let mut f = Follower {
+            rx: feed.subscribe(),
+            queue: feed.events_after(0).into(),
+            feed: feed.clone(),
+            last: 0,
+        };
+        assert!(f.queue.capacity() >= 500);
+        for s in 1..=500 {
+            assert_eq!(f.next().await.map(|e| e.seq), Some(s));
+        }
+        feed.publish(env(501));
+        assert_eq!(f.next().await.map(|e| e.seq), Some(501));
+        assert!(
+            f.queue.capacity() <= QUEUE_KEEP,
+            "capacity {} after the backlog",
+            f.queue.capacity()
+        );
+    }
 }
