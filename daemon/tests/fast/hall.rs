@@ -736,10 +736,9 @@ async fn a_commentator_reads_the_boards_and_commands_nothing() {
         let boards = get(addr, "/api/commentary/boards", &[auth]).await.json();
         assert_eq!(boards[0]["url"], "/commentary/board/t/b1/");
         wait_for("the board's state at the expected move", || async {
-            let v = get(addr, "/commentary/board/t/b1/api/state", &[auth])
-                .await
-                .json();
-            (v["number"] == number).then_some(())
+            // 503 "no game yet" until the hall has the game's start.
+            let r = get(addr, "/commentary/board/t/b1/api/state", &[auth]).await;
+            (r.status == 200 && r.json()["number"] == number).then_some(())
         })
         .await;
         tokio::time::sleep(Duration::from_millis(300)).await;
