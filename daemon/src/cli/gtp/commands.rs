@@ -73,10 +73,10 @@ pub(crate) fn parse_line(raw: &str) -> Option<Request> {
 }
 
 /// The answer to a request as GTP writes it: `=id text\n\n` or `?id text\n\n`.
-pub(crate) fn format_answer(id: Option<u64>, answer: &Result<String, String>) -> String {
+pub(crate) fn format_answer(id: Option<u64>, answer: &Result<String, Refusal>) -> String {
     let (mark, text) = match answer {
-        Ok(t) => ('=', t),
-        Err(t) => ('?', t),
+        Ok(t) => ('=', t.clone()),
+        Err(why) => ('?', why.to_string()),
     };
     let id = id.map(|i| i.to_string()).unwrap_or_default();
     // No empty line inside an answer: that would end it early for the controller.
@@ -87,6 +87,76 @@ pub(crate) fn format_answer(id: Option<u64>, answer: &Result<String, String>) ->
         body.join("\n")
     };
     format!("{mark}{id} {body}\n\n")
+}
+
+/// Why a command failed: the text after GTP's `?`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Refusal {
+    /// One of GTP 2's own failure messages (`syntax error`, `unknown command`, ...) or a
+    /// fixed one of this engine's.
+    #[error("{0}")]
+    Said(&'static str),
+    /// The board cannot be followed: the one-line reason (`no board T/B on the hall`, ...).
+    #[error("{0}")]
+    Unavailable(String),
+    /// A `game_started` since the controller's `clear_board`.
+    #[error("the board started a new game ({game}): send clear_board")]
+    NewGame {
+        /// The board's new game id.
+        game: String,
+    },
+    /// An arbiter took back a move the controller already has.
+    #[error("the board took back move {number} ({color} {point}): undo to move {}", number - 1)]
+    TakenBack {
+        /// The move's number (from 1).
+        number: usize,
+        /// Its colour.
+        color: Color,
+        /// Its point (GTP) or `pass`.
+        point: String,
+    },
+    /// `play` of a move the board did not play.
+    #[error("the board played {color} {point} at move {number}")]
+    BoardPlayed {
+        /// The board's move there.
+        color: Color,
+        /// Its point (GTP) or `pass`.
+        point: String,
+        /// Its number.
+        number: usize,
+    },
+    /// `genmove` for the side whose move the board's next is not.
+    #[error("it is {side}'s turn on the board: move {number} is {color} {point}")]
+    OtherSidesMove {
+        /// Who played it (`black`, `white`).
+        side: &'static str,
+        /// Its number.
+        number: usize,
+        /// Its colour.
+        color: Color,
+        /// Its point (GTP) or `pass`.
+        point: String,
+    },
+    /// `genmove` for the side not to move, the board's move not yet public.
+    #[error("it is {side}'s turn on the board (move {number})")]
+    OtherSidesTurn {
+        /// The side to move (`black`, `white`).
+        side: &'static str,
+        /// The move's number.
+        number: usize,
+    },
+    /// No move will come: the game's result.
+    #[error("the game ended: {0}")]
+    GameEnded(String),
+    /// `fixed_handicap` with another number than the board's.
+    #[error("the board's handicap is {0} stones")]
+    HandicapIs(u8),
+    /// `set_free_handicap` with other stones than the board's.
+    #[error("the board's handicap stones are {0}")]
+    HandicapStonesAre(String),
+    /// A waiting command ended by a `quit` behind it.
+    #[error("interrupted by quit")]
+    Interrupted,
 }
 
 /// What the session knows of the board's public game.
@@ -104,7 +174,7 @@ pub(crate) enum Public<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Outcome {
     /// Answer it (success or failure text).
-    Answer(Result<String, String>),
+    Answer(Result<String, Refusal>),
     /// The board has not got there yet: ask again when the public game changes.
     Wait,
     /// Answer `=` and stop.
@@ -145,8 +215,14 @@ fn answer(text: impl Into<String>) -> Outcome {
     Outcome::Answer(Ok(text.into()))
 }
 
-fn refuse(text: impl Into<String>) -> Outcome {
-    Outcome::Answer(Err(text.into()))
+fn refuse(why: impl Into<Refusal>) -> Outcome {
+    Outcome::Answer(Err(why.into()))
+}
+
+impl From<&'static str> for Refusal {
+    fn from(text: &'static str) -> Refusal {
+        Refusal::Said(text)
+    }
 }
 
 fn ok() -> Outcome {
@@ -209,7 +285,7 @@ impl Session {
             "" => refuse("unknown command"),
             name if COMMANDS.contains(&name) => match public {
                 Public::Loading => Outcome::Wait,
-                Public::Unavailable(why) => refuse(why),
+                Public::Unavailable(why) => refuse(Refusal::Unavailable(why.to_string())),
                 Public::Game(view) => match view.setup() {
                     None => Outcome::Wait,
                     Some(_) => self.with_board(name, &args, view),
@@ -270,25 +346,21 @@ impl Session {
 
     /// The board's game is still the one followed, and the controller's moves are still
     /// the start of its record.
-    fn same_game(&self, view: &GameView) -> Result<(), String> {
+    fn same_game(&self, view: &GameView) -> Result<(), Refusal> {
         let now = current(view);
         if now.game != self.followed().game {
-            return Err(format!(
-                "the board started a new game ({}): send clear_board",
-                now.game.0
-            ));
+            return Err(Refusal::NewGame { game: now.game.0 });
         }
         let record = view.record();
         for (i, (color, mv)) in self.moves.iter().enumerate() {
             match record.get(i) {
                 Some(n) if n.color == *color && n.mv == *mv => {}
                 _ => {
-                    return Err(format!(
-                        "the board took back move {} ({color} {}): undo to move {}",
-                        i + 1,
-                        mv.to_gtp(),
-                        i
-                    ))
+                    return Err(Refusal::TakenBack {
+                        number: i + 1,
+                        color: *color,
+                        point: mv.to_gtp(),
+                    })
                 }
             }
         }
@@ -319,13 +391,13 @@ impl Session {
                 self.moves.push((color, mv));
                 ok()
             }
-            Some(n) => refuse(format!(
-                "the board played {} {} at move {number}",
-                n.color,
-                n.mv.to_gtp()
-            )),
+            Some(n) => refuse(Refusal::BoardPlayed {
+                color: n.color,
+                point: n.mv.to_gtp(),
+                number,
+            }),
             None => match view.result() {
-                Some(r) if view.phase() == Phase::Over => refuse(format!("the game ended: {r}")),
+                Some(r) if view.phase() == Phase::Over => refuse(Refusal::GameEnded(r.to_string())),
                 _ => Outcome::Wait,
             },
         }
@@ -347,18 +419,18 @@ impl Session {
                 self.moves.push((n.color, n.mv));
                 answer(n.mv.to_gtp())
             }
-            Some(n) => refuse(format!(
-                "it is {}'s turn on the board: move {number} is {} {}",
-                color_name(n.color),
-                n.color,
-                n.mv.to_gtp()
-            )),
+            Some(n) => refuse(Refusal::OtherSidesMove {
+                side: color_name(n.color),
+                number,
+                color: n.color,
+                point: n.mv.to_gtp(),
+            }),
             None => {
                 if let (Phase::Over, Some(r)) = (view.phase(), view.result()) {
                     return if resigned(r) == Some(color) {
                         answer("resign")
                     } else {
-                        refuse(format!("the game ended: {r}"))
+                        refuse(Refusal::GameEnded(r.to_string()))
                     };
                 }
                 // The side to move after the controller's moves (the record so far is
@@ -368,10 +440,10 @@ impl Session {
                     .filter(|g| g.move_number() as usize == self.moves.len())
                     .map(Game::to_move);
                 match to_move {
-                    Some(side) if side != color => refuse(format!(
-                        "it is {}'s turn on the board (move {number})",
-                        color_name(side)
-                    )),
+                    Some(side) if side != color => refuse(Refusal::OtherSidesTurn {
+                        side: color_name(side),
+                        number,
+                    }),
                     _ => Outcome::Wait,
                 }
             }
@@ -437,7 +509,7 @@ impl Session {
             return refuse("the board's game has no handicap");
         }
         if n != have && name == "fixed_handicap" {
-            return refuse(format!("the board's handicap is {have} stones"));
+            return refuse(Refusal::HandicapIs(have));
         }
         if !self.moves.is_empty() {
             return refuse("board not empty");
@@ -465,10 +537,7 @@ impl Session {
             refuse("the board's game has no handicap")
         } else {
             let names: Vec<String> = want.iter().map(|p| p.to_gtp()).collect();
-            refuse(format!(
-                "the board's handicap stones are {}",
-                names.join(" ")
-            ))
+            refuse(Refusal::HandicapStonesAre(names.join(" ")))
         }
     }
 }

@@ -26,7 +26,7 @@ use tengen_protocol::GameView;
 
 use super::args::GtpArgs;
 use super::CliError;
-use commands::{format_answer, parse_line, Outcome, Public, Request, Session};
+use commands::{format_answer, parse_line, Outcome, Public, Refusal, Request, Session};
 use hall_stream::{BoardOnHall, News};
 
 /// The longest line read from the controller (a GTP command is a few dozen bytes).
@@ -226,7 +226,7 @@ fn answer_queue(
                 return Ok(true);
             }
             Outcome::Wait if queue.iter().any(|r| r.name == "quit") => {
-                format_answer(req.id, &Err("interrupted by quit".to_string()))
+                format_answer(req.id, &Err(Refusal::Interrupted))
             }
             Outcome::Wait => break,
         };

@@ -102,7 +102,7 @@ fn lines_are_preprocessed_as_gtp_2_says() {
         })
     );
     assert_eq!(format_answer(Some(3), &Ok("2".into())), "=3 2\n\n");
-    assert_eq!(format_answer(None, &Err("no".into())), "? no\n\n");
+    assert_eq!(format_answer(None, &Err(Refusal::Said("no"))), "? no\n\n");
     // A multi-line answer never holds the empty line that would end it.
     assert_eq!(format_answer(None, &Ok("a\n\nb".into())), "= a\nb\n\n");
 }
@@ -317,7 +317,7 @@ fn without_the_board_only_the_board_free_commands_answer() {
     let why = "no board t/b9 on the hall";
     assert_eq!(
         s.handle(&req("genmove b"), Public::Unavailable(why)),
-        Outcome::Answer(Err(why.into()))
+        Outcome::Answer(Err(Refusal::Unavailable(why.into())))
     );
     assert_eq!(
         s.handle(&req("name"), Public::Unavailable(why)),
