@@ -135,21 +135,7 @@ impl LiveFeed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_protocol::{Event, Timestamp};
-
-    fn env(seq: u64) -> Envelope {
-        Envelope {
-            seq,
-            time: Timestamp::from_millis(1_764_374_400_000),
-            board: "b".into(),
-            game: "g".into(),
-            by: None,
-            event: Event::Pass {
-                number: seq as u32,
-                color: tengen_rules::Color::Black,
-            },
-        }
-    }
+    use crate::live_view::test_envelope as env;
 
     /// A viewer whose SSE stream falls further behind than the broadcast holds still gets
     /// every event, in order (the stream re-reads what it missed from the feed).

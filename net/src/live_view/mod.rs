@@ -178,24 +178,26 @@ fn to_sse(e: &Envelope) -> SseEvent {
     SseEvent::default().id(e.seq.to_string()).data(data)
 }
 
+/// A pass with sequence number `seq`, for the tests of the feed and the stream.
+#[cfg(test)]
+fn test_envelope(seq: u64) -> Envelope {
+    Envelope {
+        seq,
+        time: tengen_protocol::Timestamp::from_millis(1_764_374_400_000),
+        board: "b".into(),
+        game: "g".into(),
+        by: None,
+        event: tengen_protocol::Event::Pass {
+            number: seq as u32,
+            color: tengen_rules::Color::Black,
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_envelope as env;
     use super::*;
-    use tengen_protocol::{Event, Timestamp};
-
-    fn env(seq: u64) -> Envelope {
-        Envelope {
-            seq,
-            time: Timestamp::from_millis(1_764_374_400_000),
-            board: "b".into(),
-            game: "g".into(),
-            by: None,
-            event: Event::Pass {
-                number: seq as u32,
-                color: tengen_rules::Color::Black,
-            },
-        }
-    }
 
     /// A viewer that joined a long game gets the whole backlog in order, then the live
     /// events, and keeps no room for the backlog once it is sent (thousands of viewers of
