@@ -218,22 +218,9 @@ async fn the_hall_stamps_its_commands_for_each_board_and_a_signed_board_takes_th
         .await
         .expect("hall starts");
     let addr = hall.addr;
-    let form = ("Content-Type", "application/x-www-form-urlencoded");
     // The console's POSTs come from its own page (the hall checks Origin against Host).
-    let origin = ("Origin", "http://test");
-    let login = format!("name=chief&password={token}");
-    let r = request(
-        addr,
-        "POST",
-        "/console/login",
-        &[form, origin],
-        login.as_bytes(),
-        None,
-    )
-    .await;
-    assert_eq!(r.status, 303, "{}", r.text());
-    let cookie = r.header("set-cookie").expect("a session cookie");
-    let cookie = cookie.split(';').next().unwrap().to_string();
+    let origin = crate::http::TEST_ORIGIN;
+    let cookie = crate::http::console_cookie(addr, "chief", token).await;
     let auth = ("Cookie", cookie.as_str());
     let json_ct = ("Content-Type", "application/json");
     let cmd = json!({"tournament": "t1", "board": "b1", "type": "pause"}).to_string();

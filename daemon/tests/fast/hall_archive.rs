@@ -322,21 +322,8 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     })
     .await;
 
-    let origin = ("Origin", "http://test");
-    let form = ("Content-Type", "application/x-www-form-urlencoded");
-    let body = format!("name=chief&password={token}");
-    let r = http::request(
-        first.addr,
-        "POST",
-        "/console/login",
-        &[form, origin],
-        body.as_bytes(),
-        None,
-    )
-    .await;
-    assert_eq!(r.status, 303, "{}", r.text());
-    let cookie = r.header("set-cookie").expect("a cookie");
-    let cookie = cookie.split(';').next().unwrap().to_string();
+    let origin = http::TEST_ORIGIN;
+    let cookie = http::console_cookie(first.addr, "chief", token).await;
     let auth = ("Cookie", cookie.as_str());
     let json_ct = ("Content-Type", "application/json");
     let cmd = json!({"tournament": "t", "board": "b1", "type": "pause"}).to_string();

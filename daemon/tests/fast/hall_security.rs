@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use broker::Mosquitto;
-use http::{get, request, Resp};
+use http::{console_login, get, request};
 use serde_json::json;
 use tengen_hall::HallConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -52,19 +52,6 @@ async fn start_hall(mosq: &Mosquitto, toml: &str) -> tengen_hall::RunningHall {
     tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
         .await
         .expect("hall starts")
-}
-
-async fn login(addr: SocketAddr, name: &str, password: &str) -> Resp {
-    let body = format!("name={name}&password={password}");
-    request(
-        addr,
-        "POST",
-        "/console/login",
-        &[FORM, ORIGIN],
-        body.as_bytes(),
-        None,
-    )
-    .await
 }
 
 /// Runs `tengen ARGS` for at most 20 s: its exit code (None if it was still running and
@@ -161,11 +148,11 @@ async fn add_arbiter_makes_an_entry_the_hall_logs_in_with() {
         return;
     };
     let hall = start_hall(&mosq, &entry).await;
-    let r = login(hall.addr, "chief", "our%20own%20long%20password").await;
+    let r = console_login(hall.addr, "chief", "our%20own%20long%20password").await;
     assert_eq!(r.status, 303, "{}", r.text());
     let cookie = r.header("set-cookie").expect("a session");
     assert!(!cookie.contains("Secure"), "plain HTTP: {cookie}");
-    let r = login(hall.addr, "chief", "our%20own%20long%20passwore").await;
+    let r = console_login(hall.addr, "chief", "our%20own%20long%20passwore").await;
     assert_eq!(r.status, 401);
     hall.stop();
 }
@@ -295,7 +282,7 @@ async fn state_changing_requests_need_the_halls_origin() {
     )
     .await;
     assert_eq!(r.status, 303, "{}", r.text());
-    let r = login(addr, "chief", TOKEN).await;
+    let r = console_login(addr, "chief", TOKEN).await;
     assert_eq!(r.status, 303, "{}", r.text());
     let cookie = r
         .header("set-cookie")

@@ -43,6 +43,34 @@ impl Resp {
     }
 }
 
+/// The `Origin` the hall's console pages send with their POSTs in these tests.
+pub(crate) const TEST_ORIGIN: (&str, &str) = ("Origin", "http://test");
+
+/// Posts the hall's console login form, as its page does.
+pub(crate) async fn console_login(addr: SocketAddr, name: &str, password: &str) -> Resp {
+    let body = format!("name={name}&password={password}");
+    request(
+        addr,
+        "POST",
+        "/console/login",
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            TEST_ORIGIN,
+        ],
+        body.as_bytes(),
+        None,
+    )
+    .await
+}
+
+/// Logs in to the hall's console (303) and returns the session cookie (`name=value`).
+pub(crate) async fn console_cookie(addr: SocketAddr, name: &str, password: &str) -> String {
+    let r = console_login(addr, name, password).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let set = r.header("set-cookie").expect("a session cookie");
+    set.split(';').next().unwrap_or_default().to_string()
+}
+
 /// Sends one request and reads until the server closes (or `until` appears, for streams).
 pub(crate) async fn request(
     addr: SocketAddr,
