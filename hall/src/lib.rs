@@ -4,29 +4,32 @@
 //! [`start`] runs it (the MQTT client and the HTTP server) from a [`HallConfig`];
 //! [`HallState`] is the hall without its I/O, fed with the broker's messages.
 //!
-//! Inside:
+//! Inside, by wing (each wing depends only on the ones above it; `routes` on all):
 //!
-//! - `hall_state`: the whole hall, sans-IO: messages in, what to publish out.
-//! - `board`: one board rebuilt from its topics (live feed, status, alerts, history, its
-//!   hardware trouble) and, under a broadcast delay, its public side. Both are the
-//!   protocol's one fold of events, [`tengen_protocol::GameView`].
-//! - `broadcast_delay`: which events the public may see now.
-//! - `command_log`: the commands sent and whether the board acknowledged them.
-//! - `mqtt_client`: the MQTT client (rumqttc, its own task).
-//! - `console_auth`: arbiter passwords/tokens and console sessions; `arbiter_secret`: the
-//!   Argon2id hashes the hall makes and accepts (`--add-arbiter`), the example secrets it
-//!   refuses; `login_limit`: how often a login may fail, per address and per name.
-//! - `https`: `[hall] tls_cert`/`tls_key`, the console over HTTPS (rustls).
-//! - `config`: the hall's TOML file.
-//! - `overview_cache`: `/api/boards`, built at most once a second for every viewer.
-//! - `routes`: the HTTP routes: overview, per-board pages, the console.
-//! - `archive` (`[hall] archive_dir`): every game the hall followed, one event file per
-//!   game, read back at start; `archive_routes`: `/round/{n}.zip`, `/rounds`, `/api/rounds`
-//!   from the archive and the boards' current games.
-//! - `analysis` (`[analysis]`): a GTP engine's score lead and candidate moves for every
+//! - `config/`: the hall's TOML file; `arbiter_secret`, the Argon2id hashes the hall makes
+//!   and accepts (`--add-arbiter`) and the example secrets it refuses.
+//! - `boards/`: the boards as the broker tells of them, sans-IO but for the client.
+//!   `hall_state`, the whole hall: messages in, what to publish out; `board_view`, one
+//!   board rebuilt from its topics (live feed, status, alerts, history, hardware trouble)
+//!   and, under a broadcast delay, its public side, both the protocol's one fold of events,
+//!   [`tengen_protocol::GameView`]; `broadcast_delay`, which events the public may see now;
+//!   `command_log`, the commands sent and whether the board acknowledged them; `archive`
+//!   (`[hall] archive_dir`), every game followed, one event file per game, read back at
+//!   start; `mqtt_client`, the MQTT client (rumqttc, its own task).
+//! - `console/`: the arbiters. `auth`, passwords/tokens and console sessions;
+//!   `login_limit`, how often a login may fail; `store`, the logins and commands kept
+//!   across restarts; the console's and the login's pages.
+//! - `tournament/`: `[tournament]`. `link`, an OpenGotha file's rounds started on the
+//!   boards and the boards' results confirmed and written back.
+//! - `analysis/` (`[analysis]`): a GTP engine's score lead and candidate moves for every
 //!   position the public has seen, at `/board/{t}/{b}/api/analysis`.
-//! - `tournament_link`: `[tournament]`, an OpenGotha file's rounds started on the boards
-//!   and the boards' results confirmed and written back; `round_routes`, its console API.
+//! - `public/`: viewers. `overview_cache`, `/api/boards` built at most once a second; the
+//!   overview page.
+//! - `routes/`: the HTTP side of every wing. `mod`, the overview, the per-board pages and
+//!   the console's login and API; `round_api`, the console's Round view; `rounds`,
+//!   `/round/{n}.zip`, `/rounds`, `/api/rounds`; `commentary`, the commentators' pages;
+//!   `broker`; `static_export`, the public site kept as static files.
+//! - `https`: `[hall] tls_cert`/`tls_key`, the console over HTTPS (rustls).
 //!
 //! The hall rebuilds the boards from the broker's retained topics (and, with an identity,
 //! the boards' republished events), so several can run side by side and a restarted one
@@ -34,28 +37,15 @@
 //! `[hall] archive_dir`, the archive (and reads both back when started again).
 
 mod analysis;
-mod arbiter_secret;
-mod archive;
-mod archive_routes;
-mod board;
-mod broadcast_delay;
-mod broker_route;
-mod command_log;
-mod commentary_routes;
+mod boards;
 mod config;
-mod console_auth;
-mod console_store;
-mod hall_state;
+mod console;
 mod https;
-mod login_limit;
-mod mqtt_client;
-mod overview_cache;
-mod round_routes;
+mod public;
 mod routes;
-mod static_export;
 #[cfg(test)]
 mod test_support;
-mod tournament_link;
+mod tournament;
 mod wall_clock;
 
 use std::net::SocketAddr;
@@ -68,17 +58,17 @@ use tengen_net::secrets::{read_key, read_password_file, SecretError};
 use tengen_net::tls::TlsError;
 use thiserror::Error;
 
-pub use arbiter_secret::{arbiter_entry, ArbiterError};
-pub use archive::ArchiveError;
-pub use command_log::CommandError as ConsoleCommandError;
+pub use boards::archive::ArchiveError;
+pub use boards::command_log::CommandError as ConsoleCommandError;
+pub use boards::hall_state::{HallState, Outgoing};
+pub use config::arbiter_secret::{arbiter_entry, ArbiterError};
 pub use config::HallConfig;
-pub use hall_state::{HallState, Outgoing};
 pub use https::HttpsError;
 pub use tengen_net::config_reader::ConfigError;
-pub use tournament_link::LinkError;
+pub use tournament::link::LinkError;
 
-use mqtt_client::{ClientSettings, MqttLink, Shared};
-use tournament_link::TournamentLink;
+use boards::mqtt_client::{ClientSettings, MqttLink, Shared};
+use tournament::link::TournamentLink;
 
 /// How long a console login lasts when `[hall] session_hours` is not given.
 const DEFAULT_SESSION_HOURS: u64 = 12;
@@ -202,7 +192,7 @@ pub async fn start(
     // Read before the MQTT client starts, so every game is there for the first request.
     let archive = match &config.hall.archive_dir {
         Some(dir) => {
-            let archive = archive::Archive::open(dir)?;
+            let archive = boards::archive::Archive::open(dir)?;
             tracing::info!("archive {}: {} games", dir.display(), archive.len());
             Some(Arc::new(Mutex::new(archive)))
         }
@@ -211,7 +201,9 @@ pub async fn start(
     let analysis = config.analysis.as_ref().map(analysis::Analysis::start);
     let public_watch = analysis
         .clone()
-        .map(|a| -> hall_state::PublicWatch { Box::new(move |key, view| a.offer(key, view)) });
+        .map(|a| -> boards::hall_state::PublicWatch {
+            Box::new(move |key, view| a.offer(key, view))
+        });
     let state: Shared = Arc::new(Mutex::new(
         HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), &id_tag)
             .with_broadcast(config.broadcast.as_ref())
@@ -260,9 +252,9 @@ pub async fn start(
         hall: state,
         mqtt: mqtt.clone(),
         arbiters: Arc::new(config.arbiters.clone()),
-        sessions: Arc::new(Mutex::new(console_auth::Sessions::new(lifetime))),
+        sessions: Arc::new(Mutex::new(console::auth::Sessions::new(lifetime))),
         session_lifetime: lifetime,
-        logins: Arc::new(Mutex::new(login_limit::LoginLimiter::default())),
+        logins: Arc::new(Mutex::new(console::login_limit::LoginLimiter::default())),
         hash_checks: Arc::new(tokio::sync::Semaphore::new(routes::HASH_CHECKS)),
         secure_cookie: tls.is_some(),
         commentary_live: config.hall.commentary_live,
@@ -272,22 +264,26 @@ pub async fn start(
     };
     if let Some(dir) = &config.hall.archive_dir {
         // The logins and the commands of the last run, before the first request.
-        let path = dir.join(console_store::FILE);
-        console_store::restore(&app, &path);
-        console_store::spawn(app.clone(), path);
+        let path = dir.join(console::store::FILE);
+        let kept = console::store::Kept {
+            hall: app.hall.clone(),
+            sessions: app.sessions.clone(),
+        };
+        console::store::restore(&kept, &path);
+        console::store::spawn(kept, path);
     }
     if let Some(dir) = config.broadcast.as_ref().and_then(|b| b.export_dir.clone()) {
-        static_export::spawn(app.clone(), dir, analysis.clone());
+        routes::static_export::spawn(app.clone(), dir, analysis.clone());
     }
     let knows: analysis::route::KnowsBoard = {
         let hall = app.hall.clone();
-        Arc::new(move |key| mqtt_client::lock(&hall).public_feed(key).is_some())
+        Arc::new(move |key| boards::mqtt_client::lock(&hall).public_feed(key).is_some())
     };
     let router = routes::router()
-        .merge(round_routes::routes())
-        .merge(archive_routes::routes())
-        .merge(commentary_routes::routes())
-        .merge(broker_route::routes())
+        .merge(routes::round_api::routes())
+        .merge(routes::rounds::routes())
+        .merge(routes::commentary::routes())
+        .merge(routes::broker::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .with_state(app)
         .merge(analysis::route::routes(analysis.clone(), knows));

@@ -26,10 +26,10 @@ use serde_json::{json, Value};
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
 
-use crate::archive::{self, GameInfo};
-use crate::broadcast_delay::DelayPolicy;
-use crate::hall_state::zip_name;
-use crate::mqtt_client::lock;
+use crate::boards::archive::{self, GameInfo};
+use crate::boards::hall_state::zip_name;
+use crate::boards::mqtt_client::lock;
+use crate::config::DelayPolicy;
 use crate::routes::App;
 
 /// The rounds' routes.

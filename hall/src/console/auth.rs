@@ -11,7 +11,7 @@ use rand::Rng;
 use ring::digest::{digest, SHA256};
 use subtle::ConstantTimeEq;
 
-use crate::arbiter_secret;
+use crate::config::arbiter_secret;
 use crate::config::Arbiter;
 use serde::{Deserialize, Serialize};
 

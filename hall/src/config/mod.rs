@@ -6,6 +6,8 @@
 //! of a file is reported, each with its key path (`hall.toml: broadcast.delay: unknown
 //! key`, `hall.toml: arbiter[1].token: use at least 12 characters`), not just the first.
 
+pub(crate) mod arbiter_secret;
+
 use std::path::{Path, PathBuf};
 
 use tengen_net::broker::TlsFiles;
@@ -16,8 +18,7 @@ use toml::{Table, Value};
 
 use tengen_tournament::BoardPattern;
 
-use crate::arbiter_secret::{hash_problem, token_problem};
-use crate::broadcast_delay::DelayPolicy;
+use crate::config::arbiter_secret::{hash_problem, token_problem};
 
 /// The whole hall configuration. Every key has a default: an empty file (and
 /// `HallConfig::default()`) is a public hall without a console login.
@@ -117,6 +118,17 @@ impl Broadcast {
             release_at_end: self.release_at_end,
         }
     }
+}
+
+/// How long the public view lags behind the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct DelayPolicy {
+    /// Hold back the last this many moves (0: no move delay).
+    pub(crate) moves: u32,
+    /// Hold back what happened in the last this many milliseconds (0: no time delay).
+    pub(crate) window_ms: u64,
+    /// Release the whole game when it ends.
+    pub(crate) release_at_end: bool,
 }
 
 /// `[mqtt]` of the hall.
@@ -733,7 +745,7 @@ mod tests {
 
     #[test]
     fn the_example_file_ships_no_usable_secret() {
-        let example = include_str!("../../config/hall.toml");
+        let example = include_str!("../../../config/hall.toml");
         assert_eq!(
             lines(example),
             [
@@ -746,7 +758,8 @@ mod tests {
         assert!(!example.contains("change-me"));
         // With the arbiters replaced by an entry of `--add-arbiter`, the file is valid.
         let cut = example.find("[[arbiter]]").unwrap();
-        let entry = crate::arbiter_secret::arbiter_entry("chief", "our own long password").unwrap();
+        let entry =
+            crate::config::arbiter_secret::arbiter_entry("chief", "our own long password").unwrap();
         let c = parse(&format!("{}{entry}", &example[..cut])).unwrap();
         assert_eq!(c.hall.identity.as_deref(), Some("hall-desk"));
         // The example ACL's user that may send commands and write the public tree, and
@@ -764,10 +777,10 @@ mod tests {
             c.hall.tls_cert.as_deref(),
             Some(Path::new("/etc/tengen/hall-https.pem"))
         );
-        let who = crate::console_auth::verify(&c.arbiters, "chief", "our own long password");
+        let who = crate::console::auth::verify(&c.arbiters, "chief", "our own long password");
         assert_eq!(who.as_deref(), Some("chief"));
         assert_eq!(
-            crate::console_auth::verify(&c.arbiters, "chief", "our own long passwor"),
+            crate::console::auth::verify(&c.arbiters, "chief", "our own long passwor"),
             None
         );
     }

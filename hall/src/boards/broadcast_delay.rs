@@ -22,16 +22,7 @@ use std::collections::VecDeque;
 use tengen_protocol::event::{Envelope, Event};
 use tengen_protocol::Timestamp;
 
-/// How long the public view lags behind the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct DelayPolicy {
-    /// Hold back the last this many moves (0: no move delay).
-    pub(crate) moves: u32,
-    /// Hold back what happened in the last this many milliseconds (0: no time delay).
-    pub(crate) window_ms: u64,
-    /// Release the whole game when it ends.
-    pub(crate) release_at_end: bool,
-}
+use crate::config::DelayPolicy;
 
 /// What the delay needs to know of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,8 +16,8 @@ use tengen_net::broker::{BrokerUrl, TlsFiles};
 use tengen_net::link::{explain, LinkReport, LinkStatus, Target};
 use tengen_net::tls;
 
-use crate::archive::{store, SharedArchive};
-use crate::hall_state::{HallState, Outgoing};
+use crate::boards::archive::{store, SharedArchive};
+use crate::boards::hall_state::{HallState, Outgoing};
 use crate::HallError;
 
 /// Largest packet accepted and sent: a whole SGF must fit.

@@ -16,7 +16,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
-use crate::mqtt_client::lock;
+use crate::boards::mqtt_client::lock;
 use crate::routes::{
     board_key, commentator, login_page, not_found, one_board, page_redirect, unauthorized, App,
     OVERVIEW,

@@ -11,10 +11,10 @@ use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
 use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 
-use crate::board::{BoardView, Need};
-use crate::broadcast_delay::DelayPolicy;
-use crate::command_log::{CommandError, CommandLog, Sent};
+use crate::boards::board_view::{BoardView, Need};
+use crate::boards::command_log::{CommandError, CommandLog, Sent};
 use crate::config::Broadcast;
+use crate::config::DelayPolicy;
 
 /// Told each board's public view (what the public has seen) after it may have changed:
 /// for the engine analysis, which must never see more than the public.

@@ -33,8 +33,8 @@ use thiserror::Error;
 
 use crate::analysis::route::analysis_value;
 use crate::analysis::Analysis;
-use crate::archive_routes;
-use crate::mqtt_client::lock;
+use crate::boards::mqtt_client::lock;
+use crate::routes::rounds;
 use crate::routes::{App, OVERVIEW};
 
 /// How often the export catches up with the public stream.
@@ -138,24 +138,24 @@ impl Exporter {
             self.write(&mut pass, &format!("{base}/api/state"), state.as_bytes())?;
             self.boards.insert(key, last);
         }
-        let rounds = archive_routes::rounds(app);
+        let rounds = rounds::rounds(app);
         let mut rounds_changed = false;
         for (round, games, finished) in rounds {
             if self.rounds.get(&round) == Some(&(games, finished)) {
                 continue;
             }
             rounds_changed = true;
-            if let Some(Ok(zip)) = archive_routes::round_zip_bytes(app, &round) {
-                let name = archive_routes::zip_link(&round);
+            if let Some(Ok(zip)) = rounds::round_zip_bytes(app, &round) {
+                let name = rounds::zip_link(&round);
                 self.write(&mut pass, name.trim_start_matches('/'), &zip)?;
             }
             self.rounds.insert(round, (games, finished));
         }
         if rounds_changed || !self.rounds_page {
             self.rounds_page = true;
-            let page = archive_routes::rounds_html(app);
+            let page = rounds::rounds_html(app);
             self.write(&mut pass, "rounds/index.html", page.as_bytes())?;
-            let list = archive_routes::rounds_value(app).to_string();
+            let list = rounds::rounds_value(app).to_string();
             self.write(&mut pass, "api/rounds", list.as_bytes())?;
         }
         Ok(pass)

@@ -32,8 +32,8 @@ use tengen_protocol::topics::BoardKey;
 use tengen_tournament::{write_atomically, GameResult, Pairing, Tournament, TournamentError};
 use thiserror::Error;
 
+use crate::boards::hall_state::HallState;
 use crate::config::TournamentSection;
-use crate::hall_state::HallState;
 
 /// Why a tournament action failed.
 #[derive(Debug, Error)]

@@ -22,7 +22,8 @@ use tengen_net::live_view::LiveFeed;
 use tengen_protocol::view::FaultReport;
 use tengen_protocol::{Envelope, Event, GameView, Timestamp};
 
-use crate::broadcast_delay::{DelayPolicy, DelayQueue};
+use crate::boards::broadcast_delay::DelayQueue;
+use crate::config::DelayPolicy;
 
 /// How long the hall holds a board's events back while waiting for the republished history.
 pub(crate) const HISTORY_WAIT: Duration = Duration::from_secs(5);

@@ -12,15 +12,15 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::console_auth::SavedSession;
-use crate::mqtt_client::lock;
-use crate::routes::App;
+use crate::boards::mqtt_client::{lock, Shared};
+use crate::console::auth::{SavedSession, Sessions};
 use crate::wall_clock::wall_ms;
 
 /// How often the store is brought up to date.
@@ -103,8 +103,17 @@ fn write(path: &Path, text: &[u8]) -> Result<(), StoreError> {
     std::fs::rename(&tmp, path).map_err(io)
 }
 
+/// What the console store keeps: the hall (its commands) and the console's logins.
+#[derive(Clone)]
+pub(crate) struct Kept {
+    /// The hall.
+    pub(crate) hall: Shared,
+    /// The console's logins.
+    pub(crate) sessions: Arc<Mutex<Sessions>>,
+}
+
 /// What the hall holds now, as the file would hold it.
-fn snapshot(app: &App) -> Saved {
+fn snapshot(app: &Kept) -> Saved {
     let now = Instant::now();
     let wall = wall_ms();
     let sessions = app
@@ -118,7 +127,7 @@ fn snapshot(app: &App) -> Saved {
 
 /// Puts what `path` holds (if anything) into the hall: the logins and the commands.
 /// Called before the hall serves its first request.
-pub(crate) fn restore(app: &App, path: &Path) {
+pub(crate) fn restore(app: &Kept, path: &Path) {
     match load(path) {
         Ok(None) => {}
         Ok(Some(saved)) => {
@@ -141,7 +150,7 @@ pub(crate) fn restore(app: &App, path: &Path) {
 
 /// Keeps `path` up to date with the hall's logins and commands, every [`EVERY`], on a
 /// blocking thread, until the runtime stops.
-pub(crate) fn spawn(app: App, path: PathBuf) -> tokio::task::JoinHandle<()> {
+pub(crate) fn spawn(app: Kept, path: PathBuf) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut last = String::new();
         let mut said = String::new();

@@ -1,8 +1,14 @@
 //! The hall's HTTP routes. Public: `/` (overview), `/api/boards`, `/board/{t}/{b}/...` (the
 //! one-board view of [`tengen_net::live_view::router`] per board); `/round/{round}.zip`,
-//! `/rounds` and `/api/rounds` are in [`crate::archive_routes`]. Arbiters
+//! `/rounds` and `/api/rounds` are in [`crate::routes::rounds`]. Arbiters
 //! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
 //! nor reveal anything of the console.
+
+pub(crate) mod broker;
+pub(crate) mod commentary;
+pub(crate) mod round_api;
+pub(crate) mod rounds;
+pub(crate) mod static_export;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -21,21 +27,21 @@ use tower::ServiceExt;
 use tengen_net::live_view::{self, LiveFeed};
 use tengen_protocol::topics::BoardKey;
 
-use crate::archive::SharedArchive;
+use crate::boards::archive::SharedArchive;
+use crate::boards::mqtt_client::{lock, MqttLink, Shared};
 use crate::config::{Arbiter, Role};
-use crate::console_auth::{self, Sessions, COOKIE};
+use crate::console::auth::{self, Sessions, COOKIE};
+use crate::console::login_limit::LoginLimiter;
 use crate::https::ClientAddr;
-use crate::login_limit::LoginLimiter;
-use crate::mqtt_client::{lock, MqttLink, Shared};
-use crate::overview_cache::OverviewCache;
-use crate::tournament_link::TournamentLink;
+use crate::public::overview_cache::OverviewCache;
+use crate::tournament::link::TournamentLink;
 
 /// The overview page: every board, small and live.
-pub(crate) const OVERVIEW: &str = include_str!("overview.html");
+pub(crate) const OVERVIEW: &str = include_str!("../public/overview.html");
 /// The arbiters' console page.
-const CONSOLE: &str = include_str!("console.html");
+const CONSOLE: &str = include_str!("../console/console.html");
 /// The console's login form; `{{error}}` is replaced with a message or nothing.
-const LOGIN: &str = include_str!("login.html");
+const LOGIN: &str = include_str!("../console/login.html");
 /// Argon2 checks at once (each takes 19 MiB and tens of milliseconds of a core); logins
 /// beyond wait their turn.
 pub(crate) const HASH_CHECKS: usize = 2;
@@ -69,8 +75,8 @@ pub(crate) struct App {
     pub(crate) archive: Option<SharedArchive>,
 }
 
-/// The hall's routes but the Round view's ([`crate::round_routes`]) and the rounds'
-/// ([`crate::archive_routes`]); `lib.rs` joins them.
+/// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'
+/// ([`crate::routes::rounds`]); `lib.rs` joins them.
 pub(crate) fn router() -> Router<App> {
     Router::new()
         .route("/", get(overview))
@@ -198,7 +204,7 @@ pub(crate) async fn one_board(
 /// Who is logged in on this request, with what they may do, if anyone.
 fn logged_in(app: &App, headers: &HeaderMap) -> Option<(String, Role)> {
     let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
-    let id = console_auth::cookie_value(cookies, COOKIE)?;
+    let id = auth::cookie_value(cookies, COOKIE)?;
     let name = app
         .sessions
         .lock()
@@ -274,7 +280,7 @@ async fn login(
     }
     let arbiters = app.arbiters.clone();
     let (n, p) = (name.clone(), password);
-    let who = tokio::task::spawn_blocking(move || console_auth::verify(&arbiters, &n, &p))
+    let who = tokio::task::spawn_blocking(move || auth::verify(&arbiters, &n, &p))
         .await
         .ok()
         .flatten();
@@ -343,7 +349,7 @@ async fn logout(State(app): State<App>, headers: HeaderMap) -> Response {
     if let Some(id) = headers
         .get(header::COOKIE)
         .and_then(|v| v.to_str().ok())
-        .and_then(|c| console_auth::cookie_value(c, COOKIE))
+        .and_then(|c| auth::cookie_value(c, COOKIE))
     {
         app.sessions
             .lock()

@@ -26,10 +26,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_tournament::GameResult;
 
-use crate::hall_state::HallState;
-use crate::mqtt_client::lock;
+use crate::boards::hall_state::HallState;
+use crate::boards::mqtt_client::lock;
 use crate::routes::{arbiter, unauthorized, App};
-use crate::tournament_link::{LinkError, Planned, Skipped, TournamentLink};
+use crate::tournament::link::{LinkError, Planned, Skipped, TournamentLink};
 
 /// The Round view's routes.
 pub(crate) fn routes() -> Router<App> {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::mqtt_client::{lock, Shared};
+use crate::boards::mqtt_client::{lock, Shared};
 
 /// How long one build of the overview is served before the next request rebuilds it.
 pub(crate) const REFRESH: Duration = Duration::from_secs(1);

@@ -1,0 +1,3 @@
+//! The tournament file: rounds started on the boards, results confirmed and written back.
+
+pub(crate) mod link;
