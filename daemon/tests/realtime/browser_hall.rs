@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use broker::{Mosquitto, Msg, SubEvent, Subscriber};
-use browser::{eval, launch, screenshot, wait_until};
+use browser::{answer_console_dialog, click_text, eval, launch, log_in, screenshot, wait_until};
 use rumqttc::QoS;
 use serde_json::{json, Value};
 use tengen_hall::HallConfig;
@@ -173,25 +173,6 @@ impl Drop for Server {
     }
 }
 
-/// Fills in the login form shown in `tab` and sends it, as a person would.
-fn log_in(tab: &headless_chrome::Tab, name: &str, token: &str) {
-    tab.find_element("input[name=name]")
-        .expect("name field")
-        .click()
-        .expect("click");
-    tab.type_str(name).expect("type name");
-    tab.find_element("input[name=password]")
-        .expect("password field")
-        .click()
-        .expect("click");
-    tab.type_str(token).expect("type token");
-    tab.find_element("button[type=submit]")
-        .expect("log in button")
-        .click()
-        .expect("log in");
-    tab.wait_until_navigated().expect("the page after login");
-}
-
 fn stones_js() -> &'static str {
     "document.querySelectorAll('#board .stone').length"
 }
@@ -331,8 +312,9 @@ async fn hall_overview_console_and_delayed_public_page() {
         log_in(&tab, "chief", TOKEN);
         wait_until(
             &tab,
-            "[...document.querySelectorAll('#alerts .alert h3')].map(h => h.textContent).join('|')",
-            "open / t07 — Art. 18.2 uncaptured stones".into(),
+            "[...document.querySelectorAll('#alerts .alert')]\
+             .map(d => d.querySelector('h3').textContent + ' ' + d.querySelector('.meta').textContent).join('|')",
+            "Captured stones left on the board (Art. 18.2) board open/t07 · alert a1 · points E5".into(),
             long,
             "the open alert in the console",
         );
@@ -340,7 +322,7 @@ async fn hall_overview_console_and_delayed_public_page() {
             &tab,
             "[...document.querySelectorAll('#hardware tr[data-fault]')]\
              .map(r => [...r.cells].slice(0, 3).map(c => c.textContent).join(' ')).join('|')",
-            "open/t03 noisy sensor J1".into(),
+            "table t03 (t03) noisy sensor J1".into(),
             long,
             "the noisy sensor in the console's hardware table",
         );
@@ -349,7 +331,7 @@ async fn hall_overview_console_and_delayed_public_page() {
             &tab,
             "document.querySelector('#alerts .alert .who').textContent\
              .replace(/ · \\d+ (s|min) ago$/, '')",
-            "table 7 · Kitani Minoru – Go Seigen · move 7".into(),
+            "Table 7, Kitani Minoru – Go Seigen · move 7".into(),
             long,
             "the alert's table, players and move",
         );
@@ -550,18 +532,8 @@ async fn hall_overview_console_and_delayed_public_page() {
             short,
             "the alert again",
         );
-        // The console redraws its alerts every second, so a node found now may be replaced
-        // before a DevTools click lands: click it from the page itself, as a user's click.
         // The arbiter takes the alert first: the card says who went to the board.
-        assert_eq!(
-            eval(
-                &tab,
-                "(() => { const b = [...document.querySelectorAll('#alerts .alert button')]\
-                 .find(b => b.textContent === \"I'll go\"); b?.click(); return !!b; })()"
-            ),
-            json!(true),
-            "an I'll-go button to click"
-        );
+        click_text(&tab, "#alerts .alert button", "I'll go");
         wait_until(
             &tab,
             "document.querySelector('#alerts .alert .taken')?.textContent ?? ''",
@@ -569,26 +541,24 @@ async fn hall_overview_console_and_delayed_public_page() {
             short,
             "the card names the arbiter who took it",
         );
+        // Confirming gives a warning: the console asks first.
+        click_text(&tab, "#alerts .alert button", "Confirm (warning)");
         assert_eq!(
-            eval(
-                &tab,
-                "(() => { const b = [...document.querySelectorAll('#alerts .alert button')]\
-                 .find(b => b.textContent.startsWith('Confirm')); b?.click(); return !!b; })()"
-            ),
-            json!(true),
-            "a confirm button to click"
+            answer_console_dialog(&tab, true),
+            "Table 7, Kitani Minoru – Go Seigen: Black's first warning (captured stones left on the board). \
+             One stone comes off Black's count at the end (Art. 24)."
         );
         wait_until(
             &tab,
-            "document.querySelector('#commands tr td:nth-child(4)')?.textContent ?? ''",
-            "acked".into(),
+            "document.querySelector('#commands li')?.textContent.replace(/\\d\\d:\\d\\d:\\d\\d/, 'hh:mm:ss') ?? ''",
+            "Confirm alert: captured stones left on the board · table 7 · chief · hh:mm:ss · acked".into(),
             short,
             "the command acknowledged",
         );
         wait_until(
             &tab,
-            "document.querySelector('#alerts').textContent",
-            "No open alert.".into(),
+            "document.querySelectorAll('#alerts .alert').length === 0 && !document.getElementById('noAlert').hidden",
+            true.into(),
             short,
             "the alert closed",
         );

@@ -27,7 +27,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use broker::Mosquitto;
-use browser::{eval, launch, screenshot, wait_until};
+use browser::{answer_console_dialog, click, eval, launch, log_in, screenshot, wait_until};
 use serde_json::Value;
 
 const TOKEN: &str = "round-token-0123";
@@ -109,9 +109,10 @@ fn python() -> bool {
     ok
 }
 
-/// JavaScript: row `table`'s cell `n` (0-based) of the Round view.
-fn cell(table: u32, n: usize) -> String {
-    format!("document.querySelector('#tables tr[data-table=\"{table}\"]')?.cells[{n}]?.textContent ?? ''")
+/// JavaScript: the text of row `table`'s cell of class `class` (`players`, `state`,
+/// `result`) in the Round view.
+fn cell(table: u32, class: &str) -> String {
+    format!("document.querySelector('#tables tr[data-table=\"{table}\"] td.{class}')?.textContent ?? ''")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -157,23 +158,12 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         tab.navigate_to(&format!("{base}/console"))
             .expect("console");
         tab.wait_until_navigated().expect("login form");
-        for (field, value) in [("name", "chief"), ("password", TOKEN)] {
-            tab.find_element(&format!("input[name={field}]"))
-                .expect("field")
-                .click()
-                .expect("click");
-            tab.type_str(value).expect("type");
-        }
-        tab.find_element("button[type=submit]")
-            .expect("log in")
-            .click()
-            .expect("log in");
-        tab.wait_until_navigated().expect("console");
+        log_in(&tab, "chief", TOKEN);
 
-        // The Round view: the last round of the file first; go to round 1.
+        // The Round view (the file has one round); round 1 chosen as a person would.
         wait_until(
             &tab,
-            "!document.getElementById('round').hidden",
+            "!document.getElementById('roundBox').hidden",
             true.into(),
             long,
             "the Round view",
@@ -192,21 +182,26 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         for t in 1..=3 {
             wait_until(
                 &tab,
-                &cell(t, 5),
+                &cell(t, "state"),
                 "idle".into(),
                 long,
                 "the three boards, idle",
             );
         }
-        assert_eq!(eval(&tab, &cell(4, 5)), "no board");
-        assert_eq!(eval(&tab, &cell(1, 2)), "马 超 1D");
+        assert_eq!(eval(&tab, &cell(4, "state")), "no board");
+        assert_eq!(
+            eval(&tab, &cell(1, "players")),
+            "● 马 超 1D○ Vannier Remi 2Dhall1-01"
+        );
         screenshot(&tab, TMP, "round-1-before.png");
 
-        // Start round: the three boards take their games.
-        tab.find_element("#startRound")
-            .expect("start")
-            .click()
-            .expect("click");
+        // Start round: the three boards take their games (after the question).
+        click(&tab, "document.getElementById('startRound')", "Start round");
+        assert_eq!(
+            answer_console_dialog(&tab, true),
+            "Round 1: each table's board gets its game (players, handicap, time). \
+             Boards with a game in progress are left out."
+        );
         wait_until(
             &tab,
             "document.getElementById('roundSaid').textContent.startsWith('3 sent; left out: table 4 (no board')",
@@ -217,21 +212,19 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         for t in 1..=3 {
             wait_until(
                 &tab,
-                &cell(t, 5),
+                &cell(t, "state"),
                 "set up · clocks stopped".into(),
                 long,
                 "each board set up with its game, waiting for play to begin",
             );
         }
         // Begin play: every board's clock starts.
-        tab.find_element("#beginPlay")
-            .expect("begin")
-            .click()
-            .expect("click");
+        click(&tab, "document.getElementById('beginPlay')", "Begin play");
+        answer_console_dialog(&tab, true);
         for t in 1..=3 {
             wait_until(
                 &tab,
-                &cell(t, 5),
+                &cell(t, "state"),
                 "set up".into(),
                 long,
                 "the clocks running",
@@ -257,7 +250,7 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         );
         wait_until(
             &tab,
-            "[...document.querySelectorAll('#alerts .alert')].some(d => d.textContent.includes('hall1-03') && d.textContent.includes('time expired') && d.textContent.includes('table 3'))",
+            "[...document.querySelectorAll('#alerts .alert')].some(d => d.textContent.includes('hall1-03') && d.textContent.includes('Time ran out') && d.textContent.includes('Table 3'))",
             true.into(),
             long,
             "table 3's flag falls: its time_expired card",
@@ -265,47 +258,49 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         command("hall1-03", r#"{type: "set_result", result: "W+T"}"#);
         wait_until(
             &tab,
-            &cell(1, 6),
+            &cell(1, "result"),
             "W+ (pending)".into(),
             long,
             "table 1 pending",
         );
         wait_until(
             &tab,
-            &cell(2, 6),
+            &cell(2, "result"),
             "B+ (pending)".into(),
             long,
             "table 2 pending",
         );
         wait_until(
             &tab,
-            &cell(3, 6),
+            &cell(3, "result"),
             "W+ (pending)".into(),
             long,
             "table 3 pending (on time)",
         );
         screenshot(&tab, TMP, "round-2-pending.png");
-        tab.find_element("#confirmAll")
-            .expect("confirm all")
-            .click()
-            .expect("click");
+        click(&tab, "document.getElementById('confirmAll')", "Confirm all");
+        let asked = answer_console_dialog(&tab, true);
+        assert!(
+            asked.starts_with("These results are confirmed and written to the results file: Table 1, 马 超 – Vannier Remi: W+;"),
+            "{asked}"
+        );
         wait_until(
             &tab,
-            &cell(1, 6),
+            &cell(1, "result"),
             "W+ (confirmed by chief)".into(),
             long,
             "table 1 confirmed",
         );
         wait_until(
             &tab,
-            &cell(2, 6),
+            &cell(2, "result"),
             "B+ (confirmed by chief)".into(),
             long,
             "table 2 confirmed",
         );
         wait_until(
             &tab,
-            &cell(3, 6),
+            &cell(3, "result"),
             "W+ (confirmed by chief)".into(),
             long,
             "table 3 confirmed",
@@ -314,12 +309,21 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         eval(
             &tab,
             "(() => { const r = document.querySelector('#tables tr[data-table=\"4\"]'); \
-             r.querySelector('select.override').value = 'RESULT_WHITEWINS_BYDEF'; \
-             [...r.querySelectorAll('button')].find(b => b.textContent === 'Set').click(); return 1; })()",
+             r.querySelector('select.override').value = 'RESULT_WHITEWINS_BYDEF'; return 1; })()",
+        );
+        click(
+            &tab,
+            "[...document.querySelectorAll('#tables tr[data-table=\"4\"] button')].find(b => b.textContent === 'Set')",
+            "table 4's Set",
+        );
+        let asked = answer_console_dialog(&tab, true);
+        assert!(
+            asked.starts_with("Table 4, ") && asked.ends_with(": the result becomes \"White wins by default\" and is written to the results file."),
+            "{asked}"
         );
         wait_until(
             &tab,
-            &cell(4, 6),
+            &cell(4, "result"),
             "W+ by default (confirmed by chief)".into(),
             long,
             "table 4 by default",

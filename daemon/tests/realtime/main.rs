@@ -20,6 +20,7 @@ mod browser;
 mod http;
 
 mod browser_clock;
+mod browser_console;
 mod browser_hall;
 mod browser_live;
 mod browser_round;

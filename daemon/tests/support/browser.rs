@@ -152,3 +152,93 @@ pub(crate) fn screenshot(tab: &Tab, tmpdir: &str, name: &str) -> PathBuf {
     eprintln!("screenshot: {}", path.display());
     path
 }
+
+/// Fills in the hall's login form shown in `tab` and sends it, as a person would.
+pub(crate) fn log_in(tab: &Tab, name: &str, password: &str) {
+    for (field, value) in [("name", name), ("password", password)] {
+        tab.find_element(&format!("input[name={field}]"))
+            .expect("login field")
+            .click()
+            .expect("click");
+        tab.type_str(value).expect("type");
+    }
+    tab.find_element("button[type=submit]")
+        .expect("log in button")
+        .click()
+        .expect("log in");
+    tab.wait_until_navigated().expect("the page after login");
+}
+
+/// JavaScript: the first element matching `selector` whose text (trimmed) is `text`, or null.
+pub(crate) fn element_js(selector: &str, text: &str) -> String {
+    format!(
+        "[...document.querySelectorAll({})].find(e => e.textContent.trim() === {})",
+        serde_json::Value::from(selector),
+        serde_json::Value::from(text)
+    )
+}
+
+/// The middle of the element `element` (a JavaScript expression) on the screen, scrolled
+/// into view first; `None` when there is no such element or it is not shown.
+pub(crate) fn middle(tab: &Tab, element: &str) -> Option<(f64, f64)> {
+    let js = format!(
+        "(() => {{ const e = {element}; if (!e) return null; e.scrollIntoView({{block: 'center'}}); \
+         const r = e.getBoundingClientRect(); if (!r.width || !r.height) return null; \
+         return JSON.stringify([r.x + r.width / 2, r.y + r.height / 2]); }})()"
+    );
+    let at: serde_json::Value = serde_json::from_str(eval(tab, &js).as_str()?).ok()?;
+    Some((at[0].as_f64()?, at[1].as_f64()?))
+}
+
+/// Clicks the element `element` (a JavaScript expression) with the mouse: a real input
+/// event at its place on the screen, as a person's click; panics when it is not shown.
+pub(crate) fn click(tab: &Tab, element: &str, what: &str) {
+    let (x, y) = middle(tab, element).unwrap_or_else(|| panic!("{what}: not on the page"));
+    tab.click_point(headless_chrome::browser::tab::point::Point { x, y })
+        .expect("click");
+}
+
+/// Clicks the first element matching `selector` whose text is `text` (see [`click`]).
+pub(crate) fn click_text(tab: &Tab, selector: &str, text: &str) {
+    click(
+        tab,
+        &element_js(selector, text),
+        &format!("{selector} \"{text}\""),
+    );
+}
+
+/// Moves the mouse onto the element `element` (a JavaScript expression) and leaves it there.
+pub(crate) fn hover(tab: &Tab, element: &str, what: &str) {
+    let (x, y) = middle(tab, element).unwrap_or_else(|| panic!("{what}: not on the page"));
+    tab.move_mouse_to_point(headless_chrome::browser::tab::point::Point { x, y })
+        .expect("move the mouse");
+}
+
+/// The hall console's confirmation (`<dialog id="ask">`): waits until it is open, returns
+/// its text, and clicks its OK button (`ok`) or Cancel with the mouse; waits until it is
+/// closed.
+pub(crate) fn answer_console_dialog(tab: &Tab, ok: bool) -> String {
+    let limit = Duration::from_secs(15);
+    wait_until(
+        tab,
+        "document.getElementById('ask').open",
+        true.into(),
+        limit,
+        "the confirmation opens",
+    );
+    let text = eval(tab, "document.getElementById('askText').textContent");
+    let button = if ok { "askOk" } else { "askCancel" };
+    click(
+        tab,
+        &format!("document.getElementById('{button}')"),
+        "the confirmation's button",
+    );
+    wait_until(
+        tab,
+        "document.getElementById('ask').open",
+        false.into(),
+        limit,
+        "the confirmation closes",
+    );
+    text.as_str().unwrap_or_default().to_string()
+}
