@@ -49,7 +49,10 @@
 //!
 //! Stricter than OpenGotha, which skips what it cannot use: a game naming an unknown
 //! player, a value that is not a number, an unknown result or time system, two games at
-//! one table or a player twice in a round are errors naming the element.
+//! one table or a player twice in a round are errors naming the element. So is a control
+//! character (`&#27;`, a C1 character) in a player's name, rank, club or country or in the
+//! tournament's name, location or director: those are printed on the director's terminal
+//! and the players' displays, where they would act as commands.
 
 mod board_pattern;
 mod error;
@@ -69,4 +72,4 @@ pub use games::{Game, GameResult, Pairing};
 pub use model::Tournament;
 pub use players::{player_key, Player};
 pub use time_system::TimeSystem;
-pub use write_back::write_atomically;
+pub use write_back::{write_atomically, BACKUPS_KEPT};
