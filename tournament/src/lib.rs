@@ -17,7 +17,7 @@
 //! - `time_system`: [`TimeSystem`] and its script form ([`TimeSystem::script`]).
 //! - `board_pattern`: [`BoardPattern`], table number to board id.
 //! - `write_back`: [`Tournament::with_results`] (a byte-exact edit of the `result`
-//!   attributes) and [`write_atomically`].
+//!   attributes), [`write_atomically`] and [`replace_atomically`].
 //! - `exports`: [`aga_results`] and [`csv_results`].
 //! - `error`: [`TournamentError`], one-line messages naming the element.
 //!
@@ -72,4 +72,4 @@ pub use games::{Game, GameResult, Pairing};
 pub use model::Tournament;
 pub use players::{player_key, Player};
 pub use time_system::TimeSystem;
-pub use write_back::{write_atomically, BACKUPS_KEPT};
+pub use write_back::{replace_atomically, write_atomically, BACKUPS_KEPT};

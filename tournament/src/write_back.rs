@@ -79,7 +79,17 @@ pub fn write_atomically(
     path: impl AsRef<Path>,
     text: &str,
 ) -> Result<Option<PathBuf>, TournamentError> {
-    let path = path.as_ref();
+    write(path.as_ref(), text, true)
+}
+
+/// As [`write_atomically`], without keeping the file before: for a file that is only ever
+/// a companion of one that is kept (the record of who confirmed each result).
+pub fn replace_atomically(path: impl AsRef<Path>, text: &str) -> Result<(), TournamentError> {
+    write(path.as_ref(), text, false).map(|_| ())
+}
+
+/// Writes `text` to `path` atomically, keeping the file before when `keep`.
+fn write(path: &Path, text: &str, keep: bool) -> Result<Option<PathBuf>, TournamentError> {
     let io_err = |p: &Path| {
         let p = p.to_path_buf();
         move |source| TournamentError::Io { path: p, source }
@@ -104,6 +114,7 @@ pub fn write_atomically(
         return Err(io_err(&tmp_path)(e));
     }
     let backup = match fs::symlink_metadata(path) {
+        Ok(_) if !keep => None,
         Ok(_) => match keep_copy(path, &dir, &file_name) {
             Ok(b) => Some(b),
             Err(e) => {
@@ -124,7 +135,9 @@ pub fn write_atomically(
     File::open(&dir)
         .and_then(|d| d.sync_all())
         .map_err(io_err(&dir))?;
-    prune_backups(&dir, &file_name);
+    if keep {
+        prune_backups(&dir, &file_name);
+    }
     Ok(backup)
 }
 
