@@ -28,7 +28,7 @@ pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
         None => HallConfig::default(),
     };
     BrokerUrl::parse(&broker).map_err(|e| CliError::input(format!("--broker: {e}")))?;
-    super::run::init_logging();
+    super::init_logging();
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
