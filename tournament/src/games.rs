@@ -216,6 +216,17 @@ pub(crate) fn game_id(round: u32, table: u32) -> String {
     format!("r{round}-t{table}")
 }
 
+/// The round and table of a game id `r{round}-t{table}` (`r6-t12` is `(6, 12)`); `None` for
+/// any other id (a friendly game, `r6-t12b`).
+pub fn round_and_table(game: &str) -> Option<(u32, u32)> {
+    let (round, table) = game.strip_prefix('r')?.split_once("-t")?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(round) || !digits(table) {
+        return None;
+    }
+    Some((round.parse().ok()?, table.parse().ok()?))
+}
+
 /// A game of a round with its players resolved: what a board needs to start the game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pairing<'a> {
@@ -240,6 +251,15 @@ pub struct Pairing<'a> {
 #[cfg(test)]
 mod tests {
     use super::GameResult::{self, *};
+
+    #[test]
+    fn game_ids_read_back() {
+        assert_eq!(super::round_and_table("r6-t12"), Some((6, 12)));
+        assert_eq!(super::round_and_table(&super::game_id(1, 3)), Some((1, 3)));
+        for other in ["friendly", "r6-t12b", "r-t1", "r1-t", "6-12", "r+1-t2", ""] {
+            assert_eq!(super::round_and_table(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn a_forfeit_is_by_default_only_when_nothing_was_played() {

@@ -13,7 +13,7 @@
 //! - `tournament`: [`Tournament`]'s methods: reading a file, the general parameters,
 //!   players, games, byes, and [`Tournament::round`], a round's [`Pairing`]s.
 //! - `players`: [`Player`] and [`player_key`], OpenGotha's key of a player.
-//! - `games`: [`Game`], [`GameResult`], [`Pairing`].
+//! - `games`: [`Game`], [`GameResult`], [`Pairing`], [`round_and_table`] (a game id read).
 //! - `time_system`: [`TimeSystem`] and its script form ([`TimeSystem::script`]).
 //! - `board_pattern`: [`BoardPattern`], table number to board id.
 //! - `write_back`: [`Tournament::with_results`] (a byte-exact edit of the `result`
@@ -68,7 +68,7 @@ mod xml_reader;
 pub use board_pattern::{BoardPattern, BoardPatternError};
 pub use error::TournamentError;
 pub use exports::{aga_results, csv_results};
-pub use games::{Game, GameResult, Pairing};
+pub use games::{round_and_table, Game, GameResult, Pairing};
 pub use model::Tournament;
 pub use players::{player_key, Player};
 pub use time_system::TimeSystem;

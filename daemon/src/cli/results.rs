@@ -40,7 +40,8 @@ use std::path::{Path, PathBuf};
 
 use tengen_rules::sgf::GameRecord;
 use tengen_tournament::{
-    aga_results, csv_results, write_atomically, BoardPattern, GameResult, Tournament,
+    aga_results, csv_results, round_and_table, write_atomically, BoardPattern, GameResult,
+    Tournament,
 };
 
 use super::args::ResultsArgs;
@@ -168,18 +169,15 @@ pub(super) fn run(args: ResultsArgs) -> Result<(), CliError> {
 /// What the records hold, for the error when none is of the round: `its records are of
 /// round 1`, or `it holds no record with a game id`.
 fn rounds_held(records: &[Record]) -> String {
-    let mut rounds: Vec<String> = records
+    let mut rounds: Vec<u32> = records
         .iter()
         .filter_map(|r| root_value(&r.record, "GN"))
-        .filter_map(|gn| {
-            gn.strip_prefix('r')?
-                .split_once("-t")
-                .map(|(r, _)| r.to_string())
-        })
+        .filter_map(|gn| round_and_table(gn).map(|(round, _)| round))
         .collect();
-    rounds.sort_by_key(|r| (r.parse::<u64>().unwrap_or(u64::MAX), r.clone()));
+    rounds.sort_unstable();
     rounds.dedup();
-    match rounds.as_slice() {
+    let listed: Vec<String> = rounds.iter().map(u32::to_string).collect();
+    match listed.as_slice() {
         [] if records.is_empty() => "it holds no record".to_string(),
         [] => "it holds no record with a game id (GN)".to_string(),
         [one] => format!("its records are of round {one}"),

@@ -43,7 +43,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use tengen_protocol::topics::BoardKey;
 use tengen_tournament::{
-    replace_atomically, write_atomically, GameResult, Pairing, Tournament, TournamentError,
+    replace_atomically, round_and_table, write_atomically, GameResult, Pairing, Tournament,
+    TournamentError,
 };
 use thiserror::Error;
 
@@ -137,16 +138,6 @@ fn read_confirmations(results_file: &Path) -> HashMap<(u32, u32), Confirmation> 
             HashMap::new()
         }
     }
-}
-
-/// A game id `r{round}-t{table}` (SPEC.md), read back.
-fn round_and_table(game: &str) -> Option<(u32, u32)> {
-    let (round, table) = game.strip_prefix('r')?.split_once("-t")?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(round) || !digits(table) {
-        return None;
-    }
-    Some((round.parse().ok()?, table.parse().ok()?))
 }
 
 /// What *Start round* or *Begin play* is to do: the commands to send, the tables left out
