@@ -37,6 +37,21 @@ pub enum TournamentError {
         /// What would have been accepted.
         expected: &'static str,
     },
+    /// A text the board shows or prints (a player's name, the tournament's name) holding a
+    /// control character: `&#27;` (ESC) or a C1 character such as U+009B would reach the
+    /// director's terminal and the players' displays as a command. XML 1.0 forbids the
+    /// C0 ones (but `&#27;` is read by lenient parsers) and discourages the C1 ones.
+    #[error(
+        "{element}: {attribute} holds the control character U+{code:04X}; retype it in OpenGotha"
+    )]
+    ControlCharacter {
+        /// The element, e.g. `Player "Vannier Luc\u{1b}" at line 4`.
+        element: String,
+        /// The attribute's name as in the file.
+        attribute: &'static str,
+        /// The character's code point.
+        code: u32,
+    },
     /// A `Game` names a player key that no `Player` has.
     #[error("Game round {round} table {table}: unknown {side} player {key:?}")]
     UnknownPlayer {

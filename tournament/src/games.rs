@@ -95,6 +95,59 @@ impl GameResult {
         }
     }
 
+    /// The result of a game a board ended with `re` (SGF form, as [`GameResult::from_sgf`]
+    /// reads it), `played` telling whether any move was played.
+    ///
+    /// A forfeit (`B+F`, `W+F`) is *by default* only when the game was not played. In
+    /// OpenGotha a by-default result is a game that did not take place: its help says a
+    /// result is by default "when one player or both did not show up",
+    /// `ScoredPlayer.gameWasPlayed` is false for every `_BYDEF` result,
+    /// `Tournament.getPlayersWhoDidNotShowUp` lists their losers, the tie-breaks count them
+    /// apart, and the EGF export can drop them from rating. A game that was played and then
+    /// lost by a second warning (Art. 24, reason `warnings`) or forfeited on the arbiter's
+    /// decision is an ordinary win: `RESULT_WHITEWINS`, not `RESULT_WHITEWINS_BYDEF`.
+    pub fn from_game(re: &str, played: bool) -> Option<GameResult> {
+        let result = GameResult::from_sgf(re)?;
+        Some(if played { result.as_played() } else { result })
+    }
+
+    /// The same result for a game that was played: a `_BYDEF` result without `_BYDEF`.
+    pub fn as_played(self) -> GameResult {
+        match self {
+            GameResult::WhiteWinsByDefault => GameResult::WhiteWins,
+            GameResult::BlackWinsByDefault => GameResult::BlackWins,
+            GameResult::EqualByDefault => GameResult::Equal,
+            GameResult::BothWinByDefault => GameResult::BothWin,
+            GameResult::BothLoseByDefault => GameResult::BothLose,
+            other => other,
+        }
+    }
+
+    /// The SGF `RE` of a game whose result an arbiter confirmed as `self`, where the board's
+    /// record says `re` (`played`: moves were played). The board's own `RE` is kept when
+    /// it says the same (it has the margin or the reason: `B+3.5`, `W+T`); otherwise the
+    /// confirmed result in SGF's words: `B+`, `W+` (a win, reason not recorded), `B+F`,
+    /// `W+F` (by default), `0` (a draw), `Void` (both win, both lose: no game result SGF
+    /// can say), and no `RE` for an unknown result.
+    pub fn record_result(self, re: Option<&str>, played: bool) -> Option<String> {
+        if let Some(re) = re.filter(|re| GameResult::from_game(re, played) == Some(self)) {
+            return Some(re.to_string());
+        }
+        let sgf = match self {
+            GameResult::Unknown => return None,
+            GameResult::BlackWins => "B+",
+            GameResult::WhiteWins => "W+",
+            GameResult::Equal | GameResult::EqualByDefault => "0",
+            GameResult::BlackWinsByDefault => "B+F",
+            GameResult::WhiteWinsByDefault => "W+F",
+            GameResult::BothWin
+            | GameResult::BothLose
+            | GameResult::BothWinByDefault
+            | GameResult::BothLoseByDefault => "Void",
+        };
+        Some(sgf.to_string())
+    }
+
     /// True for the `_BYDEF` results (the game was not played).
     pub fn is_by_default(self) -> bool {
         matches!(
@@ -163,6 +216,17 @@ pub(crate) fn game_id(round: u32, table: u32) -> String {
     format!("r{round}-t{table}")
 }
 
+/// The round and table of a game id `r{round}-t{table}` (`r6-t12` is `(6, 12)`); `None` for
+/// any other id (a friendly game, `r6-t12b`).
+pub fn round_and_table(game: &str) -> Option<(u32, u32)> {
+    let (round, table) = game.strip_prefix('r')?.split_once("-t")?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(round) || !digits(table) {
+        return None;
+    }
+    Some((round.parse().ok()?, table.parse().ok()?))
+}
+
 /// A game of a round with its players resolved: what a board needs to start the game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pairing<'a> {
@@ -182,4 +246,89 @@ pub struct Pairing<'a> {
     pub result: GameResult,
     /// The game id, `r{round}-t{table}`.
     pub game: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GameResult::{self, *};
+
+    #[test]
+    fn game_ids_read_back() {
+        assert_eq!(super::round_and_table("r6-t12"), Some((6, 12)));
+        assert_eq!(super::round_and_table(&super::game_id(1, 3)), Some((1, 3)));
+        for other in ["friendly", "r6-t12b", "r-t1", "r1-t", "6-12", "r+1-t2", ""] {
+            assert_eq!(super::round_and_table(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn a_forfeit_is_by_default_only_when_nothing_was_played() {
+        for (re, played, want) in [
+            // Lost by a second warning, or forfeited by the arbiter, after moves: played.
+            ("W+F", true, Some(WhiteWins)),
+            ("B+Forfeit", true, Some(BlackWins)),
+            // A player who never came: no move, by default.
+            ("W+F", false, Some(WhiteWinsByDefault)),
+            ("B+F", false, Some(BlackWinsByDefault)),
+            ("B+R", true, Some(BlackWins)),
+            ("W+T", false, Some(WhiteWins)),
+            ("0", true, Some(Equal)),
+            ("Void", true, None),
+            ("?", false, None),
+        ] {
+            assert_eq!(GameResult::from_game(re, played), want, "{re} {played}");
+        }
+    }
+
+    #[test]
+    fn a_confirmed_result_in_the_record() {
+        // The board's RE stays when it says the same.
+        assert_eq!(
+            BlackWins.record_result(Some("B+3.5"), true).as_deref(),
+            Some("B+3.5")
+        );
+        assert_eq!(
+            WhiteWins.record_result(Some("W+F"), true).as_deref(),
+            Some("W+F")
+        );
+        assert_eq!(
+            WhiteWinsByDefault
+                .record_result(Some("W+F"), false)
+                .as_deref(),
+            Some("W+F")
+        );
+        // Otherwise the arbiter's result, in SGF's words.
+        assert_eq!(
+            BlackWins.record_result(Some("W+F"), true).as_deref(),
+            Some("B+")
+        );
+        assert_eq!(WhiteWins.record_result(None, true).as_deref(), Some("W+"));
+        assert_eq!(
+            WhiteWinsByDefault
+                .record_result(Some("W+F"), true)
+                .as_deref(),
+            Some("W+F")
+        );
+        assert_eq!(Equal.record_result(Some("B+R"), true).as_deref(), Some("0"));
+        assert_eq!(
+            BothLose.record_result(Some("B+R"), true).as_deref(),
+            Some("Void")
+        );
+        assert_eq!(Unknown.record_result(Some("B+R"), true), None);
+        // Each SGF form reads back as the result confirmed (the by-default ones with no
+        // move played), apart from both-win and both-lose, which SGF cannot say.
+        for r in GameResult::ALL {
+            let Some(re) = r.record_result(None, !r.is_by_default()) else {
+                continue;
+            };
+            let back = GameResult::from_game(&re, !r.is_by_default());
+            match r {
+                BothWin | BothLose | BothWinByDefault | BothLoseByDefault => {
+                    assert_eq!(back, None, "{r}")
+                }
+                EqualByDefault => assert_eq!(back, Some(Equal)),
+                _ => assert_eq!(back, Some(r), "{r}"),
+            }
+        }
+    }
 }

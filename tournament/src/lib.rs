@@ -13,11 +13,11 @@
 //! - `tournament`: [`Tournament`]'s methods: reading a file, the general parameters,
 //!   players, games, byes, and [`Tournament::round`], a round's [`Pairing`]s.
 //! - `players`: [`Player`] and [`player_key`], OpenGotha's key of a player.
-//! - `games`: [`Game`], [`GameResult`], [`Pairing`].
+//! - `games`: [`Game`], [`GameResult`], [`Pairing`], [`round_and_table`] (a game id read).
 //! - `time_system`: [`TimeSystem`] and its script form ([`TimeSystem::script`]).
 //! - `board_pattern`: [`BoardPattern`], table number to board id.
 //! - `write_back`: [`Tournament::with_results`] (a byte-exact edit of the `result`
-//!   attributes) and [`write_atomically`].
+//!   attributes), [`write_atomically`] and [`replace_atomically`].
 //! - `exports`: [`aga_results`] and [`csv_results`].
 //! - `error`: [`TournamentError`], one-line messages naming the element.
 //!
@@ -49,7 +49,10 @@
 //!
 //! Stricter than OpenGotha, which skips what it cannot use: a game naming an unknown
 //! player, a value that is not a number, an unknown result or time system, two games at
-//! one table or a player twice in a round are errors naming the element.
+//! one table or a player twice in a round are errors naming the element. So is a control
+//! character (`&#27;`, a C1 character) in a player's name, rank, club or country or in the
+//! tournament's name, location or director: those are printed on the director's terminal
+//! and the players' displays, where they would act as commands.
 
 mod board_pattern;
 mod error;
@@ -65,8 +68,8 @@ mod xml_reader;
 pub use board_pattern::{BoardPattern, BoardPatternError};
 pub use error::TournamentError;
 pub use exports::{aga_results, csv_results};
-pub use games::{Game, GameResult, Pairing};
+pub use games::{round_and_table, Game, GameResult, Pairing};
 pub use model::Tournament;
 pub use players::{player_key, Player};
 pub use time_system::TimeSystem;
-pub use write_back::write_atomically;
+pub use write_back::{replace_atomically, write_atomically, BACKUPS_KEPT};

@@ -286,6 +286,22 @@ impl Builder {
     ) -> Result<(), TournamentError> {
         let name = el.required("name")?.to_string();
         let first_name = el.required("firstName")?.to_string();
+        // Named by what the file says, escaped: the error line must not carry the control
+        // character to the terminal either.
+        let label = || {
+            format!(
+                "Player {:?} at line {}",
+                format!("{name} {first_name}"),
+                line_of(text, start)
+            )
+        };
+        for attribute in ["name", "firstName", "rank", "club", "country"] {
+            no_control(
+                el.get(attribute).map(|a| a.value.as_ref()),
+                attribute,
+                label,
+            )?;
+        }
         let key = player_key(&name, &first_name);
         let player = Player {
             rank: el.or_default("rank", "30K").to_string(),
@@ -422,9 +438,33 @@ impl Builder {
     }
 }
 
+/// A text without control characters, or the error naming `attribute` of the element
+/// `label` names.
+fn no_control(
+    value: Option<&str>,
+    attribute: &'static str,
+    label: impl FnOnce() -> String,
+) -> Result<(), TournamentError> {
+    match value.and_then(|v| v.chars().find(|c| c.is_control())) {
+        Some(c) => Err(TournamentError::ControlCharacter {
+            element: label(),
+            attribute,
+            code: u32::from(c),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// `GeneralParameterSet`: absent attributes take the DTD's defaults, as a validating
 /// parser would supply them.
 fn general(el: &Element<'_>) -> Result<General, TournamentError> {
+    for attribute in ["name", "shortName", "location", "director"] {
+        no_control(
+            el.get(attribute).map(|a| a.value.as_ref()),
+            attribute,
+            || el.label(),
+        )?;
+    }
     let basic_minutes = el.number("basicTime", Some("60"), 0, u32::MAX, "whole minutes")?;
     let system = el.or_default("complementaryTimeSystem", "CANBYOYOMI");
     let time = match system {

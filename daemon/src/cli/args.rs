@@ -123,10 +123,10 @@ pub struct ScoreArgs {
 }
 
 /// `tengen hall --broker URL [--http ADDR] [--config FILE]`, or
-/// `tengen hall --add-arbiter NAME`
+/// `tengen hall --add-arbiter NAME [--role arbiter|commentator]`
 #[derive(Args, Debug, Clone)]
 #[command(
-    override_usage = "tengen hall --broker URL [--http ADDR] [--config FILE]\n       tengen hall --add-arbiter NAME"
+    override_usage = "tengen hall --broker URL [--http ADDR] [--config FILE]\n       tengen hall --add-arbiter NAME [--role arbiter|commentator]"
 )]
 pub struct HallArgs {
     /// The broker to subscribe to.
@@ -142,6 +142,18 @@ pub struct HallArgs {
     /// the terminal, or read from standard input's first line), to paste into hall.toml.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["broker", "config"])]
     pub add_arbiter: Option<String>,
+
+    // The login `--add-arbiter` makes (issue 21).
+    /// With `--add-arbiter`: `arbiter` (the console) or `commentator` (the read-only
+    /// commentary pages).
+    #[arg(
+        long,
+        value_name = "ROLE",
+        requires = "add_arbiter",
+        default_value = "arbiter",
+        value_parser = ["arbiter", "commentator"]
+    )]
+    pub role: String,
 }
 
 /// `tengen calibrate [--config FILE]`
@@ -206,6 +218,18 @@ pub struct ResultsArgs {
     /// `opengotha` (the tournament file with the results set), `aga` or `csv`.
     #[arg(long, default_value = "opengotha")]
     pub format: String,
+
+    // Whose records they are (issue 21): the board of each table, and the tournament id
+    // the boards publish under, checked against each record's TENGENBOARD and
+    // TENGENTOURNAMENT.
+    /// The board id of each table, as the hall's `[tournament] boards`: a record naming
+    /// another board is refused.
+    #[arg(long, default_value = "table-{table}")]
+    pub boards: String,
+    /// The tournament id the boards publish under (`[tournament] id`): when given, every
+    /// record must name it.
+    #[arg(long)]
+    pub tournament: Option<String>,
 }
 
 /// `tengen gtp --hall URL --board T/B`

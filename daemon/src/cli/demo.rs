@@ -46,7 +46,7 @@ pub(super) fn run(args: DemoArgs) -> Result<(), CliError> {
         .mqtt
         .parse()
         .map_err(|_| CliError::input(format!("--mqtt: {:?} is not an address:port", args.mqtt)))?;
-    super::run::init_logging_quiet();
+    super::init_logging_quiet();
     let dir = tempfile::Builder::new()
         .prefix("tengen-demo-")
         .tempdir()

@@ -2,9 +2,13 @@
 //! overview of every board, a page and SGF per board, round zips and the arbiters' console.
 //! Runs until SIGINT/SIGTERM. Exit 2 for bad arguments or config, 1 when it cannot start.
 //!
-//! `tengen hall --add-arbiter NAME` (this build's addition) prints the `[[arbiter]]` entry
-//! for NAME with an Argon2id hash of a password asked on the terminal (twice, not echoed),
-//! or read from the first line of standard input when that is not a terminal.
+//! `tengen hall --add-arbiter NAME [--role commentator]` (this build's addition) prints the
+//! `[[arbiter]]` entry for NAME with an Argon2id hash of a password asked on the terminal
+//! (twice, not echoed), or read from the first line of standard input when that is not a
+//! terminal; `--role commentator` makes a read-only commentator's login.
+//!
+//! At start the hall logs, as warnings, what its config leaves open
+//! ([`HallConfig::warnings`]: arbiters without a command key).
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::{Command, Stdio};
@@ -18,7 +22,7 @@ use super::CliError;
 /// Runs `tengen hall`.
 pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
     if let Some(name) = &args.add_arbiter {
-        return add_arbiter(name);
+        return add_arbiter(name, &args.role);
     }
     let Some(broker) = args.broker.clone() else {
         return Err(CliError::input("--broker: required"));
@@ -28,7 +32,12 @@ pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
         None => HallConfig::default(),
     };
     BrokerUrl::parse(&broker).map_err(|e| CliError::input(format!("--broker: {e}")))?;
-    super::run::init_logging();
+    super::init_logging();
+    if let Some(path) = &args.config {
+        for risk in config.warnings() {
+            tracing::warn!("{}: {risk}", path.display());
+        }
+    }
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
@@ -51,8 +60,9 @@ pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
     })
 }
 
-/// `--add-arbiter NAME`: the entry on standard output; the prompts on standard error.
-fn add_arbiter(name: &str) -> Result<(), CliError> {
+/// `--add-arbiter NAME --role ROLE`: the entry on standard output; the prompts on
+/// standard error.
+fn add_arbiter(name: &str, role: &str) -> Result<(), CliError> {
     let password = if std::io::stdin().is_terminal() {
         let first = prompt_hidden(&format!("Password for {name}: "))?;
         let again = prompt_hidden("The same again: ")?;
@@ -68,7 +78,7 @@ fn add_arbiter(name: &str) -> Result<(), CliError> {
             .map_err(|e| CliError::input(format!("--add-arbiter: standard input: {e}")))?;
         line.trim_end_matches(['\n', '\r']).to_string()
     };
-    let entry = tengen_hall::arbiter_entry(name, &password)
+    let entry = tengen_hall::arbiter_entry(name, &password, role)
         .map_err(|e| CliError::input(format!("--add-arbiter: {e}")))?;
     print!("{entry}");
     std::io::stdout()

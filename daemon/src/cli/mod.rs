@@ -17,6 +17,8 @@ mod sim;
 mod sim_table;
 mod voice;
 
+use std::io::{IsTerminal, Write};
+
 use args::Command;
 
 /// Carries out one command of the command line.
@@ -34,6 +36,48 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Pairings(a) => pairings::run(a),
         Command::Results(a) => results::run(a),
         Command::Gtp(a) => gtp::run(a),
+    }
+}
+
+/// Logs to stderr (journald keeps it under systemd); `RUST_LOG` filters, default `info`.
+pub(crate) fn init_logging() {
+    logging("info");
+}
+
+/// As [`init_logging`] with `warn` as the default level (the demo prints events itself)
+/// and the embedded broker silent (it logs every client that hangs up as an error).
+pub(crate) fn init_logging_quiet() {
+    logging("warn,rumqttd=off");
+}
+
+/// The log on stderr, filtered by `RUST_LOG` or `default`. In colour only when stderr is a
+/// terminal (and `NO_COLOR` is not set): a log redirected to a file, or kept by journald,
+/// has no escape codes in it.
+fn logging(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(colour)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Writes a command's output lines to stdout. A reader that stops reading (`tengen
+/// pairings ... | head`) ends the output quietly: the rest is not wanted, and that is no
+/// failure (Rust ignores SIGPIPE, so `println!` would panic instead).
+pub(crate) fn print_lines(lines: &[String]) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    let written = lines
+        .iter()
+        .try_for_each(|line| writeln!(out, "{line}"))
+        .and_then(|()| out.flush());
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::work(format!("standard output: {e}")))
+        }
+        _ => Ok(()),
     }
 }
 

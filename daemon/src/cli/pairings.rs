@@ -10,14 +10,15 @@
 //! ([`Tournament::komi_for`]); `time` is the tournament's time system in the script syntax.
 //! Players with a bye are listed after the games (`{"round":6,"bye":"..."}` with `--json`).
 //!
-//! A file that cannot be read or is not a tournament, a round with no games, or a bad
-//! `--boards` pattern is exit 2 with one line naming what is wrong.
+//! A file that cannot be read or is not a tournament (a control character in a name
+//! included), a round with no games, or a bad `--boards` pattern is exit 2 with one line
+//! naming what is wrong. A reader that stops reading (`| head`) ends the output quietly.
 
 use serde::Serialize;
 use tengen_tournament::{BoardPattern, Pairing, Tournament};
 
 use super::args::PairingsArgs;
-use super::CliError;
+use super::{print_lines, CliError};
 
 /// One game as `--json` prints it.
 #[derive(Serialize)]
@@ -71,9 +72,10 @@ pub(super) fn run(args: PairingsArgs) -> Result<(), CliError> {
     let pairings = t.round(args.round);
     let line = |p| game_line(&t, &boards, &time, p);
     let byes = t.byes(args.round);
+    let mut out = Vec::with_capacity(pairings.len() + byes.len() + 2);
     if args.json {
         for p in &pairings {
-            println!("{}", to_json(&line(p))?);
+            out.push(to_json(&line(p))?);
         }
         for b in &byes {
             let bye = ByeLine {
@@ -81,11 +83,11 @@ pub(super) fn run(args: PairingsArgs) -> Result<(), CliError> {
                 bye: b.display_name(),
                 rank: b.rank.clone(),
             };
-            println!("{}", to_json(&bye)?);
+            out.push(to_json(&bye)?);
         }
-        return Ok(());
+        return print_lines(&out);
     }
-    println!(
+    out.push(format!(
         "{} - round {} of {}: {} games, {}x{}, komi {} (even games), time {}",
         t.name(),
         args.round,
@@ -95,14 +97,14 @@ pub(super) fn run(args: PairingsArgs) -> Result<(), CliError> {
         t.size(),
         t.komi(),
         time
-    );
-    println!(
+    ));
+    out.push(format!(
         "{:>5}  {:<12} {:<9} {:<30} {:<30} {:>3} {:>5}",
         "table", "board", "game", "black", "white", "hc", "komi"
-    );
+    ));
     for p in &pairings {
         let l = line(p);
-        println!(
+        out.push(format!(
             "{:>5}  {:<12} {:<9} {:<30} {:<30} {:>3} {:>5}",
             l.table,
             l.board,
@@ -111,12 +113,12 @@ pub(super) fn run(args: PairingsArgs) -> Result<(), CliError> {
             format!("{} ({})", l.white, l.white_rank),
             l.handicap,
             l.komi
-        );
+        ));
     }
     for b in &byes {
-        println!("  bye  {} ({})", b.display_name(), b.rank);
+        out.push(format!("  bye  {} ({})", b.display_name(), b.rank));
     }
-    Ok(())
+    print_lines(&out)
 }
 
 /// A game of the round as printed.

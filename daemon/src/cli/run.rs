@@ -13,7 +13,7 @@ use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 /// Runs `tengen run`.
 pub(super) fn run(args: RunArgs) -> Result<(), CliError> {
     let config = Config::load(&args.config).map_err(|e| CliError::config(&e))?;
-    init_logging();
+    super::init_logging();
     let file = args.config.display();
     for risk in config.warnings() {
         tracing::warn!("{file}: {risk}");
@@ -38,25 +38,4 @@ pub(super) fn run(args: RunArgs) -> Result<(), CliError> {
         result.map_err(|e| CliError::work(e.to_string()))?;
         Ok(())
     })
-}
-
-/// Logs to stderr (journald keeps it under systemd); `RUST_LOG` filters, default `info`.
-pub(super) fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-}
-
-/// As [`init_logging`] with `warn` as the default level (the demo prints events itself)
-/// and the embedded broker silent (it logs every client that hangs up as an error).
-pub(super) fn init_logging_quiet() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rumqttd=off"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
 }

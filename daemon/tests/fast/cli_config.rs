@@ -129,3 +129,83 @@ fn a_missing_or_malformed_file_is_one_line_and_exit_2() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("broken.toml:1:"), "{stderr}");
 }
+
+#[test]
+fn check_config_checks_a_hall_config() {
+    // The example hall.toml: its placeholder logins, each named by key, exit 2.
+    let (code, stdout, stderr) = tengen(&["check-config", example("hall.toml").to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].contains("hall.toml: arbiter[0].password_hash: the example file's secret"));
+    assert!(lines[1].contains("hall.toml: arbiter[1].token: the example file's secret"));
+
+    // A sound one: exit 0 and a summary; an arbiter without the command key, a warning.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament/tests/data/opengotha/juvisy.xml"),
+        dir.path().join("juvisy.xml"),
+    )
+    .unwrap();
+    let path = dir.path().join("hall.toml");
+    let sound = "[hall]\narchive_dir = \"archive\"\n\
+                 [tournament]\nfile = \"juvisy.xml\"\nboards = \"hall1-{table:02}\"\nid = \"juvisy\"\n\
+                 [[arbiter]]\nname = \"chief\"\ntoken = \"0123456789abcdef\"\n";
+    std::fs::write(&path, sound).unwrap();
+    let (code, stdout, stderr) = tengen(&["check-config", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.starts_with(&format!(
+            "{}: ok (hall: prefix tengen, 1 arbiter(s)",
+            path.display()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("boards hall1-{table:02}, id juvisy"),
+        "{stdout}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("tengen: warning: ")
+            && stderr
+                .contains("hall.toml: arbiter: 1 arbiter login(s) but no hall.command_key_file"),
+        "{stderr}"
+    );
+    // With the key, no warning.
+    let key = dir.path().join("command.key");
+    std::fs::write(&key, "0123456789abcdef0123456789abcdef\n").unwrap();
+    std::fs::write(
+        &path,
+        sound.replace("[hall]\n", "[hall]\ncommand_key_file = \"command.key\"\n"),
+    )
+    .unwrap();
+    let (code, _, stderr) = tengen(&["check-config", path.to_str().unwrap()]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+
+    // A wrong key, or a tournament file that is not one: exit 2, one line naming the key.
+    for (text, says) in [
+        (
+            sound.replace("archive_dir", "archive"),
+            "hall.toml: hall.archive: unknown key",
+        ),
+        (
+            sound.replace("juvisy.xml", "hall.toml"),
+            "hall.toml: tournament.file: ",
+        ),
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let (code, stdout, stderr) = tengen(&["check-config", path.to_str().unwrap()]);
+        assert_eq!(code, 2, "{says}: {stdout}{stderr}");
+        assert!(stdout.is_empty());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with("tengen: ") && stderr.contains(says),
+            "{says}: {stderr}"
+        );
+    }
+    // A board's config is still a board's.
+    let (code, stdout, _) = tengen(&["check-config", example("demo.toml").to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains(": ok (board "), "{stdout}");
+}

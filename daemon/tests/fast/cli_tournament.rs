@@ -21,7 +21,7 @@ fn tengen() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tengen"))
 }
 
-fn sample(name: &str) -> PathBuf {
+pub(crate) fn sample(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tournament/tests/data/opengotha")
         .join(name)
@@ -29,7 +29,7 @@ fn sample(name: &str) -> PathBuf {
 
 const SAMPLES: [&str; 3] = ["juvisy.xml", "tournoi-chinois.xml", "cdfo2020.xml"];
 
-fn python() -> bool {
+pub(crate) fn python() -> bool {
     let ok = Command::new("python3")
         .arg("--version")
         .output()
@@ -211,7 +211,7 @@ for e in root.iter():
 print(json.dumps({'elements': elements, 'results': results}, ensure_ascii=False))
 "#;
 
-fn snapshot(path: &Path, round: u32) -> Value {
+pub(crate) fn snapshot(path: &Path, round: u32) -> Value {
     py(
         SNAPSHOT_PY,
         &[path.to_str().expect("utf-8"), &round.to_string()],
@@ -240,23 +240,34 @@ fn round_one() -> Vec<(u64, String, String)> {
         .collect()
 }
 
-/// What a board writes, with `re` as the result (`None`: no RE at all).
-fn record(table: u64, black: &str, white: &str, re: Option<&str>) -> String {
+/// What a hall's round zip holds for a table of round 1 (board `table-{table}`, the
+/// default `--boards`), with `re` as the result (`None`: no RE at all), with two moves or
+/// none.
+fn record(table: u64, black: &str, white: &str, re: Option<&str>, moves: bool) -> String {
     let re = re.map(|r| format!("RE[{r}]")).unwrap_or_default();
+    let moves = if moves {
+        ";B[pd]BL[3590];W[dp]WL[3588]"
+    } else {
+        ""
+    };
     format!(
-        "(;FF[4]GM[1]CA[UTF-8]RU[Chinese]SZ[19]KM[7.5]PB[{black}]PW[{white}]{re}\nGN[r1-t{table}]\nRO[1]\n;B[pd]BL[3590];W[dp]WL[3588]\n)\n"
+        "(;FF[4]GM[1]CA[UTF-8]RU[Chinese]SZ[19]KM[7.5]PB[{black}]PW[{white}]{re}\nGN[r1-t{table}]\nRO[1]\nTENGENBOARD[table-{table}]TENGENTOURNAMENT[cup]\n{moves}\n)\n"
     )
 }
 
-/// The result each table gets in the records (and the OpenGotha value expected).
-fn planned(table: u64) -> (Option<&'static str>, Option<&'static str>) {
-    match table % 6 {
-        0 => (Some("B+R"), Some("RESULT_BLACKWINS")),
-        1 => (Some("W+3.5"), Some("RESULT_WHITEWINS")),
-        2 => (Some("W+T"), Some("RESULT_WHITEWINS")),
-        3 => (Some("B+F"), Some("RESULT_BLACKWINS_BYDEF")),
-        4 => (Some("Void"), None),
-        _ => (None, None),
+/// The result each table gets in the records, whether moves were played, and the
+/// OpenGotha value expected.
+fn planned(table: u64) -> (Option<&'static str>, bool, Option<&'static str>) {
+    match table % 8 {
+        0 => (Some("B+R"), true, Some("RESULT_BLACKWINS")),
+        1 => (Some("W+3.5"), true, Some("RESULT_WHITEWINS")),
+        2 => (Some("W+T"), true, Some("RESULT_WHITEWINS")),
+        // White did not come: a win by default.
+        3 => (Some("B+F"), false, Some("RESULT_BLACKWINS_BYDEF")),
+        // Black's second warning (Art. 24): a game played and lost, not one by default.
+        4 => (Some("W+F"), true, Some("RESULT_WHITEWINS")),
+        5 => (Some("Void"), true, None),
+        _ => (None, true, None),
     }
 }
 
@@ -275,7 +286,8 @@ fn results_from_records_are_written_back_and_nothing_else_changes() {
     let zip_path = dir.path().join("1.zip");
     let mut zip = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
     for (table, black, white) in &games {
-        let text = record(*table, black, white, planned(*table).0);
+        let (re, moves, _) = planned(*table);
+        let text = record(*table, black, white, re, moves);
         let name = format!("r1-t{table}.sgf");
         std::fs::write(sgf_dir.join(&name), &text).unwrap();
         zip.start_file(name, zip::write::SimpleFileOptions::default())
@@ -310,7 +322,7 @@ fn results_from_records_are_written_back_and_nothing_else_changes() {
             "{source}: the rest unchanged"
         );
         for (table, _, _) in &games {
-            let want = match planned(*table).1 {
+            let want = match planned(*table).2 {
                 Some(r) => Value::from(r),
                 None => before["results"][table.to_string()].clone(),
             };
@@ -346,7 +358,7 @@ fn results_from_records_are_written_back_and_nothing_else_changes() {
         let table: u64 = row["table"].as_str().unwrap().parse().unwrap();
         let (_, black, _) = games.iter().find(|g| g.0 == table).unwrap();
         assert_eq!(row["black"], Value::from(black.as_str()));
-        if planned(table).1 == Some("RESULT_BLACKWINS") {
+        if planned(table).2 == Some("RESULT_BLACKWINS") {
             assert_eq!(row["result"], "B+");
         }
     }
@@ -377,7 +389,7 @@ fn a_record_on_the_wrong_table_writes_nothing() {
     std::fs::create_dir(&sgf_dir).unwrap();
     // Table 1's record carries table 2's players.
     let (_, b2, w2) = &games[1];
-    std::fs::write(sgf_dir.join("a.sgf"), record(1, b2, w2, Some("B+R"))).unwrap();
+    std::fs::write(sgf_dir.join("a.sgf"), record(1, b2, w2, Some("B+R"), true)).unwrap();
     let out_path = dir.path().join("out.xml");
     let out = tengen()
         .arg("results")
@@ -428,4 +440,206 @@ fn a_record_on_the_wrong_table_writes_nothing() {
         assert!(err.contains(says), "{err}");
         assert!(!out_path.exists());
     }
+}
+
+/// A zip at `path` with one entry per `(name, text)`.
+fn zip_of(path: &Path, entries: &[(String, String)]) {
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    for (name, text) in entries {
+        zip.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+/// Round `round` of sample `name` as `(table, black, white)` from `tengen pairings`.
+pub(crate) fn pairings_of(name: &str, round: u32) -> Vec<(u64, String, String)> {
+    let out = tengen()
+        .arg("pairings")
+        .arg(sample(name))
+        .args(["--round", &round.to_string(), "--json"])
+        .output()
+        .unwrap();
+    lines(&out)
+        .into_iter()
+        .filter(|v| v.get("table").is_some())
+        .map(|v| {
+            (
+                v["table"].as_u64().unwrap(),
+                v["black"].as_str().unwrap().to_string(),
+                v["white"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// `tengen results XML --round R --zip ZIP --out OUT EXTRA...`.
+fn results(xml: &Path, round: u32, zip: &Path, out: &Path, extra: &[&str]) -> Output {
+    tengen()
+        .arg("results")
+        .arg(xml)
+        .args(["--round", &round.to_string(), "--zip"])
+        .arg(zip)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_zip_of_another_round_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("juvisy.xml");
+    std::fs::copy(sample("juvisy.xml"), &xml).unwrap();
+    let entries: Vec<(String, String)> = pairings_of("juvisy.xml", 1)
+        .iter()
+        .map(|(t, b, w)| (format!("r1-t{t}.sgf"), record(*t, b, w, Some("B+R"), true)))
+        .collect();
+    let zip = dir.path().join("1.zip");
+    zip_of(&zip, &entries);
+    let out = dir.path().join("out.xml");
+    // Round 1's zip given for round 2: no record of it, nothing written.
+    let o = results(&xml, 2, &zip, &out, &[]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("no record of round 2 (its records are of round 1); nothing written"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // For round 1 it is the round's zip.
+    let o = results(&xml, 1, &zip, &out, &[]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(out.exists());
+}
+
+#[test]
+fn a_record_of_another_board_or_tournament_is_refused() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("t.xml");
+    std::fs::copy(sample("tournoi-chinois.xml"), &xml).unwrap();
+    let games = round_one();
+    let (_, black, white) = &games[2];
+    // Table 3's record as the hall writes it, and forgeries with the pairing's names.
+    let good = record(3, black, white, Some("B+R"), true);
+    let cases = [
+        (
+            good.replace("TENGENBOARD[table-3]", "TENGENBOARD[evil-1]"),
+            "is the record of board evil-1 (TENGENBOARD), not of table 3's board table-3 \
+             (--boards table-{table})",
+        ),
+        (
+            good.replace("TENGENTOURNAMENT[cup]", "TENGENTOURNAMENT[other]"),
+            "is of tournament \"other\" (TENGENTOURNAMENT), not \"cup\" (--tournament)",
+        ),
+        (
+            good.replace("RO[1]", "RO[1]EV[Another cup]"),
+            "has EV[Another cup] but the tournament file is \"Tournoi chinois\"",
+        ),
+        (
+            good.replace("RO[1]", "RO[2]"),
+            "has RO[2] but GN[r1-t3] is of round 1",
+        ),
+        (
+            good.replace("TENGENBOARD[table-3]", ""),
+            "names no board (TENGENBOARD): not a record of a hall's round zip",
+        ),
+    ];
+    let out = dir.path().join("out.xml");
+    let zip = dir.path().join("1.zip");
+    for (forged, says) in &cases {
+        zip_of(&zip, &[("r1-t3.sgf".to_string(), forged.clone())]);
+        let o = results(&xml, 1, &zip, &out, &["--tournament", "cup"]);
+        assert_eq!(o.status.code(), Some(2), "{says}: {o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!(
+                "table 3: {}:r1-t3.sgf {says}; nothing written",
+                zip.display()
+            )),
+            "{says}\n{err}"
+        );
+        assert!(!out.exists(), "{says}: nothing written");
+    }
+    // The hall's record is written; the result an arbiter confirmed (TENGENRESULT) wins
+    // over the board's RE.
+    let confirmed = good.replace("RE[B+R]", "RE[W+F]TENGENRESULT[RESULT_BLACKWINS]");
+    zip_of(&zip, &[("r1-t3.sgf".to_string(), confirmed)]);
+    let o = results(&xml, 1, &zip, &out, &["--tournament", "cup"]);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(snapshot(&out, 1)["results"]["3"], "RESULT_BLACKWINS");
+    // A record typed in by hand, in a folder, names no board: it is taken.
+    let folder = dir.path().join("by-hand");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(
+        folder.join("t3.sgf"),
+        good.replace("TENGENBOARD[table-3]TENGENTOURNAMENT[cup]", ""),
+    )
+    .unwrap();
+    let o = tengen()
+        .arg("results")
+        .arg(&xml)
+        .args(["--round", "1", "--sgf"])
+        .arg(&folder)
+        .arg("--out")
+        .arg(dir.path().join("by-hand.xml"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        snapshot(&dir.path().join("by-hand.xml"), 1)["results"]["3"],
+        "RESULT_BLACKWINS"
+    );
+}
+
+#[test]
+fn pairings_into_a_closed_pipe_stop_quietly() {
+    // `tengen pairings ... | head -1`: the reader has gone before the writing starts.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = tengen()
+        .arg("pairings")
+        .arg(sample("juvisy.xml"))
+        .args(["--round", "1"])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn a_name_with_a_control_character_is_refused_by_pairings() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("juvisy.xml");
+    let text = std::fs::read_to_string(sample("juvisy.xml"))
+        .unwrap()
+        .replace("name=\"Vargas\"", "name=\"Vargas&#27;[2J\"");
+    std::fs::write(&xml, text).unwrap();
+    let out = tengen()
+        .arg("pairings")
+        .arg(&xml)
+        .args(["--round", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "nothing printed raw");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(
+        err.contains(
+            "Player \"Vargas\\u{1b}[2J Olga\" at line 5: name holds the control character U+001B"
+        ),
+        "{err}"
+    );
 }

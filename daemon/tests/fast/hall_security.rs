@@ -116,6 +116,59 @@ fn the_example_config_does_not_start() {
     }
 }
 
+#[test]
+fn a_hall_log_in_a_file_has_no_colour_and_says_commands_go_unsigned() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hall.toml");
+    std::fs::write(
+        &config,
+        format!("[[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"),
+    )
+    .unwrap();
+    let log = dir.path().join("hall.log");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args([
+            "hall",
+            "--broker",
+            "mqtt://127.0.0.1:9",
+            "--http",
+            "127.0.0.1:0",
+        ])
+        .arg("--config")
+        .arg(&config)
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("run tengen hall");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let text = loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        if text.contains("hall serving") || std::time::Instant::now() > deadline {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // SAFETY: kill(2) with the id of our own child, which has not been waited for.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let status = child.wait().expect("the hall stops");
+    assert!(text.contains("hall serving"), "{text}");
+    assert!(status.success(), "{status:?}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "escape codes in a log file: {text:?}"
+    );
+    let warning = text
+        .lines()
+        .find(|l| l.contains(" WARN ") && l.contains("no hall.command_key_file"))
+        .unwrap_or_else(|| panic!("no warning of unsigned commands in {text}"));
+    assert!(
+        warning.contains("anyone on the broker can send a command"),
+        "{warning}"
+    );
+}
+
 #[tokio::test]
 async fn add_arbiter_makes_an_entry_the_hall_logs_in_with() {
     let o = tengen_with_input(
@@ -143,6 +196,30 @@ async fn add_arbiter_makes_an_entry_the_hall_logs_in_with() {
     let o = tengen_with_input(&["hall", "--add-arbiter", ""], "our own long password\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(cli::stderr(&o).contains("name must not be empty"));
+
+    // A commentator's login: the same entry with its role.
+    let o = tengen_with_input(
+        &["hall", "--add-arbiter", "press", "--role", "commentator"],
+        "our own long password\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", cli::stderr(&o));
+    let press = cli::stdout(&o);
+    assert!(press.ends_with("role = \"commentator\"\n"), "{press}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hall.toml");
+    std::fs::write(&file, format!("[hall]\n{entry}{press}")).unwrap();
+    let o = cli::tengen(&["check-config", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", cli::stderr(&o));
+    assert!(
+        cli::stdout(&o).contains("1 arbiter(s), 1 commentator(s)"),
+        "{}",
+        cli::stdout(&o)
+    );
+    let o = tengen_with_input(
+        &["hall", "--add-arbiter", "press", "--role", "referee"],
+        "our own long password\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
 
     let Some(mosq) = Mosquitto::start() else {
         return;

@@ -6,7 +6,7 @@
 //!   console's Round view lists round 1's twelve tables, three of them with a board;
 //! - the arbiter clicks *Start round*: each of the three boards takes its table's
 //!   `new_game` (game id `r1-t{table}`, the players and ranks from the file), the other nine
-//!   tables are listed as having no board;
+//!   are named once as paper tables (no board);
 //! - the games wait with their clocks stopped until the arbiter clicks *Begin play*;
 //! - the games end: table 1 by resignation, table 2 by the arbiter's count result, table 3
 //!   on time (the arbiter leaves Black one second; the flag falls at the board, whose
@@ -204,7 +204,7 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         );
         wait_until(
             &tab,
-            "document.getElementById('roundSaid').textContent.startsWith('3 sent; left out: table 4 (no board')",
+            "document.getElementById('roundSaid').textContent === '3 sent; paper tables (no board): 4, 5, 6, 7, 8, 9, 10, 11, 12'",
             true.into(),
             long,
             "three sent, nine listed",

@@ -13,7 +13,17 @@
 //!   Black's side; the moves by `order`.
 //! - GNU Go's: `estimate_score` (`W+3.5 (upper bound: ...)` is -3.5 for Black) and
 //!   `top_moves_black`/`top_moves_white` (`Q16 24.9 D4 24.8 ...`: the points, best first),
-//!   as GNU Go 3.8 answers them.
+//!   as GNU Go 3.8 answers them. `estimate_score` is a static count of the stones'
+//!   influence: it does not know who moves next (GNU Go's `gnugo_estimate_score` runs
+//!   `compute_influence` with no colour to move; its manual keeps "taking into account
+//!   which player moves next" for `experimental_score`), so it gives the side that just
+//!   moved the stone it played and not the reply it is owed. Read alone, the lead swings
+//!   by a move's worth at every move (-7.5, +2.8, -7.5, +6.4 over the first moves of a
+//!   19x19 game, whoever leads). The lead of a position is therefore the mean of the
+//!   estimate as it stands and the estimate after the best move of the side to move
+//!   (`play`, `estimate_score`, `undo`): one move each way, which is fair to both. (GNU
+//!   Go's `experimental_score` adds a raw move value instead and swings by tens of points
+//!   in the opening.)
 
 use std::collections::BTreeSet;
 use std::process::Stdio;
@@ -287,14 +297,11 @@ impl Engine {
         })
     }
 
-    /// GNU Go's score estimate (Black's side) and its best moves for `to_move`.
+    /// GNU Go's score lead (Black's side) with `to_move` to play, and its best moves for
+    /// `to_move`: the mean of `estimate_score` now and after the best move (see the module
+    /// documentation).
     async fn gnugo_estimate(&mut self, to_move: Color) -> Result<(f64, Vec<String>), EngineError> {
-        let command = "estimate_score";
-        let answer = self.ask(command).await?;
-        let score_lead = parse_score(&answer).ok_or_else(|| EngineError::BadAnswer {
-            command: command.to_string(),
-            answer: answer.clone(),
-        })?;
+        let standing = self.gnugo_score().await?;
         let command = match to_move {
             Color::Black => "top_moves_black",
             Color::White => "top_moves_white",
@@ -304,7 +311,25 @@ impl Engine {
             command: command.to_string(),
             answer: answer.clone(),
         })?;
-        Ok((score_lead, best))
+        // No move worth playing (the end of the game): the position as it stands.
+        let Some(first) = best.first().filter(|m| *m != "pass") else {
+            return Ok((standing, best));
+        };
+        self.ask(&format!("play {} {first}", to_move.letter()))
+            .await?;
+        let after = self.gnugo_score().await?;
+        self.ask("undo").await?;
+        Ok(((standing + after) / 2.0, best))
+    }
+
+    /// GNU Go's `estimate_score` of the board as it stands, in points from Black's side.
+    async fn gnugo_score(&mut self) -> Result<f64, EngineError> {
+        let command = "estimate_score";
+        let answer = self.ask(command).await?;
+        parse_score(&answer).ok_or_else(|| EngineError::BadAnswer {
+            command: command.to_string(),
+            answer,
+        })
     }
 
     /// KataGo's analysis for `to_move` within the budget: the best move's score lead (turned
@@ -798,6 +823,77 @@ pub(crate) mod tests {
             err.to_string().starts_with("`GNU Go 3.8` (")
                 && err.to_string().contains("remove `visits`"),
             "{err}"
+        );
+    }
+
+    /// The sign of a lead, taking a lead within `band` points as no lead at all.
+    fn side(lead: f64, band: f64) -> i8 {
+        if lead > band {
+            1
+        } else if lead < -band {
+            -1
+        } else {
+            0
+        }
+    }
+
+    /// GNU Go's lead over the first 15 moves of one of its own 19x19 games: the estimate
+    /// alone (the lead before) gives the last mover the advantage and changed sides at
+    /// every move (-7.5, +2.8, -7.5, +6.4, -3.1, +8.4, ...: nine times in sixteen
+    /// positions, 12 points a move). Counted with the side to move's reply, it changes
+    /// sides once or twice and by about 4 points a move, over GNU Go's own seeds 1 to 5.
+    #[tokio::test]
+    async fn gnugo_lead_does_not_flip_with_the_side_to_move() {
+        let Some(command) = gnugo() else {
+            return;
+        };
+        let game = tengen_rules::sgf::parse(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../rules/tests/fixtures/gnugo/games/19/game_0000.sgf"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        let mut engine = Engine::start(&section(
+            &format!("{command} --seed 3"),
+            4000,
+            None,
+            Some(1),
+        ))
+        .await
+        .expect("GNU Go starts");
+        let mut leads = Vec::new();
+        for n in 0..16 {
+            let p = Position {
+                size: game.size,
+                komi: game.komi.unwrap_or(7.5),
+                handicap: Vec::new(),
+                moves: game.moves[..n].iter().map(|m| (m.color, m.mv)).collect(),
+            };
+            leads.push(
+                engine
+                    .analyse(n as u32, &p)
+                    .await
+                    .expect("an estimate")
+                    .score_lead,
+            );
+        }
+        let sides: Vec<i8> = leads
+            .iter()
+            .map(|&l| side(l, 2.0))
+            .filter(|&s| s != 0)
+            .collect();
+        let flips = sides.windows(2).filter(|w| w[0] != w[1]).count();
+        let swing =
+            leads.windows(2).map(|w| (w[1] - w[0]).abs()).sum::<f64>() / (leads.len() - 1) as f64;
+        assert!(
+            flips <= 3,
+            "the lead changes sides {flips} times: {leads:?}"
+        );
+        assert!(
+            swing < 6.0,
+            "the lead swings {swing:.1} points a move: {leads:?}"
         );
     }
 

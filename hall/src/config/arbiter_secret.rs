@@ -41,6 +41,9 @@ pub enum ArbiterError {
     /// Argon2 refused (not expected with these parameters).
     #[error("argon2: {0}")]
     Hash(String),
+    /// A role other than `arbiter` and `commentator`.
+    #[error("role {0:?}: give arbiter or commentator")]
+    BadRole(String),
 }
 
 /// The Argon2id hasher with the parameters the hall makes hashes with.
@@ -62,8 +65,15 @@ pub(crate) fn hash_password(password: &str) -> Result<String, ArbiterError> {
 }
 
 /// The `[[arbiter]]` entry for `name` with the hash of `password`, as `config/hall.toml`
-/// writes it (`tengen hall --add-arbiter NAME`).
-pub fn arbiter_entry(name: &str, password: &str) -> Result<String, ArbiterError> {
+/// writes it (`tengen hall --add-arbiter NAME [--role commentator]`). `role` is `arbiter`
+/// (the console; the entry then has no `role` line, arbiter being the default) or
+/// `commentator` (read-only commentary pages: `role = "commentator"`).
+pub fn arbiter_entry(name: &str, password: &str, role: &str) -> Result<String, ArbiterError> {
+    let role_line = match role {
+        "arbiter" => "",
+        "commentator" => "role = \"commentator\"\n",
+        other => return Err(ArbiterError::BadRole(other.to_string())),
+    };
     if name.trim().is_empty() || name.chars().any(char::is_control) {
         return Err(ArbiterError::BadName);
     }
@@ -74,7 +84,7 @@ pub fn arbiter_entry(name: &str, password: &str) -> Result<String, ArbiterError>
     let quoted_name = toml::Value::String(name.to_string()).to_string();
     let quoted_hash = toml::Value::String(hash).to_string();
     Ok(format!(
-        "[[arbiter]]\nname = {quoted_name}\npassword_hash = {quoted_hash}\n"
+        "[[arbiter]]\nname = {quoted_name}\npassword_hash = {quoted_hash}\n{role_line}"
     ))
 }
 
@@ -131,7 +141,7 @@ mod tests {
 
     #[test]
     fn entries_hold_a_strong_hash_of_the_password() {
-        let entry = arbiter_entry("chief \"A\"", "a long enough password").unwrap();
+        let entry = arbiter_entry("chief \"A\"", "a long enough password", "arbiter").unwrap();
         let table: toml::Table = entry.parse().expect("the entry is TOML");
         let a = &table["arbiter"].as_array().unwrap()[0];
         assert_eq!(a["name"].as_str(), Some("chief \"A\""));
@@ -150,22 +160,39 @@ mod tests {
             .is_err());
         // Two entries of the same password differ (a random salt each).
         assert_ne!(
-            arbiter_entry("chief", "a long enough password").unwrap(),
-            arbiter_entry("chief", "a long enough password").unwrap()
+            arbiter_entry("chief", "a long enough password", "arbiter").unwrap(),
+            arbiter_entry("chief", "a long enough password", "arbiter").unwrap()
         );
+    }
+
+    #[test]
+    fn a_commentator_entry_is_a_commentator_login() {
+        let entry = arbiter_entry("press", "a long enough password", "commentator").unwrap();
+        assert!(entry.ends_with("role = \"commentator\"\n"), "{entry}");
+        let config = crate::HallConfig::parse(&entry, std::path::Path::new("hall.toml"))
+            .expect("a valid hall.toml");
+        assert_eq!(config.arbiters[0].role, crate::config::Role::Commentator);
+        assert_eq!(config.arbiters[0].name, "press");
+        // An arbiter's entry has no role line: arbiter is the default.
+        let entry = arbiter_entry("chief", "a long enough password", "arbiter").unwrap();
+        assert!(!entry.contains("role"), "{entry}");
+        assert!(matches!(
+            arbiter_entry("chief", "a long enough password", "chief"),
+            Err(ArbiterError::BadRole(_))
+        ));
     }
 
     #[test]
     fn bad_names_and_short_passwords_are_refused() {
         assert!(matches!(
-            arbiter_entry(" ", "a long enough password"),
+            arbiter_entry(" ", "a long enough password", "arbiter"),
             Err(ArbiterError::BadName)
         ));
         assert!(matches!(
-            arbiter_entry("chief\nname = \"x\"", "a long enough password"),
+            arbiter_entry("chief\nname = \"x\"", "a long enough password", "arbiter"),
             Err(ArbiterError::BadName)
         ));
-        let e = arbiter_entry("chief", "short").unwrap_err();
+        let e = arbiter_entry("chief", "short", "arbiter").unwrap_err();
         assert_eq!(e.to_string(), "use a password of at least 12 characters");
     }
 

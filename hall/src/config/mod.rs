@@ -11,12 +11,12 @@ pub(crate) mod arbiter_secret;
 use std::path::{Path, PathBuf};
 
 use tengen_net::broker::TlsFiles;
-use tengen_net::config_reader::{join, load_with, parse_with, ConfigError, Reader};
+use tengen_net::config_reader::{join, load_with, parse_with, ConfigError, Problem, Reader};
 use tengen_protocol::command::MAX_BY;
 use tengen_protocol::topics::is_valid_id;
 use toml::{Table, Value};
 
-use tengen_tournament::BoardPattern;
+use tengen_tournament::{BoardPattern, Tournament, TournamentError};
 
 use crate::config::arbiter_secret::{hash_problem, token_problem};
 
@@ -279,6 +279,122 @@ impl HallConfig {
     /// Parses and checks the text of a hall configuration; `path` names it in errors.
     pub fn parse(text: &str, path: &Path) -> Result<HallConfig, ConfigError> {
         parse_with(text, &path.display().to_string(), read)
+    }
+
+    /// Reads and checks the file at `path` as `tengen check-config` does: every key (as
+    /// [`HallConfig::load`]), and the tournament file `[tournament] file` names, when it is
+    /// there, must be an OpenGotha tournament this hall can use (a problem at
+    /// `tournament.file`). A file that is missing here is a warning
+    /// ([`HallConfig::missing_files`]), not an error: a config is often checked on another
+    /// machine than the hall's.
+    pub fn check(path: &Path) -> Result<HallConfig, ConfigError> {
+        let config = HallConfig::load(path)?;
+        if let Some(t) = &config.tournament {
+            match Tournament::read(&t.file) {
+                Ok(_) | Err(TournamentError::Io { .. }) => {}
+                Err(e) => {
+                    return Err(ConfigError::Invalid {
+                        origin: path.display().to_string(),
+                        problems: vec![Problem {
+                            path: "tournament.file".to_string(),
+                            message: format!("{}: {e}", t.file.display()),
+                        }],
+                    })
+                }
+            }
+        }
+        Ok(config)
+    }
+
+    /// The files the config names that cannot be opened here, each as `key: file: why`.
+    pub fn missing_files(&self) -> Vec<String> {
+        let m = &self.mqtt;
+        let h = &self.hall;
+        let files = [
+            ("mqtt.password_file", &m.password_file),
+            ("mqtt.ca_file", &m.ca_file),
+            ("mqtt.cert_file", &m.cert_file),
+            ("mqtt.key_file", &m.key_file),
+            ("hall.command_key_file", &h.command_key_file),
+            ("hall.tls_cert", &h.tls_cert),
+            ("hall.tls_key", &h.tls_key),
+        ];
+        let tournament = self
+            .tournament
+            .as_ref()
+            .map(|t| ("tournament.file", &t.file));
+        files
+            .into_iter()
+            .filter_map(|(key, file)| file.as_ref().map(|f| (key, f)))
+            .chain(tournament)
+            .filter_map(|(key, file)| {
+                std::fs::File::open(file)
+                    .err()
+                    .map(|e| format!("{key}: {}: {e}", file.display()))
+            })
+            .collect()
+    }
+
+    /// What this config leaves open, one sentence each, for the log at start and
+    /// `tengen check-config`: arbiters who may send commands while the hall has no command
+    /// key (the boards then take any `by` written on the network).
+    pub fn warnings(&self) -> Vec<String> {
+        let arbiters = self
+            .arbiters
+            .iter()
+            .filter(|a| a.role == Role::Arbiter)
+            .count();
+        let mut out = Vec::new();
+        if arbiters > 0 && self.hall.command_key_file.is_none() {
+            out.push(format!(
+                "arbiter: {arbiters} arbiter login(s) but no hall.command_key_file: the \
+                 console's commands go unsigned, and a board without the key takes any \
+                 \"by\" written on the network, so anyone on the broker can send a command \
+                 in an arbiter's name. Give the boards' command key (docs/operating.md, \
+                 \"Who may command a board\")"
+            ));
+        }
+        out
+    }
+
+    /// One line saying what the config sets up, for `tengen check-config`.
+    pub fn summary(&self) -> String {
+        let (arbiters, commentators): (Vec<&Arbiter>, Vec<&Arbiter>) =
+            self.arbiters.iter().partition(|a| a.role == Role::Arbiter);
+        let mut parts = vec![
+            format!("prefix {}", self.mqtt.prefix),
+            format!(
+                "{} arbiter(s), {} commentator(s)",
+                arbiters.len(),
+                commentators.len()
+            ),
+        ];
+        if let Some(t) = &self.tournament {
+            parts.push(format!(
+                "tournament {} (boards {}{})",
+                t.file.display(),
+                t.boards,
+                t.id.as_ref()
+                    .map(|id| format!(", id {id}"))
+                    .unwrap_or_default()
+            ));
+        }
+        if let Some(dir) = &self.hall.archive_dir {
+            parts.push(format!("archive {}", dir.display()));
+        }
+        if let Some(b) = &self.broadcast {
+            parts.push(format!(
+                "broadcast delay {} moves, {} min",
+                b.delay_moves, b.delay_minutes
+            ));
+        }
+        if let Some(a) = &self.analysis {
+            parts.push(format!("analysis {}", a.command));
+        }
+        if self.hall.tls_cert.is_some() {
+            parts.push("https".to_string());
+        }
+        format!("hall: {}", parts.join(", "))
     }
 }
 
@@ -731,6 +847,69 @@ mod tests {
     }
 
     #[test]
+    fn arbiters_without_a_command_key_are_a_warning() {
+        let token = "[[arbiter]]\nname = \"chief\"\ntoken = \"0123456789abcdef\"\n";
+        let c = parse(token).unwrap();
+        let w = c.warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with("arbiter: 1 arbiter login(s) but no hall.command_key_file"));
+        assert!(!w[0].contains('\n'));
+        let keyed = format!("[hall]\ncommand_key_file = \"k\"\n{token}");
+        assert!(parse(&keyed).unwrap().warnings().is_empty());
+        // Commentators send no command; no login, nothing to sign.
+        let press =
+            "[[arbiter]]\nname = \"press\"\ntoken = \"0123456789abcdef\"\nrole = \"commentator\"\n";
+        assert!(parse(press).unwrap().warnings().is_empty());
+        assert!(parse("").unwrap().warnings().is_empty());
+    }
+
+    #[test]
+    fn a_hall_config_is_checked_with_its_tournament_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        let hall = write(
+            "hall.toml",
+            "[tournament]\nfile = \"cup.xml\"\nboards = \"hall1-{table:02}\"\nid = \"cup\"\n\
+             [hall]\ntls_cert = \"nowhere.pem\"\ntls_key = \"nowhere.key\"\n",
+        );
+        // The tournament file not here (yet): a warning, like the certificate.
+        let c = HallConfig::check(&hall).unwrap();
+        let missing = c.missing_files();
+        assert_eq!(missing.len(), 3, "{missing:?}");
+        assert!(missing[0].starts_with("hall.tls_cert: "), "{missing:?}");
+        assert!(missing[2].starts_with("tournament.file: "), "{missing:?}");
+        assert!(
+            c.summary().contains("boards hall1-{table:02}, id cup"),
+            "{}",
+            c.summary()
+        );
+        // A tournament file that is not one: an error at tournament.file.
+        write("cup.xml", "<html/>");
+        let e = HallConfig::check(&hall).unwrap_err();
+        assert_eq!(e.lines().len(), 1);
+        assert!(
+            e.lines()[0].contains(": tournament.file: ")
+                && e.lines()[0].contains("not an OpenGotha tournament"),
+            "{:?}",
+            e.lines()
+        );
+        std::fs::copy(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../tournament/tests/data/opengotha/juvisy.xml"
+            ),
+            dir.path().join("cup.xml"),
+        )
+        .unwrap();
+        let c = HallConfig::check(&hall).unwrap();
+        assert_eq!(c.missing_files().len(), 2);
+    }
+
+    #[test]
     fn reads_arbiters_and_identity() {
         let c = parse(
             "[hall]\nidentity = \"hall-main\"\nsession_hours = 3\n\
@@ -758,8 +937,12 @@ mod tests {
         assert!(!example.contains("change-me"));
         // With the arbiters replaced by an entry of `--add-arbiter`, the file is valid.
         let cut = example.find("[[arbiter]]").unwrap();
-        let entry =
-            crate::config::arbiter_secret::arbiter_entry("chief", "our own long password").unwrap();
+        let entry = crate::config::arbiter_secret::arbiter_entry(
+            "chief",
+            "our own long password",
+            "arbiter",
+        )
+        .unwrap();
         let c = parse(&format!("{}{entry}", &example[..cut])).unwrap();
         assert_eq!(c.hall.identity.as_deref(), Some("hall-desk"));
         // The example ACL's user that may send commands and write the public tree, and

@@ -12,7 +12,10 @@
 //!   with `"all":true`, and writes the results file.
 //!
 //! The start and begin answers list what was sent (with each command's id, followed in
-//! `/api/console/commands`) and what was left out, and why.
+//! `/api/console/commands`), what was left out and why, and the paper tables (no board with
+//! their id has been heard of) once: `{"sent":[...],"skipped":[{"table","board","why"}],
+//! "paper_tables":[4,5]}`. The Round view's JSON carries `round_in_play`, the round whose
+//! games the boards hold now (or null), for the console to open on.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -29,7 +32,7 @@ use tengen_tournament::GameResult;
 use crate::boards::hall_state::HallState;
 use crate::boards::mqtt_client::lock;
 use crate::routes::{arbiter, unauthorized, App};
-use crate::tournament::link::{LinkError, Planned, Skipped, TournamentLink};
+use crate::tournament::link::{LinkError, Plan, TournamentLink};
 
 /// The Round view's routes.
 pub(crate) fn routes() -> Router<App> {
@@ -153,7 +156,7 @@ async fn act(
     app: &App,
     headers: &HeaderMap,
     what: &str,
-    plan: impl FnOnce(&TournamentLink, &HallState) -> Result<(Vec<Planned>, Vec<Skipped>), LinkError>,
+    plan: impl FnOnce(&TournamentLink, &HallState) -> Result<Plan, LinkError>,
 ) -> Response {
     let (by, link) = match guard(app, headers) {
         Ok(x) => x,
@@ -168,22 +171,18 @@ async fn act(
 }
 
 /// Sends each planned command as the arbiter's, signed like every console command.
-async fn send(
-    app: &App,
-    by: &str,
-    planned: Result<(Vec<Planned>, Vec<Skipped>), LinkError>,
-    what: &str,
-) -> Response {
-    let (plan, skipped) = match planned {
+async fn send(app: &App, by: &str, planned: Result<Plan, LinkError>, what: &str) -> Response {
+    let plan = match planned {
         Ok(x) => x,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
     let mut sent = Vec::new();
-    let mut skipped: Vec<Value> = skipped
+    let mut skipped: Vec<Value> = plan
+        .skipped
         .into_iter()
         .map(|s| json!({"table": s.table, "board": s.board, "why": s.why}))
         .collect();
-    for p in plan {
+    for p in plan.send {
         let prepared = lock(&app.hall).command(&p.key, by, p.body, Instant::now());
         let (id, out) = match prepared {
             Ok(x) => x,
@@ -207,13 +206,14 @@ async fn send(
         }
     }
     tracing::info!(
-        "arbiter {by}: {what}: {} sent, {} left out",
+        "arbiter {by}: {what}: {} sent, {} left out, {} paper tables",
         sent.len(),
-        skipped.len()
+        skipped.len(),
+        plan.paper.len()
     );
     (
         StatusCode::ACCEPTED,
-        Json(json!({"sent": sent, "skipped": skipped})),
+        Json(json!({"sent": sent, "skipped": skipped, "paper_tables": plan.paper})),
     )
         .into_response()
 }

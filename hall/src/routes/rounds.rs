@@ -13,6 +13,16 @@
 //! - otherwise, if it is its board's current game, the public (delayed) side as before;
 //! - otherwise (after a hall restart, a game in progress whose board has not spoken
 //!   since) it is left out until one of the above holds.
+//!
+//! Each record in a zip says whose it is, as the hall heard it (the topic the broker let
+//! the board write to, not anything the board wrote in it): `TENGENBOARD[hall1-03]` and
+//! `TENGENTOURNAMENT[open-2026]`, root properties of tengen's own that `tengen results`
+//! checks against the table's board. Its result is the game's latest (the fold's: a
+//! `game_over` after a reopen replaces the one before), unless an arbiter confirmed one
+//! in the Round view: then the record says what the arbiter confirmed, `RE` in SGF's
+//! words ([`GameResult::record_result`]: the board's own `RE` when it says the same) and
+//! `TENGENRESULT[RESULT_BLACKWINS]`, OpenGotha's exact value, which `tengen results`
+//! prefers (SGF has no word for both win or a draw by default).
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -25,6 +35,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
+use tengen_tournament::GameResult;
 
 use crate::boards::archive::{self, GameInfo};
 use crate::boards::hall_state::zip_name;
@@ -42,6 +53,10 @@ pub(crate) fn routes() -> Router<App> {
 
 /// One game of a round, as the public may have it.
 struct RoundGame {
+    /// Its board.
+    key: BoardKey,
+    /// Its game id.
+    game: String,
     round: String,
     /// Its file name in the zip.
     name: String,
@@ -80,6 +95,8 @@ fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
             let name = zip_name(&g.key, &g.game);
             if released(&g, policy.as_ref(), now) {
                 out.push(RoundGame {
+                    key: g.key.clone(),
+                    game: g.game.clone(),
                     round: g.round.clone(),
                     name,
                     over: g.over,
@@ -91,6 +108,8 @@ fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
                 });
             } else if let Some(c) = current.iter().find(|c| c.key == g.key && c.game == g.game) {
                 out.push(RoundGame {
+                    key: g.key.clone(),
+                    game: g.game.clone(),
                     round: g.round.clone(),
                     name,
                     over: c.over,
@@ -105,8 +124,10 @@ fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
             continue;
         }
         out.push(RoundGame {
-            round: c.round,
             name: zip_name(&c.key, &c.game),
+            key: c.key,
+            game: c.game,
+            round: c.round,
             over: c.over,
             sgf: c.sgf,
         });
@@ -126,11 +147,44 @@ pub(crate) fn round_zip_bytes(
 ) -> Option<Result<Vec<u8>, zip::result::ZipError>> {
     let mut games: BTreeMap<String, String> = BTreeMap::new();
     for g in round_games(app, Some(round), true) {
-        if !g.sgf.trim().is_empty() {
-            games.entry(g.name).or_insert(g.sgf);
+        if g.sgf.trim().is_empty() || games.contains_key(&g.name) {
+            continue;
         }
+        let confirmed = app.tournament.as_ref().and_then(|link| {
+            let link = link.lock().unwrap_or_else(|p| p.into_inner());
+            link.confirmed_for(&g.key, &g.game)
+        });
+        let sgf = zip_record(&g.sgf, &g.key, confirmed);
+        games.insert(g.name, sgf);
     }
     (!games.is_empty()).then(|| zip_games(&games))
+}
+
+/// A game's record as the zip holds it: whose it is (`TENGENBOARD`, `TENGENTOURNAMENT`)
+/// and, when an arbiter confirmed its result, that result (`RE`, `TENGENRESULT`). A
+/// record the SGF reader cannot read (never one the hall wrote) goes in as it was.
+fn zip_record(sgf: &str, key: &BoardKey, confirmed: Option<GameResult>) -> String {
+    let Ok(mut record) = tengen_rules::sgf::parse(sgf) else {
+        return sgf.to_string();
+    };
+    record
+        .extra_root
+        .retain(|(ident, _)| !ident.starts_with("TENGEN"));
+    record
+        .extra_root
+        .push(("TENGENBOARD".to_string(), key.board.clone()));
+    record
+        .extra_root
+        .push(("TENGENTOURNAMENT".to_string(), key.tournament.clone()));
+    if let Some(result) = confirmed {
+        let played = !record.moves.is_empty();
+        record.result = result.record_result(record.result.as_deref(), played);
+        record.extra_root.push((
+            "TENGENRESULT".to_string(),
+            result.as_opengotha().to_string(),
+        ));
+    }
+    tengen_rules::sgf::write(&record)
 }
 
 async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response {
@@ -317,6 +371,37 @@ mod tests {
             Some(&policy(false, 600_000)),
             now
         ));
+    }
+
+    #[test]
+    fn a_zip_record_says_whose_it_is_and_the_confirmed_result() {
+        let key = BoardKey::new("cup", "hall1-03").unwrap();
+        let board_sgf = "(;FF[4]GM[1]SZ[19]PB[A]PW[B]RE[W+F]GN[r1-t3]TENGENBOARD[forged]\
+                         ;B[pd];W[dp])";
+        let plain = tengen_rules::sgf::parse(&zip_record(board_sgf, &key, None)).unwrap();
+        let root = |r: &tengen_rules::sgf::GameRecord, ident: &str| -> Vec<String> {
+            r.extra_root
+                .iter()
+                .filter(|(i, _)| i == ident)
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        assert_eq!(
+            root(&plain, "TENGENBOARD"),
+            ["hall1-03"],
+            "the hall's, not the record's"
+        );
+        assert_eq!(root(&plain, "TENGENTOURNAMENT"), ["cup"]);
+        assert_eq!(plain.result.as_deref(), Some("W+F"));
+        assert!(root(&plain, "TENGENRESULT").is_empty());
+        assert_eq!(plain.moves.len(), 2);
+        // The arbiter gave Black the win (the second warning was a wrong confirm).
+        let fixed =
+            tengen_rules::sgf::parse(&zip_record(board_sgf, &key, Some(GameResult::BlackWins)))
+                .unwrap();
+        assert_eq!(fixed.result.as_deref(), Some("B+"));
+        assert_eq!(root(&fixed, "TENGENRESULT"), ["RESULT_BLACKWINS"]);
+        assert_eq!(root(&fixed, "GN"), ["r1-t3"]);
     }
 
     #[test]

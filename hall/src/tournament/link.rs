@@ -19,17 +19,33 @@
 //!   game set up by `new_game` waits with its clocks stopped until then.
 //! - **Results**: a board's `game_over` in this table's game is the table's *pending*
 //!   result; an arbiter confirms it (or gives another: a forfeit, both win, both lose,
-//!   jigo). Each confirmation writes the results file: the tournament file as it was read,
-//!   with every confirmed game's `result` set and nothing else changed, written atomically,
-//!   the previous one kept as `.bak`. A hall started again reads its confirmations back
-//!   from that file.
+//!   jigo). A forfeit (`W+F`) is OpenGotha's win *by default* only when no move was
+//!   played ([`GameResult::from_game`]): a game lost by a second warning was played. Each
+//!   confirmation writes the results file: the tournament file as it was read, with every
+//!   confirmed game's `result` set and nothing else changed, written atomically, the
+//!   previous one kept as `.bak` (the newest 20 kept). Beside it, `RESULTS.confirmations.json`
+//!   says who confirmed each result. A hall started again reads its confirmations back
+//!   from the two: a result there is "confirmed by" the arbiter who did; one the results
+//!   file holds without a record of who (edited by hand, or the companion file lost) is
+//!   "confirmed by file".
+//! - **Paper tables**: a table whose board no board has been heard of is played without a
+//!   board; *Start round* and *Begin play* list those tables once, apart from the boards
+//!   left out for a reason.
+//! - **Round in play** ([`TournamentLink::round_in_play`]): the round whose games the
+//!   boards hold now, so the console opens on it.
+//! - **The records**: a round zip's record of a table whose result an arbiter confirmed
+//!   carries the confirmed result ([`TournamentLink::confirmed_for`]).
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use tengen_protocol::topics::BoardKey;
-use tengen_tournament::{write_atomically, GameResult, Pairing, Tournament, TournamentError};
+use tengen_tournament::{
+    replace_atomically, round_and_table, write_atomically, GameResult, Pairing, Tournament,
+    TournamentError,
+};
 use thiserror::Error;
 
 use crate::boards::hall_state::HallState;
@@ -76,6 +92,65 @@ struct Confirmed {
     result: GameResult,
     /// The arbiter (`file` for one read back from the results file).
     by: String,
+}
+
+/// One line of the companion file that says who confirmed each result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Confirmation {
+    round: u32,
+    table: u32,
+    /// The OpenGotha result confirmed (`RESULT_BLACKWINS`).
+    result: String,
+    /// The arbiter.
+    by: String,
+}
+
+/// The file beside the results file that says who confirmed each result:
+/// `NAME-results.xml.confirmations.json`.
+pub(crate) fn confirmations_file(results_file: &Path) -> PathBuf {
+    let mut name = results_file.as_os_str().to_owned();
+    name.push(".confirmations.json");
+    PathBuf::from(name)
+}
+
+/// Who confirmed what, from the companion file; empty when there is none, and (with a
+/// warning) when it cannot be read: the results file itself is what counts.
+fn read_confirmations(results_file: &Path) -> HashMap<(u32, u32), Confirmation> {
+    let path = confirmations_file(results_file);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return HashMap::new(),
+        Err(e) => {
+            tracing::warn!(
+                "{}: {e}; results read back as confirmed by file",
+                path.display()
+            );
+            return HashMap::new();
+        }
+    };
+    match serde_json::from_str::<Vec<Confirmation>>(&text) {
+        Ok(list) => list.into_iter().map(|c| ((c.round, c.table), c)).collect(),
+        Err(e) => {
+            tracing::warn!(
+                "{}: not a list of confirmations ({e}); results read back as confirmed by file",
+                path.display()
+            );
+            HashMap::new()
+        }
+    }
+}
+
+/// What *Start round* or *Begin play* is to do: the commands to send, the tables left out
+/// with why, and the paper tables (no board with their id has been heard of: played
+/// without one), said once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Plan {
+    /// The commands to send.
+    pub(crate) send: Vec<Planned>,
+    /// The tables with a board that were left out, and why.
+    pub(crate) skipped: Vec<Skipped>,
+    /// The paper tables.
+    pub(crate) paper: Vec<u32>,
 }
 
 /// A command the routes are to send: to which board, and its body (without `id`/`by`).
@@ -146,20 +221,27 @@ impl TournamentLink {
         if section.results_file.exists() {
             let written = Tournament::read(&section.results_file)
                 .map_err(file_error(&section.results_file))?;
+            let by_whom = read_confirmations(&section.results_file);
             for g in written.games() {
                 let before = link
                     .tournament
                     .games()
                     .find(|o| o.round == g.round && o.table == g.table);
-                if before.is_some_and(|o| o.result != g.result) {
-                    link.confirmed.insert(
-                        (g.round, g.table),
-                        Confirmed {
-                            result: g.result,
-                            by: "file".to_string(),
-                        },
-                    );
-                }
+                let recorded = by_whom
+                    .get(&(g.round, g.table))
+                    .filter(|c| c.result == g.result.as_opengotha());
+                let by = match recorded {
+                    Some(c) => c.by.clone(),
+                    None if before.is_some_and(|o| o.result != g.result) => "file".to_string(),
+                    None => continue,
+                };
+                link.confirmed.insert(
+                    (g.round, g.table),
+                    Confirmed {
+                        result: g.result,
+                        by,
+                    },
+                );
             }
         }
         Ok(link)
@@ -230,12 +312,60 @@ impl TournamentLink {
         }
     }
 
-    /// The board's result for a table's game, as OpenGotha would have it.
+    /// The board's result for a table's game, as OpenGotha would have it: a forfeit after
+    /// moves were played (two warnings) is a plain win, not one by default.
     fn pending(&self, board: &TableBoard) -> Option<GameResult> {
         if board.state != "over" {
             return None;
         }
-        board.result.as_deref().and_then(GameResult::from_sgf)
+        let re = board.result.as_deref()?;
+        GameResult::from_game(re, board.number > 0)
+    }
+
+    /// The round whose games the boards hold now: the latest round with a game in play on
+    /// its table's board, else the latest with a finished one still on it; `None` when no
+    /// board holds a game of the tournament.
+    pub(crate) fn round_in_play(&self, hall: &HallState) -> Option<u32> {
+        let mut playing = None;
+        let mut held = None;
+        for g in hall.current_games(false) {
+            let Some((round, table)) = round_and_table(&g.game) else {
+                continue;
+            };
+            if !self.is_tables_board(&g.key, round, table) {
+                continue;
+            }
+            held = held.max(Some(round));
+            if !g.over {
+                playing = playing.max(Some(round));
+            }
+        }
+        playing.or(held)
+    }
+
+    /// Whether `key` is the board of table `table` of round `round` (a game of the file).
+    fn is_tables_board(&self, key: &BoardKey, round: u32, table: u32) -> bool {
+        let in_file = self
+            .tournament
+            .games()
+            .any(|g| g.round == round && g.table == table);
+        in_file
+            && key.board == self.section.boards.board(table)
+            && self
+                .section
+                .id
+                .as_deref()
+                .is_none_or(|id| id == key.tournament)
+    }
+
+    /// The result an arbiter confirmed for game `game` of board `key`, when that is a game
+    /// of the file on its table's board.
+    pub(crate) fn confirmed_for(&self, key: &BoardKey, game: &str) -> Option<GameResult> {
+        let (round, table) = round_and_table(game)?;
+        if !self.is_tables_board(key, round, table) {
+            return None;
+        }
+        self.confirmed.get(&(round, table)).map(|c| c.result)
     }
 
     /// `GET /api/console/round/{round}`: the round's tables, boards, states and results.
@@ -286,6 +416,7 @@ impl TournamentLink {
             "tournament": t.name(),
             "round": round,
             "rounds": t.rounds(),
+            "round_in_play": self.round_in_play(hall),
             "time": t.time_system().script(),
             "results_file": self.section.results_file.display().to_string(),
             "tables": tables,
@@ -329,10 +460,9 @@ impl TournamentLink {
         round: u32,
         tables: Option<&[u32]>,
         force: bool,
-    ) -> Result<(Vec<Planned>, Vec<Skipped>), LinkError> {
+    ) -> Result<Plan, LinkError> {
         let pairings = self.pairings(round, tables)?;
-        let mut send = Vec::new();
-        let mut skipped = Vec::new();
+        let mut plan = Plan::default();
         for p in &pairings {
             let board = self.table_board(hall, p.table, &p.game);
             let skip = |why: String| Skipped {
@@ -340,8 +470,11 @@ impl TournamentLink {
                 board: self.section.boards.board(p.table),
                 why,
             };
+            if board.key.is_none() {
+                plan.paper.push(p.table);
+                continue;
+            }
             let why = match board.state {
-                "no board" => Some("no board with this id has been heard of".to_string()),
                 "offline" => Some("offline".to_string()),
                 "other game" if !force => Some(format!(
                     "game in progress ({}, move {})",
@@ -353,16 +486,16 @@ impl TournamentLink {
                 _ => None,
             };
             match (why, board.key) {
-                (None, Some(key)) => send.push(Planned {
+                (None, Some(key)) => plan.send.push(Planned {
                     table: p.table,
                     key,
                     body: self.new_game(p),
                 }),
-                (Some(why), _) => skipped.push(skip(why)),
-                (None, None) => skipped.push(skip("no board".to_string())),
+                (Some(why), _) => plan.skipped.push(skip(why)),
+                (None, None) => plan.paper.push(p.table),
             }
         }
-        Ok((send, skipped))
+        Ok(plan)
     }
 
     /// What *Begin play* sends: `resume` to each board set up with its table's game of the
@@ -372,30 +505,30 @@ impl TournamentLink {
         hall: &HallState,
         round: u32,
         tables: Option<&[u32]>,
-    ) -> Result<(Vec<Planned>, Vec<Skipped>), LinkError> {
+    ) -> Result<Plan, LinkError> {
         let pairings = self.pairings(round, tables)?;
-        let mut send = Vec::new();
-        let mut skipped = Vec::new();
+        let mut plan = Plan::default();
         for p in &pairings {
             let board = self.table_board(hall, p.table, &p.game);
             match (board.state, board.key) {
                 ("set up" | "playing", Some(key)) => {
                     let mut body = Map::new();
                     body.insert("type".into(), Value::from("resume"));
-                    send.push(Planned {
+                    plan.send.push(Planned {
                         table: p.table,
                         key,
                         body,
                     });
                 }
-                (state, _) => skipped.push(Skipped {
+                (_, None) => plan.paper.push(p.table),
+                (state, Some(_)) => plan.skipped.push(Skipped {
                     table: p.table,
                     board: self.section.boards.board(p.table),
                     why: format!("{state}, not set up with {}", p.game),
                 }),
             }
         }
-        Ok((send, skipped))
+        Ok(plan)
     }
 
     /// The round's pairings, or only `tables` (each must be a table of the round).
@@ -489,8 +622,35 @@ impl TournamentLink {
             text = Tournament::with_results(&text, *round, results)
                 .map_err(file_error(&self.section.file))?;
         }
-        write_atomically(&self.section.results_file, &text)
-            .map_err(file_error(&self.section.results_file))
+        let backup = write_atomically(&self.section.results_file, &text)
+            .map_err(file_error(&self.section.results_file))?;
+        // Who confirmed: the results are written whatever happens to this companion file;
+        // without it they read back as "confirmed by file".
+        let list: Vec<Confirmation> = confirmed
+            .iter()
+            .map(|(&(round, table), c)| Confirmation {
+                round,
+                table,
+                result: c.result.as_opengotha().to_string(),
+                by: c.by.clone(),
+            })
+            .collect();
+        let path = confirmations_file(&self.section.results_file);
+        let not_kept = |e: &dyn std::fmt::Display| {
+            tracing::warn!(
+                "{}: who confirmed the results not kept: {e}",
+                path.display()
+            );
+        };
+        match serde_json::to_string_pretty(&list) {
+            Ok(json) => {
+                if let Err(e) = replace_atomically(&path, &json) {
+                    not_kept(&e);
+                }
+            }
+            Err(e) => not_kept(&e),
+        }
+        Ok(backup)
     }
 }
 
@@ -503,11 +663,16 @@ mod tests {
 
     /// Round 1 of the Chinese sample: 12 tables.
     fn link(dir: &std::path::Path) -> TournamentLink {
+        link_of(dir, "tournoi-chinois.xml")
+    }
+
+    /// A link to a copy of sample `name` (juvisy.xml: 4 rounds of 9 tables).
+    fn link_of(dir: &std::path::Path, name: &str) -> TournamentLink {
         let file = dir.join("t.xml");
         std::fs::copy(
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../tournament/tests/data/opengotha/tournoi-chinois.xml"
+            format!(
+                "{}/../tournament/tests/data/opengotha/{name}",
+                env!("CARGO_MANIFEST_DIR")
             ),
             &file,
         )
@@ -565,13 +730,20 @@ mod tests {
             "online",
             json!({"game_id": "old", "phase": "over", "number": 200, "result": "B+R"}),
         );
-        let (sent, skipped) = link.start_round(&h, 1, None, false).unwrap();
-        assert_eq!(tables(&sent), [1, 4]);
-        let why: Vec<(u32, &str)> = skipped.iter().map(|s| (s.table, s.why.as_str())).collect();
-        assert_eq!(why[0], (2, "offline"));
-        assert_eq!(why[1], (3, "game in progress (friendly, move 87)"));
-        assert_eq!(why.len(), 10, "tables 5-12 have no board");
-        assert!(why[2..].iter().all(|(_, w)| w.starts_with("no board")));
+        let plan = link.start_round(&h, 1, None, false).unwrap();
+        let sent = &plan.send;
+        assert_eq!(tables(sent), [1, 4]);
+        let why: Vec<(u32, &str)> = plan
+            .skipped
+            .iter()
+            .map(|s| (s.table, s.why.as_str()))
+            .collect();
+        assert_eq!(
+            why,
+            [(2, "offline"), (3, "game in progress (friendly, move 87)")]
+        );
+        // Tables 5-12 have no board: played on paper, said once, not an error each.
+        assert_eq!(plan.paper, (5..=12).collect::<Vec<u32>>());
         // What table 1's board is told: SPEC.md's new_game, from the file.
         let body = &sent[0].body;
         assert_eq!(sent[0].key.board, "hall1-01");
@@ -591,10 +763,13 @@ mod tests {
             "the file's location, the record's PC"
         );
         // Forced, the board in another game is started too; only some tables when asked.
-        let (sent, _) = link.start_round(&h, 1, None, true).unwrap();
-        assert_eq!(tables(&sent), [1, 3, 4]);
-        let (sent, skipped) = link.start_round(&h, 1, Some(&[4]), false).unwrap();
-        assert_eq!((tables(&sent), skipped.len()), (vec![4], 0));
+        let plan = link.start_round(&h, 1, None, true).unwrap();
+        assert_eq!(tables(&plan.send), [1, 3, 4]);
+        let plan = link.start_round(&h, 1, Some(&[4]), false).unwrap();
+        assert_eq!(
+            (tables(&plan.send), plan.skipped.len(), plan.paper.len()),
+            (vec![4], 0, 0)
+        );
         assert!(matches!(
             link.start_round(&h, 1, Some(&[40]), false),
             Err(LinkError::NoSuchTable {
@@ -609,12 +784,81 @@ mod tests {
             "online",
             json!({"game_id": "r1-t1", "phase": "playing", "number": 0}),
         );
-        let (sent, _) = link.start_round(&h, 1, Some(&[1]), false).unwrap();
-        assert!(sent.is_empty());
-        let (begin, not) = link.begin_play(&h, 1, None).unwrap();
-        assert_eq!(tables(&begin), [1]);
-        assert_eq!(begin[0].body["type"], "resume");
-        assert_eq!(not.len(), 11);
+        let plan = link.start_round(&h, 1, Some(&[1]), false).unwrap();
+        assert!(plan.send.is_empty());
+        let begin = link.begin_play(&h, 1, None).unwrap();
+        assert_eq!(tables(&begin.send), [1]);
+        assert_eq!(begin.send[0].body["type"], "resume");
+        assert_eq!(begin.skipped.len(), 3, "tables 2-4 have boards not set up");
+        assert_eq!(begin.paper, (5..=12).collect::<Vec<u32>>());
+    }
+
+    #[test]
+    fn a_forfeit_after_moves_is_a_played_win_and_without_moves_one_by_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = link(dir.path());
+        let mut h = HallState::new("tengen", None, "h");
+        // Table 1: Black's second warning at move 57; table 2: Black never came.
+        board(
+            &mut h,
+            1,
+            "online",
+            json!({"game_id": "r1-t1", "phase": "over", "number": 57, "result": "W+F"}),
+        );
+        board(
+            &mut h,
+            2,
+            "online",
+            json!({"game_id": "r1-t2", "phase": "over", "number": 0, "result": "W+F"}),
+        );
+        let view = link.round_json(&h, 1);
+        assert_eq!(view["tables"][0]["result"], "RESULT_WHITEWINS");
+        assert_eq!(view["tables"][1]["result"], "RESULT_WHITEWINS_BYDEF");
+    }
+
+    #[test]
+    fn the_round_in_play_is_the_one_on_the_boards() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = link_of(dir.path(), "juvisy.xml");
+        let mut h = HallState::new("tengen", None, "h");
+        assert_eq!(link.round_json(&h, 1)["round_in_play"], Value::Null);
+        // A friendly game, and a game of the file on the wrong table's board: not rounds.
+        board(
+            &mut h,
+            1,
+            "online",
+            json!({"game_id": "friendly", "phase": "playing", "number": 3}),
+        );
+        board(
+            &mut h,
+            2,
+            "online",
+            json!({"game_id": "r2-t5", "round": "2", "phase": "playing", "number": 3}),
+        );
+        assert_eq!(link.round_in_play(&h), None);
+        board(
+            &mut h,
+            3,
+            "online",
+            json!({"game_id": "r2-t3", "round": "2", "phase": "over", "number": 90, "result": "B+R"}),
+        );
+        assert_eq!(
+            link.round_in_play(&h),
+            Some(2),
+            "round 2's game still on its board"
+        );
+        board(
+            &mut h,
+            4,
+            "online",
+            json!({"game_id": "r1-t4", "round": "1", "phase": "playing", "number": 12}),
+        );
+        assert_eq!(
+            link.round_in_play(&h),
+            Some(1),
+            "a game in play outweighs a finished one"
+        );
+        assert_eq!(link.round_json(&h, 2)["round_in_play"], 1);
     }
 
     #[test]
@@ -706,10 +950,39 @@ mod tests {
             .unwrap()
             .result
         );
-        // A hall started again reads its confirmations back.
+        // A hall started again reads its confirmations back, and who confirmed them.
         let again = TournamentLink::load(&link.section).unwrap();
         let view = again.round_json(&HallState::new("tengen", None, "h"), 1);
         assert_eq!(row(&view, 3)["result_state"], "confirmed");
         assert_eq!(row(&view, 3)["result"], "RESULT_BOTHLOSE");
+        assert_eq!(row(&view, 3)["confirmed_by"], "chief");
+        assert_eq!(row(&view, 2)["confirmed_by"], "deputy");
+        // Table 2's result was already in the tournament file: confirmed all the same.
+        assert_eq!(row(&view, 2)["result_state"], "confirmed");
+        // The confirmed results, for the round zip's records of those tables' boards.
+        let key = |t: &str, b: &str| BoardKey::new(t, b).unwrap();
+        assert_eq!(
+            again.confirmed_for(&key("cup", "hall1-03"), "r1-t3"),
+            Some(GameResult::BothLose)
+        );
+        assert_eq!(again.confirmed_for(&key("cup", "hall1-04"), "r1-t3"), None);
+        assert_eq!(
+            again.confirmed_for(&key("other", "hall1-03"), "r1-t3"),
+            None
+        );
+        assert_eq!(again.confirmed_for(&key("cup", "hall1-05"), "r1-t5"), None);
+        // A results file edited by hand (or without its companion): "file".
+        std::fs::remove_file(confirmations_file(&link.section.results_file)).unwrap();
+        let view = TournamentLink::load(&link.section)
+            .unwrap()
+            .round_json(&HallState::new("tengen", None, "h"), 1);
+        assert_eq!(row(&view, 3)["confirmed_by"], "file");
+        assert_eq!(row(&view, 2)["result_state"], "in file");
+        // A companion file that is not one: a warning, and the results all the same.
+        std::fs::write(confirmations_file(&link.section.results_file), "{oops").unwrap();
+        let view = TournamentLink::load(&link.section)
+            .unwrap()
+            .round_json(&HallState::new("tengen", None, "h"), 1);
+        assert_eq!(row(&view, 3)["confirmed_by"], "file");
     }
 }

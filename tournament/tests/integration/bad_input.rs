@@ -120,6 +120,36 @@ fn unknown_players() {
 }
 
 #[test]
+fn control_characters_in_names_are_refused_when_the_file_is_read() {
+    let juvisy = sample("juvisy.xml");
+    // `&#27;[2J` clears the terminal of whoever prints the name; OpenGotha writes it so.
+    let esc = juvisy.replace("name=\"Vargas\"", "name=\"Vargas&#27;[2J\"");
+    assert_eq!(
+        error(&esc),
+        "Player \"Vargas\\u{1b}[2J Olga\" at line 5: name holds the control character \
+         U+001B; retype it in OpenGotha"
+    );
+    // A C1 character written as itself (U+009B, the one-byte CSI).
+    let c1 = juvisy.replace("firstName=\"Olga\"", "firstName=\"Ol\u{9b}2Jga\"");
+    let message = error(&c1);
+    assert_eq!(
+        message,
+        "Player \"Vargas Ol\\u{9b}2Jga\" at line 5: firstName holds the control character \
+         U+009B; retype it in OpenGotha"
+    );
+    assert!(!message.chars().any(char::is_control), "{message:?}");
+    // The tournament's own name is printed too.
+    let named = juvisy.replace("name=\"Tournoi de Juvisy\"", "name=\"Juvisy&#7;\"");
+    assert_eq!(
+        error(&named),
+        "GeneralParameterSet at line 437: name holds the control character U+0007; retype \
+         it in OpenGotha"
+    );
+    // Accents and CJK are text like any other.
+    assert!(Tournament::parse(&juvisy.replace("club=\"95Va\"", "club=\"Vàrgas 高\"")).is_ok());
+}
+
+#[test]
 fn bad_attributes() {
     let juvisy = sample("juvisy.xml");
     let cases = [

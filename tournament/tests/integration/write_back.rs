@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use support::{data, have_python, installed, python, sample};
-use tengen_tournament::{write_atomically, GameResult, Tournament, TournamentError};
+use tengen_tournament::{write_atomically, GameResult, Tournament, TournamentError, BACKUPS_KEPT};
 
 /// The text with every `result="..."` value emptied: what must not change.
 fn without_results(text: &str) -> String {
@@ -268,6 +268,75 @@ fn writing_keeps_the_old_file() {
             "open.xml.bak"
         ]
     );
+}
+
+/// The file names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_newest_backups_are_kept_and_the_oldest_removed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("r.xml");
+    let writes = BACKUPS_KEPT + 6;
+    for i in 0..writes {
+        write_atomically(&path, &format!("version {i}")).expect("write");
+    }
+    let last = write_atomically(&path, "latest")
+        .expect("write")
+        .expect("a backup");
+    assert_eq!(last, dir.path().join(format!("r.xml.{}.bak", writes - 1)));
+    assert_eq!(
+        std::fs::read_to_string(&last).expect("read"),
+        format!("version {}", writes - 1)
+    );
+    let names = names(dir.path());
+    assert_eq!(names.len(), BACKUPS_KEPT + 1, "{names:?}");
+    assert!(names.contains(&"r.xml".to_string()));
+    // The oldest went: the first version's backup (r.xml.bak) and the next ones.
+    assert!(!names.contains(&"r.xml.bak".to_string()), "{names:?}");
+    let oldest_kept = writes - BACKUPS_KEPT;
+    assert!(
+        names.contains(&format!("r.xml.{oldest_kept}.bak")),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&format!("r.xml.{}.bak", oldest_kept - 1)),
+        "{names:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), "latest");
+}
+
+#[test]
+fn a_temporary_file_left_by_a_killed_write_is_removed_at_the_next() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("r.xml");
+    write_atomically(&path, "one").expect("write");
+    // A process id that no process has now, and one that runs (this test's parent).
+    let gone = (100_000u32..)
+        .find(|pid| !Path::new("/proc").join(pid.to_string()).exists())
+        .expect("a free pid");
+    let running = std::os::unix::process::parent_id();
+    let stale = dir.path().join(format!(".r.xml.{gone}.0.tmp"));
+    let live = dir.path().join(format!(".r.xml.{running}.3.tmp"));
+    let other = dir.path().join(format!(".other.xml.{gone}.0.tmp"));
+    for f in [&stale, &live, &other] {
+        std::fs::write(f, "half a file").expect("write");
+    }
+    write_atomically(&path, "two").expect("write");
+    assert!(!stale.exists(), "the killed write's file is gone");
+    assert!(live.exists(), "a write still under way keeps its file");
+    assert!(
+        other.exists(),
+        "another file's temporary file is left alone"
+    );
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), "two");
 }
 
 #[test]
