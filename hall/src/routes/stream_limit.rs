@@ -134,6 +134,8 @@ pub(crate) async fn limit_public_streams(
             [
                 (header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_S)),
                 (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+                // A refused viewer does not keep its connection (and its open file) either.
+                (header::CONNECTION, HeaderValue::from_static("close")),
             ],
             page,
         )
