@@ -463,5 +463,22 @@ async fn thousands_of_idle_public_streams_are_refused_beyond_the_caps_and_the_co
         log.contains("at most 768 public event streams (32 from one address)"),
         "{log}"
     );
+    // Viewers who leave give their streams back at once.
+    let left = Instant::now();
     drop(streams);
+    loop {
+        let got = one_stream(&client, hall.addr, ip("127.0.1.1")).await;
+        if got
+            .as_ref()
+            .is_ok_and(|(_, head)| head.starts_with("HTTP/1.1 200"))
+        {
+            break;
+        }
+        assert!(
+            left.elapsed() < Duration::from_secs(5),
+            "no stream 5 s after every viewer left: {:?}",
+            got.map(|g| g.1)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
