@@ -241,7 +241,7 @@ async fn idle_sockets_to_the_https_port_do_not_stall_the_console() {
 
 /// Raises this test process's soft open-files limit to the hard one; false when that is
 /// below `needed`.
-fn own_open_files_at_least(needed: u64) -> bool {
+fn own_open_files_at_least(needed: libc::rlim_t) -> bool {
     let mut l = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -256,7 +256,7 @@ fn own_open_files_at_least(needed: u64) -> bool {
             return false;
         }
     }
-    l.rlim_cur as u64 >= needed
+    l.rlim_cur >= needed
 }
 
 /// What became of the streams asked for.

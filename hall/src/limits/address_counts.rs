@@ -61,10 +61,9 @@ impl AddressCounts {
         self.held += 1;
     }
 
-    /// Whether one more for `ip` would be within both caps.
-    pub(crate) fn has_room_for(&self, ip: IpAddr) -> bool {
-        let mine = self.by_address.get(&client_key(ip)).copied().unwrap_or(0);
-        mine < self.per_address && self.held < self.total
+    /// Whether one more for `ip` would be within its address's cap (the total aside).
+    pub(crate) fn address_has_room(&self, ip: IpAddr) -> bool {
+        self.by_address.get(&client_key(ip)).copied().unwrap_or(0) < self.per_address
     }
 
     /// One fewer for `ip` (nothing if it held none).
@@ -108,9 +107,10 @@ mod tests {
         assert_eq!(c.take(ip("10.0.0.1")), Err(Over::Address));
         assert_eq!(c.take(ip("10.0.0.2")), Ok(()));
         assert_eq!(c.take(ip("10.0.0.3")), Err(Over::Total));
-        assert!(!c.has_room_for(ip("10.0.0.3")));
+        assert!(!c.address_has_room(ip("10.0.0.1")));
+        assert!(c.address_has_room(ip("10.0.0.3")), "the total aside");
         c.give_back(ip("10.0.0.1"));
-        assert!(c.has_room_for(ip("10.0.0.3")));
+        assert!(c.address_has_room(ip("10.0.0.1")));
         assert_eq!(c.take(ip("10.0.0.3")), Ok(()));
         assert_eq!(c.held(), 3);
     }

@@ -109,9 +109,11 @@ pub(crate) struct Busy {
 
 impl Busy {
     /// Whether the connection may stay open for another request once this one is
-    /// answered: its address has room for one more idle connection.
+    /// answered: its address has room for one more idle connection. The total is not
+    /// asked: a connection already open (an arbiter's) stays usable while strangers fill
+    /// the hall's idle room, and those coming back are few (they were being answered).
     pub(crate) fn may_stay_open(&self) -> bool {
-        lock(&self.state.idle).has_room_for(self.state.ip)
+        lock(&self.state.idle).address_has_room(self.state.ip)
     }
 }
 
