@@ -11,7 +11,9 @@
 //!   hard): beyond the caps (32 from one address, 768 in all) the streams get 503 with
 //!   `Retry-After`, the console still answers within a second and its own streams open,
 //!   and the log has no "Too many open files" (before: every descriptor taken, the console
-//!   unreachable, that line ten times a second).
+//!   unreachable, that line ten times a second);
+//! - a hall run out of open files on purpose (a limit of 40, below what its caps assume)
+//!   says so once, not ten times a second, and once more when it accepts again.
 
 use crate::broker;
 use crate::http;
@@ -82,7 +84,10 @@ impl Hall {
         let kept = log.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.strip_prefix("tengen hall: https://") {
+                let served = line
+                    .strip_prefix("tengen hall: https://")
+                    .or_else(|| line.strip_prefix("tengen hall: http://"));
+                if let Some(rest) = served {
                     let _ = tx.send(rest.split('/').next().unwrap_or_default().to_string());
                 }
                 kept.lock().unwrap().push(line);
@@ -445,7 +450,7 @@ async fn thousands_of_idle_public_streams_are_refused_beyond_the_caps_and_the_co
     let log = hall.log();
     let emfile = log
         .iter()
-        .filter(|l| l.contains("Too many open files"))
+        .filter(|l| l.contains("Too many open files (os error"))
         .count();
     assert_eq!(emfile, 0, "{:#?}", &log[log.len().saturating_sub(20)..]);
     // Refusals are said once a minute, not once each; the limits once, at start.
@@ -481,4 +486,51 @@ async fn thousands_of_idle_public_streams_are_refused_beyond_the_caps_and_the_co
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hall_out_of_open_files_says_so_once_and_again_when_it_accepts() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hall.toml");
+    std::fs::write(&config, "[hall]\n").unwrap();
+    // 40 open files: its caps (32 idle connections) assume more than it has, and it says so.
+    let hall = Hall::start(&mosq.url(), &config, Some(40));
+    let held: Vec<TcpStream> = futures_util::future::join_all((0..40).map(|i| async move {
+        let socket = TcpSocket::new_v4().ok()?;
+        let from = SocketAddr::new(ip(&format!("127.0.3.{}", 1 + i / 5)), 0);
+        socket.bind(from).ok()?;
+        socket.connect(hall.addr).await.ok()
+    }))
+    .await
+    .into_iter()
+    .flatten()
+    .collect();
+    assert_eq!(
+        held.len(),
+        40,
+        "the kernel queues what the hall cannot take"
+    );
+    // Out of files for 1.5 s: fifteen failed accepts, one line.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let r = http::get(hall.addr, "/api/boards", &[]).await;
+    assert_eq!(r.status, 200);
+    let log = hall.log();
+    let said = |what: &str| log.iter().filter(|l| l.contains(what)).count();
+    assert_eq!(
+        said("hall: cannot accept connections: Too many open files"),
+        1,
+        "{log:#?}"
+    );
+    assert_eq!(said("Too many open files (os error"), 1, "{log:#?}");
+    assert_eq!(
+        said("hall: accepting connections again, after "),
+        1,
+        "{log:#?}"
+    );
+    assert_eq!(said("open files and the limit is 40"), 1, "{log:#?}");
 }

@@ -113,11 +113,11 @@ impl Limits {
             .saturating_add(RESERVED);
         (needs > files).then(|| {
             format!(
-                "hall.max_streams = {} with an open-files limit of {files}: past about {} \
-                 viewers new connections fail with \"Too many open files\"; raise \
-                 LimitNOFILE= (docs/operating.md, \"Sizing a hall\") or lower max_streams",
-                self.max_streams,
-                files.saturating_sub(self.max_idle + RESERVED)
+                "hall: its caps ({} public event streams, {} idle connections, {RESERVED} kept \
+                 for itself) need {needs} open files and the limit is {files}: past that, \
+                 connections fail with \"Too many open files\". Raise LimitNOFILE= \
+                 (docs/operating.md, \"Sizing a hall\") or lower [hall] max_streams",
+                self.max_streams, self.max_idle
             )
         })
     }
@@ -177,7 +177,10 @@ mod tests {
             .overcommitted()
             .expect("5000 streams do not fit in 1024 files");
         assert!(
-            warning.starts_with("hall.max_streams = 5000 with an open-files limit of 1024"),
+            warning.starts_with(
+                "hall: its caps (5000 public event streams, 128 idle connections, 128 kept \
+                 for itself) need 5256 open files and the limit is 1024: "
+            ),
             "{warning}"
         );
         assert_eq!(Limits::new(&c, Some(65_536)).overcommitted(), None);
