@@ -25,9 +25,10 @@ const STREAMS_PER_ADDRESS: usize = 32;
 /// The most public streams by default, whatever the open-files limit: each costs about
 /// 32 kB of memory (BENCHMARKS.md, "Viewers").
 const MOST_STREAMS: usize = 10_000;
-/// Bounds of the idle connections in total (an eighth of the open files).
+/// Bounds of the idle connections in total (an eighth of the open files; an idle
+/// connection costs a few kB, over TLS some 30 kB).
 const FEWEST_IDLE: usize = 32;
-const MOST_IDLE: usize = 4096;
+const MOST_IDLE: usize = 16_384;
 /// The fewest public streams a default gives.
 const FEWEST_STREAMS: usize = 16;
 
