@@ -85,6 +85,12 @@ CONF
         PIDS=("$MOSQ")
         wait_port "$MQTT_PORT"
         cat >"$OUT/hall-$run.toml" <<CONF
+# Every simulated viewer comes from 127.0.0.1, as behind a reverse proxy: no caps per
+# address, and room for every viewer (SECURITY.md, issue 21).
+[hall]
+max_streams = 100000
+streams_per_address = 100000
+idle_per_address = 65536
 [broadcast]
 export_dir = "$site"
 CONF

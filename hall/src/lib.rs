@@ -30,6 +30,11 @@
 //!   `/round/{n}.zip`, `/rounds`, `/api/rounds`; `commentary`, the commentators' pages;
 //!   `broker`; `static_export`, the public site kept as static files.
 //! - `https`: `[hall] tls_cert`/`tls_key`, the console over HTTPS (rustls).
+//! - `limits`: how many idle connections and public event streams one address, and all,
+//!   may hold (sized on the open-files limit); `listener`: the plain or TLS listener that
+//!   accepts at once, closes what is over those caps or idle too long, and says
+//!   `Connection: close` when an address has no room left. Below `routes`, which caps the
+//!   public streams (`routes/stream_limit`).
 //!
 //! The hall rebuilds the boards from the broker's retained topics (and, with an identity,
 //! the boards' republished events), so several can run side by side and a restarted one
@@ -41,6 +46,8 @@ mod boards;
 mod config;
 mod console;
 mod https;
+mod limits;
+mod listener;
 mod public;
 mod routes;
 #[cfg(test)]
@@ -275,6 +282,12 @@ pub async fn start(
     if let Some(dir) = config.broadcast.as_ref().and_then(|b| b.export_dir.clone()) {
         routes::static_export::spawn(app.clone(), dir, analysis.clone());
     }
+    let limits = limits::Limits::new(config, tengen_net::open_files::soft_limit());
+    tracing::info!("hall: {}", limits.describe());
+    if let Some(warning) = limits.overcommitted() {
+        tracing::warn!("{warning}");
+    }
+    let streams = routes::stream_limit::StreamLimit::new(app.clone(), &limits);
     let knows: analysis::route::KnowsBoard = {
         let hall = app.hall.clone();
         Arc::new(move |key| boards::mqtt_client::lock(&hall).public_feed(key).is_some())
@@ -286,24 +299,19 @@ pub async fn start(
         .merge(routes::broker::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .with_state(app)
-        .merge(analysis::route::routes(analysis.clone(), knows));
-    let service = router.into_make_service_with_connect_info::<https::ClientAddr>();
+        .merge(analysis::route::routes(analysis.clone(), knows))
+        .layer(axum::middleware::from_fn_with_state(
+            streams,
+            routes::stream_limit::limit_public_streams,
+        ));
     let scheme = if tls.is_some() { "https" } else { "http" };
-    let http_task = match tls {
-        Some(acceptor) => {
-            let listener = https::TlsListener::new(listener, acceptor).map_err(bind_error)?;
-            tokio::spawn(async move {
-                if let Err(e) = axum::serve(listener, service).await {
-                    tracing::error!("hall https server stopped: {e}");
-                }
-            })
+    let listener = listener::HallListener::new(listener, tls, &limits).map_err(bind_error)?;
+    let service = listener::HallService::new(router);
+    let http_task = tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, service).await {
+            tracing::error!("hall {scheme} server stopped: {e}");
         }
-        None => tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, service).await {
-                tracing::error!("hall http server stopped: {e}");
-            }
-        }),
-    };
+    });
     tracing::info!("hall serving {scheme}://{addr}/ as MQTT client {client_id}");
     Ok(RunningHall {
         addr,

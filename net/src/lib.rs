@@ -14,12 +14,15 @@
 //! - [`live_view`]: one board's live web view (the page, `/events` as Server-Sent Events,
 //!   `/api/state`, `/game.sgf`), served by the board itself and by the hall per board;
 //! - [`config_reader`]: reading a TOML file against a schema while collecting *every*
-//!   problem with its key path, the style of both configs.
+//!   problem with its key path, the style of both configs;
+//! - [`open_files`]: the open-files limit, raised to the hard one at start and read by the
+//!   hall to size its caps.
 
 pub mod backoff;
 pub mod broker;
 pub mod config_reader;
 pub mod link;
 pub mod live_view;
+pub mod open_files;
 pub mod secrets;
 pub mod tls;

@@ -38,6 +38,9 @@ pub(super) fn run(args: HallArgs) -> Result<(), CliError> {
             tracing::warn!("{}: {risk}", path.display());
         }
     }
+    // Each viewer's page and each connection is an open file: the hall sizes its caps on
+    // what it may open.
+    tengen_net::open_files::raise_and_log();
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {

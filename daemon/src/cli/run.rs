@@ -14,6 +14,8 @@ use crate::service::links::{start_links, LinkOptions, ServiceEnds};
 pub(super) fn run(args: RunArgs) -> Result<(), CliError> {
     let config = Config::load(&args.config).map_err(|e| CliError::config(&e))?;
     super::init_logging();
+    // The journal, the SGF and the page's viewers must never run out of open files.
+    tengen_net::open_files::raise_and_log();
     let file = args.config.display();
     for risk in config.warnings() {
         tracing::warn!("{file}: {risk}");

@@ -18,6 +18,8 @@ mod broker;
 mod browser;
 #[path = "../support/http.rs"]
 mod http;
+#[path = "../support/tls.rs"]
+mod tls;
 
 mod browser_clock;
 mod browser_console;
@@ -26,6 +28,7 @@ mod browser_live;
 mod browser_round;
 mod fault_serial;
 mod fault_service;
+mod hall_limits;
 mod pi_qemu;
 mod service_kill;
 mod service_restart;

@@ -1,6 +1,6 @@
 //! A small HTTP/1.1 client for the tests that read the web views over real TCP: one request
 //! per connection, read until the server closes or, for event streams, until a marker
-//! appears.
+//! appears. The same requests go over TLS with `support/tls.rs`.
 //!
 //! Include with `#[path = "support/http.rs"] mod http;`. Not every test binary uses every
 //! helper.
@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// One HTTP response: status, raw header block, body.
@@ -48,9 +48,18 @@ pub(crate) const TEST_ORIGIN: (&str, &str) = ("Origin", "http://test");
 
 /// Posts the hall's console login form, as its page does.
 pub(crate) async fn console_login(addr: SocketAddr, name: &str, password: &str) -> Resp {
+    let s = TcpStream::connect(addr).await.expect("connect");
+    console_login_on(s, name, password).await
+}
+
+/// Posts the hall's console login form on `s` (a fresh connection, plain or TLS).
+pub(crate) async fn console_login_on<S>(s: S, name: &str, password: &str) -> Resp
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let body = format!("name={name}&password={password}");
-    request(
-        addr,
+    request_on(
+        s,
         "POST",
         "/console/login",
         &[
@@ -63,12 +72,16 @@ pub(crate) async fn console_login(addr: SocketAddr, name: &str, password: &str) 
     .await
 }
 
-/// Logs in to the hall's console (303) and returns the session cookie (`name=value`).
-pub(crate) async fn console_cookie(addr: SocketAddr, name: &str, password: &str) -> String {
-    let r = console_login(addr, name, password).await;
+/// The session cookie (`name=value`) of a successful login (303).
+pub(crate) fn session_cookie(r: &Resp) -> String {
     assert_eq!(r.status, 303, "{}", r.text());
     let set = r.header("set-cookie").expect("a session cookie");
     set.split(';').next().unwrap_or_default().to_string()
+}
+
+/// Logs in to the hall's console (303) and returns the session cookie (`name=value`).
+pub(crate) async fn console_cookie(addr: SocketAddr, name: &str, password: &str) -> String {
+    session_cookie(&console_login(addr, name, password).await)
 }
 
 /// Sends one request and reads until the server closes (or `until` appears, for streams).
@@ -80,7 +93,22 @@ pub(crate) async fn request(
     body: &[u8],
     until: Option<&str>,
 ) -> Resp {
-    let mut s = TcpStream::connect(addr).await.expect("connect");
+    let s = TcpStream::connect(addr).await.expect("connect");
+    request_on(s, method, path, headers, body, until).await
+}
+
+/// [`request`] on a connection already open (plain or TLS).
+pub(crate) async fn request_on<S>(
+    mut s: S,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    until: Option<&str>,
+) -> Resp
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n");
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
@@ -95,6 +123,8 @@ pub(crate) async fn request(
         let n = match tokio::time::timeout_at(deadline, s.read(&mut buf)).await {
             Ok(Ok(0)) | Err(_) => break,
             Ok(Ok(n)) => n,
+            // A TLS peer that closes without its close_notify.
+            Ok(Err(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
             Ok(Err(e)) => panic!("read: {e}"),
         };
         out.extend_from_slice(&buf[..n]);

@@ -198,7 +198,21 @@ pub(crate) struct HallSection {
     /// What commentators see (`commentary`): the boards live (a closed commentary room) or
     /// as the public does, behind the broadcast delay (the default).
     pub(crate) commentary_live: bool,
+    /// Public event streams open at once, in total (`max_streams`; default from the
+    /// open-files limit).
+    pub(crate) max_streams: Option<usize>,
+    /// Public event streams open at once from one address (`streams_per_address`).
+    pub(crate) streams_per_address: Option<usize>,
+    /// Connections from one address that are not being answered (TLS handshake, waiting
+    /// for a request) at once (`idle_per_address`).
+    pub(crate) idle_per_address: Option<usize>,
 }
+
+/// The largest `[hall] max_streams` and `streams_per_address`.
+const MAX_STREAMS: i64 = 1_000_000;
+
+/// The largest `[hall] idle_per_address`.
+const MAX_IDLE_PER_ADDRESS: i64 = 65_536;
 
 /// What a login may do (`role` of an `[[arbiter]]` entry).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -575,6 +589,9 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "tls_cert",
             "tls_key",
             "commentary",
+            "max_streams",
+            "streams_per_address",
+            "idle_per_address",
         ],
     );
     let commentary_live = match r.string(t, P, "commentary").as_deref() {
@@ -623,6 +640,13 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "tls_cert and tls_key must be given together",
         );
     }
+    let mut count = |key, max| {
+        r.integer_in(t, P, key, 1, max)
+            .and_then(|v| usize::try_from(v).ok())
+    };
+    let max_streams = count("max_streams", MAX_STREAMS);
+    let streams_per_address = count("streams_per_address", MAX_STREAMS);
+    let idle_per_address = count("idle_per_address", MAX_IDLE_PER_ADDRESS);
     HallSection {
         identity,
         session_hours,
@@ -631,6 +655,9 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         tls_cert,
         tls_key,
         commentary_live,
+        max_streams,
+        streams_per_address,
+        idle_per_address,
     }
 }
 
@@ -1198,6 +1225,32 @@ mod tests {
         assert_eq!(
             lines("arbiter = \"chief\"\n"),
             ["hall.toml: arbiter: expected an array of tables ([[arbiter]]), found a string"]
+        );
+    }
+
+    #[test]
+    fn the_caps_on_connections_and_streams_are_counts_from_one() {
+        let c = parse("[hall]\nmax_streams = 500\nstreams_per_address = 4\nidle_per_address = 2\n")
+            .expect("valid");
+        assert_eq!(
+            (
+                c.hall.max_streams,
+                c.hall.streams_per_address,
+                c.hall.idle_per_address
+            ),
+            (Some(500), Some(4), Some(2))
+        );
+        let none = parse("").expect("valid");
+        assert_eq!(none.hall.max_streams, None);
+        assert_eq!(
+            lines(
+                "[hall]\nmax_streams = 0\nidle_per_address = 100000\nstreams_per_address = \"9\"\n"
+            ),
+            [
+                "hall.toml: hall.max_streams: 0 is not in 1..=1000000",
+                "hall.toml: hall.streams_per_address: expected an integer, found a string",
+                "hall.toml: hall.idle_per_address: 100000 is not in 1..=65536",
+            ]
         );
     }
 

@@ -9,6 +9,7 @@ pub(crate) mod commentary;
 pub(crate) mod round_api;
 pub(crate) mod rounds;
 pub(crate) mod static_export;
+pub(crate) mod stream_limit;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -32,7 +33,7 @@ use crate::boards::mqtt_client::{lock, MqttLink, Shared};
 use crate::config::{Arbiter, Role};
 use crate::console::auth::{self, Sessions, COOKIE};
 use crate::console::login_limit::LoginLimiter;
-use crate::https::ClientAddr;
+use crate::listener::ClientAddr;
 use crate::public::overview_cache::OverviewCache;
 use crate::tournament::link::TournamentLink;
 
