@@ -28,3 +28,4 @@ mod fault_service;
 mod pi_qemu;
 mod service_kill;
 mod service_restart;
+mod status_heartbeat;
