@@ -100,7 +100,7 @@ impl PublisherHandle {
     }
 
     /// The scan loop turned lately: `status` online is published again, with `at` the
-    /// board's time as the driver takes it in (see [`crate::service::mqtt_status`]).
+    /// board's time as the driver takes it in (the heartbeat of `service::mqtt_status`).
     pub fn heartbeat(&self) {
         let _ = self.input.send(Input::Heartbeat);
     }

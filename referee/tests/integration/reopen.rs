@@ -7,6 +7,7 @@
 
 use serde_json::{json, Value};
 use tengen_hal::{Button, ButtonAction, ButtonEvent, Frame, FrameData, Millis, PointState};
+use tengen_protocol::command::MAX_CLOCK_MS;
 use tengen_protocol::event::{AlertCode, ClearedHow, EndReason, GameSetup, ReopenedPhase};
 use tengen_protocol::view::Phase;
 use tengen_protocol::{Command, CommandEnvelope, Event, GameView, Timestamp};
@@ -361,11 +362,12 @@ fn a_game_lost_on_time_is_reopened_adjusted_resumed_and_played_on_across_a_resta
         t.refusal(json!({"type": "resume"})),
         "White's clock reads 0 (the flag fell): set it with adjust_time first, then resume"
     );
-    t.done(json!({"type": "adjust_time", "color": "W", "ms": 60_000}));
+    // The most a clock shows (99:59:59; `adjust_time` refuses more).
+    t.done(json!({"type": "adjust_time", "color": "W", "ms": MAX_CLOCK_MS}));
     let state = t.state();
     assert_eq!(
         (&state["clocks"]["W"], &state["clocks"]["paused"]),
-        (&json!(60_000), &json!(true))
+        (&json!(MAX_CLOCK_MS), &json!(true))
     );
 
     // A power cut now: the rebuilt referee holds the same game and takes it up.
@@ -388,12 +390,21 @@ fn a_game_lost_on_time_is_reopened_adjusted_resumed_and_played_on_across_a_resta
     t.wait(10_000);
     let state = t.state();
     assert_eq!(state["clocks"]["running"], "W");
-    assert_eq!(state["clocks"]["W"], 60_000 - (t.now - resumed), "{state}");
+    assert_eq!(
+        state["clocks"]["W"],
+        MAX_CLOCK_MS - (t.now - resumed),
+        "{state}"
+    );
     t.play(Color::White, "G7");
     t.play(Color::Black, "E5");
     assert_eq!(t.moves(), ["B C3", "W G7", "B E5"]);
     assert_eq!(t.view().phase(), Phase::Playing);
     t.replayed();
+    // The record written after the largest adjustment reads back (WL[359988.x]).
+    let white_left = t.view().record()[1].time_left_ms.unwrap();
+    assert!(white_left > MAX_CLOCK_MS - 20_000, "{white_left}");
+    let back = tengen_rules::sgf::parse(&t.view().sgf(true)).unwrap();
+    assert_eq!(back.moves[1].time_left_ms, Some(white_left));
 }
 
 #[test]
