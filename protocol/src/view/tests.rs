@@ -599,6 +599,11 @@ fn the_record_says_whose_game_it_was_and_where() {
     }
     let parsed = tengen_rules::sgf::parse(&text).unwrap();
     assert_eq!(parsed.moves.len(), 1);
+    let state = v.snapshot(at(3)).unwrap().to_value();
+    assert_eq!(
+        (&state["event"], &state["place"]),
+        (&json!("Tournoi de Juvisy"), &json!("Juvisy"))
+    );
 }
 
 fn reopened(previous: &str, phase: ReopenedPhase) -> Event {
