@@ -155,6 +155,10 @@ def commands():
         {"id": "c10", "type": "new_game", "game": "r3-t07", "black": "Honinbo Shusaku",
          "white": "Gennan Inseki", "round": "3", "table": "7", "size": 19, "komi": 7.5,
          "handicap": 0, "time_control": "byoyomi 60m 5x60s"},
+        {"id": "c11", "type": "reopen", "reason": "Black resigned by mistake", "by": "chief"},
+        {"id": "c12", "type": "withdraw_warning", "color": "B", "reason": "wrong card",
+         "by": "chief"},
+        {"id": "c13", "type": "set_result", "result": "W+T", "reason": "time"},
     ]
     for c in cmds:
         put("command", c["type"] + "_" + c["id"], json.dumps(c))
@@ -170,6 +174,8 @@ def console_commands():
         {"type": "adjust_time", "color": "B", "ms": 300000, "periods": 5},
         {"type": "confirm", "alert": "a12"},
         {"type": "set_result", "result": "B+R"},
+        {"type": "reopen", "reason": "the wrong card was confirmed"},
+        {"type": "withdraw_warning", "color": "W"},
         {"type": "new_game", "game": "r4-t07", "black": "Lee Changho", "white": "Cho Hunhyun",
          "black_rank": "9p", "white_rank": "9p", "event": "Open 2026", "round": "4",
          "table": "7", "size": 19, "komi": 7.5, "time_control": "byoyomi 60m 5x30s"},

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 use tengen_rules::Color;
 use thiserror::Error;
 
+use crate::event::EndReason;
 use crate::signing::{Refusal, SenderPolicy, Stamp};
 
 /// One command with its envelope: `{"id":"...","type":"...","by":"arbiter-name",...}`.
@@ -102,6 +103,10 @@ pub enum Command {
     SetResult {
         /// SGF form.
         result: String,
+        /// Why the game ended (`time`, `resignation`, `warnings`, `arbiter`, `count`);
+        /// absent: `time` while a `time_expired` alert is open, else `arbiter`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<EndReason>,
     },
     /// Play resumes after a disagreement at counting (Art. 21.4), or after a flag fall
     /// ruled a forfeited turn (Art. 22.5).
@@ -115,6 +120,42 @@ pub enum Command {
         #[serde(default)]
         from_seq: u64,
     },
+    /// A finished game is taken up again (a wrong result, a wrong warning): back to the
+    /// phase it ended from, clocks paused, no result, until the next `game_over`.
+    Reopen {
+        /// Why, in the arbiter's words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// A warning given by mistake (a wrong `confirm`) is taken back: that side has one
+    /// warning fewer.
+    WithdrawWarning {
+        /// Whose warning.
+        color: Color,
+        /// Why, in the arbiter's words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+}
+
+impl Command {
+    /// The `type` word (`"pause"`, `"adjust_time"`...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Command::NewGame { .. } => "new_game",
+            Command::Pause {} => "pause",
+            Command::Resume {} => "resume",
+            Command::AdjustTime { .. } => "adjust_time",
+            Command::Confirm { .. } => "confirm",
+            Command::Dismiss { .. } => "dismiss",
+            Command::Resign { .. } => "resign",
+            Command::SetResult { .. } => "set_result",
+            Command::ResumePlay { .. } => "resume_play",
+            Command::Republish { .. } => "republish",
+            Command::Reopen { .. } => "reopen",
+            Command::WithdrawWarning { .. } => "withdraw_warning",
+        }
+    }
 }
 
 /// Why a command could not be taken.
@@ -145,7 +186,7 @@ pub enum CommandError {
 }
 
 /// What is wrong with one field of a command (see [`check_fields`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
 pub enum FieldProblem {
     /// The field is an empty string.
     #[error("is empty")]
@@ -165,7 +206,30 @@ pub enum FieldProblem {
     /// A game id that is not lower-case `[a-z0-9-]`.
     #[error("must be lower-case letters, digits and '-' only")]
     NotAnId,
+    /// A time longer than a clock can show ([`MAX_CLOCK_MS`]).
+    #[error("is {ms} ms; a clock shows at most 99:59:59 ({max} ms)", max = MAX_CLOCK_MS)]
+    TooMuchTime {
+        /// The time asked for.
+        ms: u64,
+    },
+    /// A count over its limit.
+    #[error("is {value}; at most {max} are allowed")]
+    TooMany {
+        /// The value.
+        value: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A komi beyond [`MAX_KOMI`] points either way.
+    #[error("is {komi}; a komi is at most {max} points either way", max = MAX_KOMI)]
+    KomiOutOfRange {
+        /// The komi asked for.
+        komi: f64,
+    },
 }
+
+// `f64` has no `Eq`; a komi that is compared is never NaN (JSON cannot write one).
+impl Eq for FieldProblem {}
 
 /// The largest `cmd` payload a board reads, in bytes (a signed `new_game` with every field
 /// at its limit is under 2 KiB); a longer one is refused before it is parsed.
@@ -183,6 +247,16 @@ pub const MAX_NAME: usize = 128;
 pub const MAX_SHORT: usize = 32;
 /// The longest `time_control` (`"byoyomi 60m 5x60s"`), in bytes.
 pub const MAX_TIME_CONTROL: usize = 64;
+/// The longest `reason` (of `reopen`, `withdraw_warning`), in bytes: a sentence.
+pub const MAX_REASON: usize = 256;
+/// The most time `adjust_time` sets, in ms: 99 h 59 min 59 s, what a clock can show (and
+/// what an SGF `BL`/`WL` reads back).
+pub const MAX_CLOCK_MS: u64 = 359_999_000;
+/// The most byo-yomi periods (or Canadian stones) `adjust_time` sets.
+pub const MAX_PERIODS: u32 = 99;
+/// The largest komi `new_game` takes, in points either way (a 19x19 board has 361
+/// points).
+pub const MAX_KOMI: f64 = 400.0;
 
 /// A `cmd` payload that was not taken: the id to answer with (the payload's string `id`,
 /// if it has one) and why.
@@ -214,26 +288,26 @@ fn check_size(payload: &[u8]) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// Checks every field of a decoded command against its limit: `id` (1 to [`MAX_ID`]
-/// bytes), `by` ([`MAX_BY`]), the game id (`[a-z0-9-]`, 1 to [`MAX_GAME_ID`]), names
-/// ([`MAX_NAME`]), ranks, round, table, alert ids and results ([`MAX_SHORT`]) and the time
-/// control ([`MAX_TIME_CONTROL`]); none may hold a control character. Whatever passes
-/// fits in an event far below the journal's record limit.
+/// Checks every field of a decoded command against its limit, the one place the board
+/// (before it carries a command out) and the hall (before it sends one) both call: `id`
+/// (1 to [`MAX_ID`] bytes), `by` ([`MAX_BY`]), the game id (`[a-z0-9-]`, 1 to
+/// [`MAX_GAME_ID`]), names, the event and the place ([`MAX_NAME`]), ranks, round, table,
+/// alert ids and results ([`MAX_SHORT`]), the time control ([`MAX_TIME_CONTROL`]), reasons
+/// ([`MAX_REASON`]); none may hold a control character. Numbers: a komi within
+/// [`MAX_KOMI`], a time within [`MAX_CLOCK_MS`] and periods within [`MAX_PERIODS`].
+/// Whatever passes fits in an event far below the journal's record limit, and in an SGF
+/// record that reads back.
 pub fn check_fields(envelope: &CommandEnvelope) -> Result<(), CommandError> {
-    let text = |field: &'static str, value: &str, max: usize| {
-        text_problem(value, max).map_or(Ok(()), |problem| {
-            Err(CommandError::Field { field, problem })
-        })
+    let field = |field: &'static str, problem: FieldProblem| CommandError::Field { field, problem };
+    let text = |name: &'static str, value: &str, max: usize| {
+        text_problem(value, max).map_or(Ok(()), |problem| Err(field(name, problem)))
     };
-    let optional = |field: &'static str, value: &Option<String>, max: usize| match value {
-        Some(v) => text(field, v, max),
+    let optional = |name: &'static str, value: &Option<String>, max: usize| match value {
+        Some(v) => text(name, v, max),
         None => Ok(()),
     };
     if envelope.id.is_empty() {
-        return Err(CommandError::Field {
-            field: "id",
-            problem: FieldProblem::Empty,
-        });
+        return Err(field("id", FieldProblem::Empty));
     }
     text("id", &envelope.id, MAX_ID)?;
     optional("by", &envelope.by, MAX_BY)?;
@@ -245,33 +319,57 @@ pub fn check_fields(envelope: &CommandEnvelope) -> Result<(), CommandError> {
             black_rank,
             white_rank,
             event,
+            place,
             round,
             table,
+            komi,
             time_control,
-            ..
+            size: _,
+            handicap: _,
         } => {
             if let Some(game) = game {
                 if let Some(problem) = game_id_problem(game) {
-                    return Err(CommandError::Field {
-                        field: "game",
-                        problem,
-                    });
+                    return Err(field("game", problem));
                 }
             }
             optional("black", black, MAX_NAME)?;
             optional("white", white, MAX_NAME)?;
             optional("event", event, MAX_NAME)?;
+            optional("place", place, MAX_NAME)?;
             optional("black_rank", black_rank, MAX_SHORT)?;
             optional("white_rank", white_rank, MAX_SHORT)?;
             optional("round", round, MAX_SHORT)?;
             optional("table", table, MAX_SHORT)?;
             optional("time_control", time_control, MAX_TIME_CONTROL)?;
+            if let Some(komi) = komi {
+                if !komi.is_finite() || komi.abs() > MAX_KOMI {
+                    return Err(field("komi", FieldProblem::KomiOutOfRange { komi: *komi }));
+                }
+            }
+        }
+        Command::AdjustTime { ms, periods, .. } => {
+            if *ms > MAX_CLOCK_MS {
+                return Err(field("ms", FieldProblem::TooMuchTime { ms: *ms }));
+            }
+            if let Some(p) = periods {
+                if *p > MAX_PERIODS {
+                    return Err(field(
+                        "periods",
+                        FieldProblem::TooMany {
+                            value: u64::from(*p),
+                            max: u64::from(MAX_PERIODS),
+                        },
+                    ));
+                }
+            }
         }
         Command::Confirm { alert } | Command::Dismiss { alert } => text("alert", alert, MAX_SHORT)?,
-        Command::SetResult { result } => text("result", result, MAX_SHORT)?,
+        Command::SetResult { result, reason: _ } => text("result", result, MAX_SHORT)?,
+        Command::Reopen { reason } | Command::WithdrawWarning { reason, .. } => {
+            optional("reason", reason, MAX_REASON)?;
+        }
         Command::Pause {}
         | Command::Resume {}
-        | Command::AdjustTime { .. }
         | Command::Resign { .. }
         | Command::ResumePlay { .. }
         | Command::Republish { .. } => {}
@@ -675,6 +773,159 @@ mod tests {
             serde_json::from_slice(&reply_payload(None, &Answer::refused("no such alert")))
                 .unwrap();
         assert_eq!(err, json!({"id":null,"ok":false,"error":"no such alert"}));
+    }
+
+    #[test]
+    fn reopen_withdraw_warning_and_a_result_with_its_reason_have_their_exact_json() {
+        for (json, want) in [
+            (
+                r#"{"id":"c1","by":"chief","type":"reopen","reason":"the wrong card was confirmed"}"#,
+                Command::Reopen {
+                    reason: Some("the wrong card was confirmed".into()),
+                },
+            ),
+            (
+                r#"{"id":"c1","by":"chief","type":"reopen"}"#,
+                Command::Reopen { reason: None },
+            ),
+            (
+                r#"{"id":"c1","by":"chief","type":"withdraw_warning","color":"B","reason":"a2 was not a takeback"}"#,
+                Command::WithdrawWarning {
+                    color: Color::Black,
+                    reason: Some("a2 was not a takeback".into()),
+                },
+            ),
+            (
+                r#"{"id":"c1","by":"chief","type":"withdraw_warning","color":"W"}"#,
+                Command::WithdrawWarning {
+                    color: Color::White,
+                    reason: None,
+                },
+            ),
+            (
+                r#"{"id":"c1","by":"chief","type":"set_result","result":"W+T","reason":"time"}"#,
+                Command::SetResult {
+                    result: "W+T".into(),
+                    reason: Some(EndReason::Time),
+                },
+            ),
+            (
+                r#"{"id":"c1","by":"chief","type":"set_result","result":"B+R"}"#,
+                Command::SetResult {
+                    result: "B+R".into(),
+                    reason: None,
+                },
+            ),
+        ] {
+            let c = decode(json.as_bytes()).unwrap_or_else(|e| panic!("{json}: {e}"));
+            assert_eq!(c.command, want, "{json}");
+            assert_eq!(serde_json::to_string(&c).unwrap(), json, "written back");
+        }
+        for bad in [
+            r#"{"id":"c1","type":"set_result","result":"W+T","reason":"flag"}"#,
+            r#"{"id":"c1","type":"reopen","reason":7}"#,
+            r#"{"id":"c1","type":"withdraw_warning"}"#,
+            r#"{"id":"c1","type":"withdraw_warning","color":"B","count":1}"#,
+        ] {
+            let e = decode(bad.as_bytes()).unwrap_err().to_string();
+            assert!(e.starts_with("malformed command: "), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_place_and_the_reasons_are_checked_like_every_text_field() {
+        let open = SenderPolicy::default();
+        // The issue's payload: 6 KB of place with `]`, `\`, ESC, NUL and a newline.
+        let place = format!("Hall ]\\ \u{1b}[31m\0\n{}", "x".repeat(6000));
+        let c = json!({"id": "n", "type": "new_game", "place": place});
+        let r = decode_checked(c.to_string().as_bytes(), &open).unwrap_err();
+        assert_eq!(
+            r.error.to_string(),
+            format!(
+                "field \"place\" is {} bytes long; at most {MAX_NAME} are allowed",
+                place.len()
+            )
+        );
+        for (kind, field, value) in [
+            ("new_game", "place", "Hall\u{1b}[31m"),
+            ("new_game", "place", "Hall\u{0}B"),
+            ("new_game", "place", "Hall\nB"),
+            ("reopen", "reason", "wrong\ncard"),
+            ("withdraw_warning", "reason", "wrong\u{1b}card"),
+        ] {
+            let mut c = json!({"id": "n", "type": kind, field: value});
+            if kind == "withdraw_warning" {
+                c["color"] = json!("B");
+            }
+            let r = decode_checked(c.to_string().as_bytes(), &open).unwrap_err();
+            assert_eq!(
+                r.error.to_string(),
+                format!("field \"{field}\" holds a control character"),
+                "{kind} {value:?}"
+            );
+        }
+        let long = "r".repeat(MAX_REASON + 1);
+        let c = json!({"id": "n", "type": "reopen", "reason": long});
+        assert!(decode(c.to_string().as_bytes()).is_err());
+        // What SGF escapes is fine: `]` and `\` are written `\]` and `\\`.
+        let c =
+            json!({"id": "n", "type": "new_game", "place": "Salle ]B[ \\ 2", "black": "a]b\\c"});
+        assert!(decode(c.to_string().as_bytes()).is_ok());
+        let c = json!({"id": "n", "type": "reopen", "reason": "r".repeat(MAX_REASON)});
+        assert!(decode(c.to_string().as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn adjust_time_is_bounded_to_what_a_clock_shows() {
+        let open = SenderPolicy::default();
+        let ask = |ms: u64, periods: Option<u32>| {
+            let mut c = json!({"id": "t", "type": "adjust_time", "color": "W", "ms": ms});
+            if let Some(p) = periods {
+                c["periods"] = json!(p);
+            }
+            decode_checked(c.to_string().as_bytes(), &open).map(|_| ())
+        };
+        let e = ask(u64::MAX, None).unwrap_err();
+        assert_eq!(
+            e.error.to_string(),
+            "field \"ms\" is 18446744073709551615 ms; a clock shows at most 99:59:59 (359999000 ms)"
+        );
+        assert_eq!(e.id.as_deref(), Some("t"));
+        assert!(ask(MAX_CLOCK_MS + 1, None).is_err());
+        assert!(ask(MAX_CLOCK_MS, Some(MAX_PERIODS)).is_ok());
+        assert_eq!(
+            ask(60_000, Some(100)).unwrap_err().error.to_string(),
+            "field \"periods\" is 100; at most 99 are allowed"
+        );
+        assert!(ask(60_000, Some(u32::MAX)).is_err());
+    }
+
+    #[test]
+    fn a_komi_beyond_any_board_is_refused() {
+        for komi in [1e300, -401.0, 400.5] {
+            let c = json!({"id": "k", "type": "new_game", "komi": komi});
+            let e = decode(c.to_string().as_bytes()).unwrap_err().to_string();
+            assert!(e.starts_with("field \"komi\" is "), "{komi}: {e}");
+        }
+        for komi in [7.5, 0.0, -400.0, 0.5] {
+            let c = json!({"id": "k", "type": "new_game", "komi": komi});
+            assert!(decode(c.to_string().as_bytes()).is_ok(), "{komi}");
+        }
+    }
+
+    #[test]
+    fn every_command_says_its_type_word() {
+        for json in [
+            r#"{"id":"1","type":"pause"}"#,
+            r#"{"id":"1","type":"reopen"}"#,
+            r#"{"id":"1","type":"withdraw_warning","color":"B"}"#,
+            r#"{"id":"1","type":"set_result","result":"0"}"#,
+            r#"{"id":"1","type":"new_game"}"#,
+        ] {
+            let c = decode(json.as_bytes()).unwrap();
+            let v: Value = serde_json::from_str(json).unwrap();
+            assert_eq!(Some(c.command.kind()), v["type"].as_str());
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Events as readable lines, for people watching a terminal (`tengen demo`):
 //! `   17  13:45:01.250  move 37  W  R14   captures Q14 Q15  [B 59:58 W 59:12]`.
 
+use crate::command::Command;
 use crate::event::{Envelope, Event};
 use crate::gtp;
 use crate::time::clock_text;
@@ -86,9 +87,70 @@ pub fn sentence(event: &Event) -> String {
             ),
             _ => format!("game over: {} by {}", end.result, end.reason),
         },
+        Event::GameReopened {
+            previous_result,
+            reason,
+            phase,
+        } => format!(
+            "game reopened ({phase}), was {previous_result}{}",
+            because(reason.as_deref())
+        ),
+        Event::WarningWithdrawn {
+            color,
+            count,
+            reason,
+        } => format!(
+            "warning of {color} withdrawn, {count} left{}",
+            because(reason.as_deref())
+        ),
         Event::SensorFault { points, kind } => {
             format!("sensor fault: {kind} {}", gtp::join(points, " "))
         }
         Event::Status { state, version, .. } => format!("board {state} (tengen {version})"),
+    }
+}
+
+/// `: "the reason"` when there is one.
+fn because(reason: Option<&str>) -> String {
+    reason.map_or(String::new(), |r| format!(": \"{r}\""))
+}
+
+/// What a command asks, in a few words, its `type` first: `pause`, `adjust_time W to
+/// 5:00, 3 periods`, `set_result W+T (time)`, `reopen: "wrong card confirmed"`. For the
+/// board's log line of each command it carries out or refuses.
+pub fn command(command: &Command) -> String {
+    let kind = command.kind();
+    match command {
+        Command::NewGame {
+            game, black, white, ..
+        } => {
+            let mut s = kind.to_string();
+            if let Some(g) = game {
+                s.push_str(&format!(" {g}"));
+            }
+            if let (Some(b), Some(w)) = (black, white) {
+                s.push_str(&format!(", {b} (B) vs {w} (W)"));
+            }
+            s
+        }
+        Command::AdjustTime { color, ms, periods } => {
+            let mut s = format!("{kind} {color} to {}", clock_text(*ms));
+            if let Some(p) = periods {
+                s.push_str(&format!(", {p} periods"));
+            }
+            s
+        }
+        Command::Confirm { alert } | Command::Dismiss { alert } => format!("{kind} {alert}"),
+        Command::Resign { color } | Command::ResumePlay { color } => format!("{kind} {color}"),
+        Command::SetResult { result, reason } => match reason {
+            Some(r) => format!("{kind} {result} ({r})"),
+            None => format!("{kind} {result}"),
+        },
+        Command::Republish { from_seq } => format!("{kind} from seq {from_seq}"),
+        Command::Reopen { reason } => format!("{kind}{}", because(reason.as_deref())),
+        Command::WithdrawWarning { color, reason } => {
+            format!("{kind} {color}{}", because(reason.as_deref()))
+        }
+        Command::Pause {} | Command::Resume {} => kind.to_string(),
     }
 }

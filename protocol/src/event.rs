@@ -161,6 +161,27 @@ pub enum Event {
     },
     /// The game ended.
     GameOver(GameEnd),
+    /// A finished game is taken up again on an arbiter's `reopen` (added by tengen beyond
+    /// SPEC.md's list): no result until the next `game_over`, the clocks paused, the game
+    /// back in `phase`.
+    GameReopened {
+        /// The result it had (SGF form).
+        previous_result: String,
+        /// Why, in the arbiter's words (null when not given).
+        reason: Option<String>,
+        /// Where the game is now: `"counting"` after a counted result, else `"playing"`.
+        phase: ReopenedPhase,
+    },
+    /// A warning given by mistake taken back on an arbiter's `withdraw_warning` (added by
+    /// tengen beyond SPEC.md's list).
+    WarningWithdrawn {
+        /// Whose warning.
+        color: Color,
+        /// That side's warnings left in this game.
+        count: u32,
+        /// Why, in the arbiter's words (null when not given).
+        reason: Option<String>,
+    },
     /// Hardware trouble, kept apart from rule alerts.
     SensorFault {
         /// Points involved (empty for link events).
@@ -198,6 +219,8 @@ impl Event {
             Event::Counting { .. } => "counting",
             Event::PlayResumed { .. } => "play_resumed",
             Event::GameOver(_) => "game_over",
+            Event::GameReopened { .. } => "game_reopened",
+            Event::WarningWithdrawn { .. } => "warning_withdrawn",
             Event::SensorFault { .. } => "sensor_fault",
             Event::Status { .. } => "status",
         }
@@ -649,6 +672,17 @@ words! {
 }
 
 words! {
+    /// Where a reopened game goes back to (`game_reopened`'s `phase`).
+    ReopenedPhase {
+        /// Play goes on.
+        Playing = "playing",
+        /// Counting (the result was counted): the dead stones are lifted and confirmed
+        /// again.
+        Counting = "counting",
+    }
+}
+
+words! {
     /// Why a game ended.
     EndReason {
         /// Counted.
@@ -809,6 +843,10 @@ mod tests {
             r#"{"seq":12,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"play_resumed","color":"B"}"#,
             r#"{"seq":13,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"game_over","result":"B+1.5","reason":"count","black_area":185.0,"white_area":176.0,"dame":0,"margin_stones":0.75,"margin_points":1.5}"#,
             r#"{"seq":13,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"game_over","result":"W+R","reason":"resignation","black_area":null,"white_area":null,"dame":null,"margin_stones":null,"margin_points":null}"#,
+            r#"{"seq":14,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"game_reopened","previous_result":"W+F","reason":"the takeback alert was confirmed by mistake","phase":"playing"}"#,
+            r#"{"seq":14,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"game_reopened","previous_result":"B+1.5","reason":null,"phase":"counting"}"#,
+            r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"warning_withdrawn","color":"B","count":1,"reason":"wrong card confirmed"}"#,
+            r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"warning_withdrawn","color":"W","count":0,"reason":null}"#,
             r#"{"seq":14,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"sensor_fault","points":["K10"],"kind":"stuck"}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"status","state":"restoring","version":"0.1.0"}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"status","state":"restoring","version":"0.2.0","off_since":"2026-11-29T13:44:00.000Z"}"#,
@@ -825,6 +863,8 @@ mod tests {
             r#"{"seq":1,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"byoyomi","color":"B","call":"11","periods_left":1}"#,
             r#"{"seq":1,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"alert_cleared","id":"a1","how":"vanished"}"#,
             r#"{"seq":1,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"explode"}"#,
+            r#"{"seq":1,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"game_reopened","previous_result":"W+R","reason":null,"phase":"over"}"#,
+            r#"{"seq":1,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"warning_withdrawn","color":"X","count":0,"reason":null}"#,
         ] {
             assert!(serde_json::from_str::<Envelope>(bad).is_err(), "{bad}");
         }

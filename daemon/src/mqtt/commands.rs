@@ -5,7 +5,8 @@
 //! [`CommandRequest`] and the service's answer is the reply. [`RecentCommands`] remembers
 //! the ids taken lately so a repeated one is answered again, never carried out twice.
 //! A `republish` beyond one every 10 s is refused with
-//! [`tengen_protocol::command::RepublishRefused`].
+//! [`tengen_protocol::command::RepublishRefused`]. Each command taken is logged once, in
+//! words, when it is carried out or refused ([`log_outcome`]).
 
 use std::collections::{HashMap, VecDeque};
 
@@ -25,6 +26,35 @@ pub struct CommandRequest {
 /// The channel pair the service owns: it receives [`CommandRequest`]s from the publisher.
 pub fn channel(capacity: usize) -> (mpsc::Sender<CommandRequest>, mpsc::Receiver<CommandRequest>) {
     mpsc::channel(capacity)
+}
+
+/// A command as the board's log names it: `c-12 from chief: pause`, `c-13 from chief:
+/// adjust_time W to 5:00, 3 periods` (its id, who sent it, what it asks in a few words).
+/// Every text in it passed [`tengen_protocol::command::check_fields`], so it is one line.
+pub(crate) fn named(command: &CommandEnvelope) -> String {
+    let who = match &command.by {
+        Some(by) => format!("from {by}"),
+        None => "from an unnamed sender".to_string(),
+    };
+    format!(
+        "{} {who}: {}",
+        command.id,
+        tengen_protocol::describe::command(&command.command)
+    )
+}
+
+/// The log line of a command carried out or refused: `command c-12 from chief: pause -
+/// done`, `command c-12 from chief: pause - refused: the game is over`.
+pub(crate) fn outcome_line(named: &str, answer: &Answer) -> String {
+    match answer {
+        Answer::Done => format!("command {named} - done"),
+        Answer::Refused(why) => format!("command {named} - refused: {why}"),
+    }
+}
+
+/// Logs (INFO, one line) what became of a command: [`outcome_line`].
+pub(crate) fn log_outcome(named: &str, answer: &Answer) {
+    tracing::info!("{}", outcome_line(named, answer));
 }
 
 /// Why a command handed to the service got no answer from it.
@@ -104,6 +134,44 @@ impl RecentCommands {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_command_is_logged_in_words_on_one_line() {
+        let command = |json: &str| tengen_protocol::command::decode(json.as_bytes()).unwrap();
+        let pause = command(r#"{"id":"c-12","by":"chief","type":"pause"}"#);
+        assert_eq!(
+            outcome_line(&named(&pause), &Answer::Done),
+            "command c-12 from chief: pause - done"
+        );
+        assert_eq!(
+            outcome_line(&named(&pause), &Answer::refused("the game is over")),
+            "command c-12 from chief: pause - refused: the game is over"
+        );
+        for (json, line) in [
+            (
+                r#"{"id":"c-13","by":"chief","type":"adjust_time","color":"W","ms":300000,"periods":3}"#,
+                "command c-13 from chief: adjust_time W to 5:00, 3 periods - done",
+            ),
+            (
+                r#"{"id":"c-14","by":"chief","type":"reopen","reason":"wrong card"}"#,
+                "command c-14 from chief: reopen: \"wrong card\" - done",
+            ),
+            (
+                r#"{"id":"c-15","type":"withdraw_warning","color":"B"}"#,
+                "command c-15 from an unnamed sender: withdraw_warning B - done",
+            ),
+            (
+                r#"{"id":"c-16","by":"hall","type":"set_result","result":"W+T","reason":"time"}"#,
+                "command c-16 from hall: set_result W+T (time) - done",
+            ),
+            (
+                r#"{"id":"c-17","by":"hall","type":"new_game","game":"r1-t3","black":"Lee\\]","white":"Gao"}"#,
+                "command c-17 from hall: new_game r1-t3, Lee\\] (B) vs Gao (W) - done",
+            ),
+        ] {
+            assert_eq!(outcome_line(&named(&command(json)), &Answer::Done), line);
+        }
+    }
 
     #[test]
     fn a_repeated_id_is_not_carried_out_twice() {

@@ -66,6 +66,8 @@ enum Input {
     Shutdown(Instant, oneshot::Sender<Result<(), PublisherError>>),
     /// The service's answer to a command, or why there is none.
     Answer(String, Result<tengen_protocol::Answer, Unanswered>),
+    /// The scan loop turned lately: a heartbeat.
+    Heartbeat,
 }
 
 /// What the poller tells the driver.
@@ -95,6 +97,12 @@ impl PublisherHandle {
     /// Sets the retained payloads (`None` leaves a topic as it was).
     pub fn set_retained(&self, retained: Retained) {
         let _ = self.input.send(Input::Retained(retained));
+    }
+
+    /// The scan loop turned lately: `status` online is published again, with `at` the
+    /// board's time as the driver takes it in (the heartbeat of `service::mqtt_status`).
+    pub fn heartbeat(&self) {
+        let _ = self.input.send(Input::Heartbeat);
     }
 }
 
@@ -153,7 +161,7 @@ fn mqtt_options(settings: &MqttSettings, setup: &Setup) -> Result<MqttOptions, P
         .set_inflight(u16::try_from(settings.window * 2 + 32).unwrap_or(u16::MAX))
         .set_last_will(LastWill::new(
             setup.topics.status(),
-            status_payload(setup, "offline"),
+            status_payload(setup, "offline", None),
             QoS::AtLeastOnce,
             true,
         ));
@@ -478,7 +486,8 @@ impl Driver {
         match note {
             Note::Connected { session_present } => {
                 self.link.connected();
-                self.state.connected(session_present, now);
+                self.state
+                    .connected(session_present, now, Timestamp::from_millis(wall_ms()));
             }
             Note::Disconnected(error, go) => {
                 self.link.lost(&error);
@@ -517,6 +526,7 @@ impl Driver {
             }
             Input::Answer(id, Ok(result)) => self.state.answer(&id, result, now),
             Input::Answer(id, Err(why)) => self.state.unanswered(&id, why, now),
+            Input::Heartbeat => self.state.heartbeat(Timestamp::from_millis(wall_ms()), now),
         }
     }
 

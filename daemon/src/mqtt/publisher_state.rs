@@ -31,7 +31,12 @@
 //!   ([`Output::PersistTaken`], before the command is carried out); `republish` is carried
 //!   out here, at most once per [`REPUBLISH_EVERY`] (the rest are refused); anything else
 //!   goes to the service ([`Output::Forward`]) and its answer
-//!   ([`PublisherState::answer`]) is the reply.
+//!   ([`PublisherState::answer`]) is the reply. Every command taken is logged once it is
+//!   carried out or refused, in one INFO line ([`super::commands::log_outcome`]).
+//! - **Heartbeat**: while the scan loop turns, the driver says so every 5 s with the wall
+//!   clock's time ([`PublisherState::heartbeat`]); the core publishes the retained `status`
+//!   online again with that `at` (not an event: nothing is journalled), so a hall can tell
+//!   a board that went silent.
 //! - **Shutdown**: `offline` on `status`, then DISCONNECT once everything is acknowledged
 //!   or the deadline has passed; the answer goes out once DISCONNECT is written.
 //! - **The client's queue** never holds more than `queue` publishes that rumqttc has not
@@ -45,10 +50,10 @@ use tengen_protocol::command::{
     decode_checked, reply_payload, Answer, Checked, CommandError, RepublishRefused,
 };
 use tengen_protocol::signing::{Scope, SenderPolicy};
-use tengen_protocol::{Command, CommandEnvelope, Topics};
+use tengen_protocol::{Command, CommandEnvelope, Timestamp, Topics};
 use thiserror::Error;
 
-use super::commands::{RecentCommands, Seen, Unanswered};
+use super::commands::{self, RecentCommands, Seen, Unanswered};
 use super::outbox::AckTracker;
 use super::source::{Record, RecordKind, SourceError};
 use super::taken_ids::TakenIds;
@@ -96,7 +101,7 @@ pub(crate) enum Carries {
     Event(u64),
     /// Event `seq`, a `status`, on the retained `status` (not part of its acknowledgement).
     StatusCopy(u64),
-    /// `status` online, on every connection.
+    /// `status` online, on every connection and at each heartbeat.
     Online,
     /// `status` offline, at shutdown.
     Offline,
@@ -204,6 +209,8 @@ struct Link {
     sent_retained: [Option<String>; 3],
     /// `offline` is to be published.
     offline_due: bool,
+    /// A heartbeat's `status` online is to be published, with this `at`.
+    beat_due: Option<Timestamp>,
     /// What each publish handed to the client carries, until rumqttc reports it written.
     unwritten: VecDeque<Carries>,
     /// Packet id -> what it carries, until acknowledged.
@@ -230,8 +237,9 @@ pub(crate) struct PublisherState {
     taken: TakenIds,
     /// When the last `republish` was carried out.
     last_republish: Option<Instant>,
-    /// Commands with the service, by id, with the time their answer is due.
-    with_service: HashMap<String, Instant>,
+    /// Commands with the service, by id, with the time their answer is due and the
+    /// command as the log names it ([`commands::named`]).
+    with_service: HashMap<String, (Instant, String)>,
     /// Replies waiting for room in the client's queue.
     replies: VecDeque<Vec<u8>>,
     stop: Stop,
@@ -316,7 +324,7 @@ impl PublisherState {
             Stop::Disconnecting { give_up_at, .. } => Some(give_up_at),
             _ => None,
         };
-        let answers = self.with_service.values().min().copied();
+        let answers = self.with_service.values().map(|(due, _)| *due).min();
         [read, stop, answers].into_iter().flatten().min()
     }
 
@@ -338,8 +346,8 @@ impl PublisherState {
     // ---- inputs: the connection ----
 
     /// A ConnAck: a new connection is up (`session_present`: the broker kept the session;
-    /// nothing here depends on it).
-    pub(crate) fn connected(&mut self, session_present: bool, now: Instant) {
+    /// nothing here depends on it) at wall-clock time `wall` (the `status`'s `at`).
+    pub(crate) fn connected(&mut self, session_present: bool, now: Instant, wall: Timestamp) {
         if self.link.is_some() {
             self.lose_link();
         }
@@ -350,7 +358,7 @@ impl PublisherState {
         let mut link = Link::default();
         self.outputs
             .push_back(Output::Subscribe(self.setup.topics.cmd()));
-        let online = status_payload(&self.setup, "online");
+        let online = status_payload(&self.setup, "online", Some(wall));
         link.hand(
             &mut self.outputs,
             self.setup.topics.status(),
@@ -492,9 +500,23 @@ impl PublisherState {
         self.touch(now);
     }
 
+    /// The scan loop turned lately (the driver says so every 5 s), and the wall clock reads
+    /// `at`: the retained `status` online is published again with that `at`, on a live
+    /// connection and while not shutting down (a heartbeat that finds no room waits).
+    pub(crate) fn heartbeat(&mut self, at: Timestamp, now: Instant) {
+        if self.stop != Stop::Running {
+            return;
+        }
+        if let Some(link) = &mut self.link {
+            link.beat_due = Some(at);
+        }
+        self.touch(now);
+    }
+
     /// The service's answer to the command `id` ([`Output::Forward`]).
     pub(crate) fn answer(&mut self, id: &str, result: Answer, now: Instant) {
-        if self.with_service.remove(id).is_some() {
+        if let Some((_, named)) = self.with_service.remove(id) {
+            commands::log_outcome(&named, &result);
             self.recent.answered(id, &result);
             self.replies.push_back(reply_payload(Some(id), &result));
         }
@@ -531,7 +553,7 @@ impl PublisherState {
         let mut overdue: Vec<String> = self
             .with_service
             .iter()
-            .filter(|(_, due)| **due <= now)
+            .filter(|(_, (due, _))| *due <= now)
             .map(|(id, _)| id.clone())
             .collect();
         overdue.sort();
@@ -611,25 +633,23 @@ impl PublisherState {
                         every_s: REPUBLISH_EVERY.as_secs(),
                         wait_ms: u64::try_from((next - now).as_millis()).unwrap_or(u64::MAX),
                     };
-                    tracing::warn!("refused a command: {refusal}");
-                    self.answered(&cmd.id, Answer::refused(refusal));
+                    self.answered(&cmd, Answer::refused(refusal));
                     return;
                 }
             }
             self.last_republish = Some(now);
             self.tracker.rewind(from_seq);
-            self.answered(&cmd.id, Answer::Done);
+            self.answered(&cmd, Answer::Done);
             return;
         }
         if !self.setup.takes_commands {
-            self.answered(
-                &cmd.id,
-                Answer::refused("this board does not take commands"),
-            );
+            self.answered(&cmd, Answer::refused("this board does not take commands"));
             return;
         }
-        self.with_service
-            .insert(cmd.id.clone(), now + ANSWER_TIMEOUT);
+        self.with_service.insert(
+            cmd.id.clone(),
+            (now + ANSWER_TIMEOUT, commands::named(&cmd)),
+        );
         self.outputs.push_back(Output::Forward(Box::new(cmd)));
     }
 
@@ -641,10 +661,13 @@ impl PublisherState {
         self.replies.push_back(reply_payload(id, &result));
     }
 
-    /// Remembers the answer to `id` and replies with it.
-    fn answered(&mut self, id: &str, result: Answer) {
-        self.recent.answered(id, &result);
-        self.replies.push_back(reply_payload(Some(id), &result));
+    /// Remembers the answer to `cmd` (carried out or refused here), logs it and replies
+    /// with it.
+    fn answered(&mut self, cmd: &CommandEnvelope, result: Answer) {
+        commands::log_outcome(&commands::named(cmd), &result);
+        self.recent.answered(&cmd.id, &result);
+        self.replies
+            .push_back(reply_payload(Some(&cmd.id), &result));
     }
 
     /// An input came at `now`: what is due is worked out at the next
@@ -668,7 +691,8 @@ impl PublisherState {
         let Some(link) = &mut self.link else { return };
         if link.offline_due && link.free(queue) > 0 {
             link.offline_due = false;
-            let offline = status_payload(&self.setup, "offline");
+            link.beat_due = None;
+            let offline = status_payload(&self.setup, "offline", None);
             link.hand(
                 &mut self.outputs,
                 topics.status(),
@@ -676,6 +700,22 @@ impl PublisherState {
                 true,
                 Carries::Offline,
             );
+        }
+        if let Some(at) = link.beat_due {
+            if matches!(self.stop, Stop::Running)
+                && link.others_in_flight < OTHERS_MAX
+                && link.free(queue) > 0
+            {
+                link.beat_due = None;
+                let online = status_payload(&self.setup, "online", Some(at));
+                link.hand(
+                    &mut self.outputs,
+                    topics.status(),
+                    online,
+                    true,
+                    Carries::Online,
+                );
+            }
         }
         while link.free(queue) > 0 {
             let Some(reply) = self.replies.pop_front() else {
@@ -788,12 +828,16 @@ impl PublisherState {
     }
 }
 
-/// The `status` payload: `{"state":..,"version":..,"board":..}`.
-pub(crate) fn status_payload(setup: &Setup, state: &str) -> Vec<u8> {
+/// The `status` payload: `{"state":..,"version":..,"board":..}`, and `"at"` (the board's
+/// UTC time with ms) when given: on `online`, at each connection and heartbeat; not on the
+/// last will, which the broker sends whenever it finds the board gone.
+pub(crate) fn status_payload(setup: &Setup, state: &str, at: Option<Timestamp>) -> Vec<u8> {
     let board = setup.topics.board();
-    json!({"state": state, "version": setup.version, "board": board})
-        .to_string()
-        .into_bytes()
+    let mut v = json!({"state": state, "version": setup.version, "board": board});
+    if let Some(at) = at {
+        v["at"] = json!(at);
+    }
+    v.to_string().into_bytes()
 }
 
 impl Link {
@@ -921,7 +965,8 @@ mod tests {
         }
 
         fn connect(&mut self, session_present: bool) {
-            self.core.connected(session_present, self.now);
+            self.core
+                .connected(session_present, self.now, Timestamp::from_millis(self.wall));
             self.run();
             self.core.suback();
         }
@@ -1098,7 +1143,8 @@ mod tests {
             );
             assert_eq!(
                 serde_json::from_slice::<serde_json::Value>(&out[0].payload).unwrap(),
-                serde_json::json!({"state":"online","version":"0.1.0-test","board":"b1"})
+                serde_json::json!({"state":"online","version":"0.1.0-test","board":"b1",
+                                   "at": Timestamp::from_millis(WALL0).to_string()})
             );
             assert_eq!(out[0].carries, Carries::Online);
             b.said();
@@ -1106,6 +1152,41 @@ mod tests {
         }
         // The first connection sent event 1 and had it acknowledged: never again.
         assert_eq!(b.core.acked_through(), 1);
+    }
+
+    #[test]
+    fn a_heartbeat_says_online_again_with_its_time_until_shutdown_begins() {
+        let mut b = Board::new(setup(64), 0, 2);
+        let beat = |ms: u64| Timestamp::from_millis(WALL0 + ms);
+        b.core.heartbeat(beat(5_000), b.now);
+        b.run();
+        assert!(b.handed.is_empty(), "no connection, nothing to say");
+        b.connect(false);
+        b.settle();
+        b.said();
+        b.core.heartbeat(beat(10_000), b.now);
+        b.run();
+        let out = b.settle();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(
+            (out[0].topic.clone(), out[0].retain, out[0].carries),
+            (topics().status(), true, Carries::Online)
+        );
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&out[0].payload).unwrap(),
+            serde_json::json!({"state":"online","version":"0.1.0-test","board":"b1",
+                               "at":"2027-01-15T08:00:10.000Z"})
+        );
+        assert_eq!(b.core.acked_through(), 2, "not an event: no seq");
+        assert!(b.said().is_empty(), "nothing persisted");
+        // Shutdown says offline; a heartbeat after that says nothing.
+        b.core.shutdown(b.now + Duration::from_secs(5), b.now);
+        b.run();
+        b.core.heartbeat(beat(15_000), b.now);
+        b.run();
+        let out = b.settle();
+        assert!(out.iter().all(|p| p.carries != Carries::Online), "{out:?}");
+        assert!(out.iter().any(|p| p.carries == Carries::Offline));
     }
 
     #[test]

@@ -191,7 +191,8 @@ pub async fn start_links(
             feed.clone(),
             handle.clone(),
         )),
-        tokio::spawn(forward_shown(outputs.clone(), feed, handle)),
+        tokio::spawn(forward_shown(outputs.clone(), feed, handle.clone())),
+        tokio::spawn(mqtt_status::heartbeat(outputs.clone(), handle)),
         tokio::spawn(forward_commands(cmd_rx, to_loop)),
     ];
     Ok(Links {

@@ -3,11 +3,15 @@
 //! `state` snapshot, the SGF and `alerts/active`. The MQTT publisher and the HTTP view
 //! subscribe here; a slow subscriber that lags behind the broadcast re-reads the journal
 //! from the `seq` it has. The players' side has its own two: the faces their displays
-//! show (the displays, `/clock` and the live page follow it) and the calls to say.
+//! show (the displays, `/clock` and the live page follow it) and the calls to say. And the
+//! scan loop's last turn ([`Outputs::beat`]), which the MQTT status heartbeat follows.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use tokio::sync::{broadcast, watch};
 
-use tengen_protocol::Envelope;
+use tengen_protocol::{Envelope, Timestamp};
 use tengen_rules::Color;
 use tengen_table::{Face, Sound};
 
@@ -54,6 +58,8 @@ pub struct Outputs {
     shown: watch::Sender<Shown>,
     faces: watch::Sender<PlayerFaces>,
     sounds: broadcast::Sender<Sound>,
+    /// The wall-clock time (ms since the epoch) of the scan loop's last turn; 0 before it.
+    beat: Arc<AtomicU64>,
 }
 
 impl Default for Outputs {
@@ -78,6 +84,22 @@ impl Outputs {
             shown,
             faces,
             sounds,
+            beat: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// The scan loop turned now (once per turn): the board is alive. The MQTT status
+    /// heartbeat follows it, so a frozen loop stops the heartbeat.
+    pub fn beat(&self) {
+        self.beat
+            .store(Timestamp::now().millis().max(1), Ordering::Relaxed);
+    }
+
+    /// When the scan loop last turned (wall clock), `None` before its first turn.
+    pub fn last_beat(&self) -> Option<Timestamp> {
+        match self.beat.load(Ordering::Relaxed) {
+            0 => None,
+            ms => Some(Timestamp::from_millis(ms)),
         }
     }
 

@@ -149,6 +149,7 @@ impl ScanLoop {
                 self.backend.sound(&sound, now);
             }
             self.alive.beat(now);
+            self.recorder.outputs().beat();
             self.notifier.alive(Instant::now());
             if self.stop.load(Ordering::SeqCst) {
                 break LoopEnd::Stopped;

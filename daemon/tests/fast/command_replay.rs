@@ -7,6 +7,7 @@
 use crate::board::{self, BoardProcess};
 use crate::broker::{Mosquitto, Subscriber};
 use crate::http::{get, request, wait_for};
+use crate::signed::{ask, ask_until, error, now_ms, sign_commands, signed, wait_up, KEY};
 
 use std::path::Path;
 use std::time::Duration;
@@ -18,25 +19,11 @@ use tengen_daemon::journal::Journal;
 use tengen_daemon::service::links::{start_links, LinkOptions, Links, ServiceEnds};
 use tengen_daemon::service::outputs::Outputs;
 use tengen_daemon::service::scan_loop::Request;
-use tengen_protocol::signing::{sign, sign_for, Stamp, DEFAULT_WINDOW_MS};
+use tengen_protocol::signing::{sign, DEFAULT_WINDOW_MS};
 use tengen_protocol::{CommandEnvelope, Timestamp};
 use tokio::sync::mpsc::UnboundedReceiver;
 
-const KEY: &str = "the-hall-and-its-boards-share-this";
 const WAIT: Duration = Duration::from_secs(15);
-
-/// `body` stamped for `board` of `tournament` at `at` (ms since the epoch), signed.
-fn signed(body: Value, tournament: &str, board: &str, at: u64) -> String {
-    let Value::Object(mut c) = body else {
-        unreachable!("test commands are objects")
-    };
-    sign_for(KEY.as_bytes(), &Stamp::new(tournament, board, at), &mut c);
-    Value::Object(c).to_string()
-}
-
-fn now_ms() -> u64 {
-    Timestamp::now().millis()
-}
 
 /// A board `id` of tournament `t1` on `broker`, keeping its journal in `dir`, taking only
 /// commands signed with [`KEY`] (when `signed`).
@@ -79,45 +66,6 @@ async fn start(config: &Config) -> (Links, UnboundedReceiver<CommandEnvelope>) {
         }
     });
     (links, taken)
-}
-
-/// Publishes `payload` on `root/cmd` until a reply to `id` that `wanted` accepts arrives on
-/// `root/cmd/reply` (the board subscribes once connected: until then a command is lost).
-async fn ask_until(
-    sub: &mut Subscriber,
-    root: &str,
-    id: &str,
-    payload: &str,
-    wanted: impl Fn(&Value) -> bool,
-) -> Value {
-    let reply_topic = format!("{root}/cmd/reply");
-    for _ in 0..100 {
-        sub.client
-            .publish(format!("{root}/cmd"), QoS::AtLeastOnce, false, payload)
-            .await
-            .unwrap();
-        let deadline = tokio::time::Instant::now() + Duration::from_millis(300);
-        loop {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            let Some(m) = sub.next_on(&reply_topic, left).await else {
-                break;
-            };
-            let r = m.json();
-            if r["id"] == id && wanted(&r) {
-                return r;
-            }
-        }
-    }
-    panic!("no reply to {payload} on {reply_topic}");
-}
-
-async fn ask(sub: &mut Subscriber, root: &str, id: &str, payload: &str) -> Value {
-    ask_until(sub, root, id, payload, |_| true).await
-}
-
-fn error(reply: &Value) -> &str {
-    assert_eq!(reply["ok"], false, "{reply}");
-    reply["error"].as_str().unwrap_or_default()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -324,24 +272,10 @@ fn the_command_window_is_a_config_key() {
     }
 }
 
-/// Waits until a board is up and takes commands: an unsigned probe is answered (refused).
-async fn wait_up(sub: &mut Subscriber, root: &str, probe: &str) {
-    let payload = json!({"id": probe, "type": "pause"}).to_string();
-    let r = ask(sub, root, probe, &payload).await;
-    assert!(error(&r).contains("not signed"), "{r}");
-}
-
 /// A `tengen run` config of the service tests' board, taking only signed commands.
 fn signed_run_config(dir: &Path, broker_url: &str) -> std::path::PathBuf {
     let path = board::write_config(dir, broker_url, 1.0);
-    std::fs::write(dir.join("command.key"), format!("{KEY}\n")).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap();
-    let text = text.replacen(
-        "[mqtt]\n",
-        "[mqtt]\ncommand_key_file = \"command.key\"\n",
-        1,
-    );
-    std::fs::write(&path, text).unwrap();
+    sign_commands(&path);
     path
 }
 

@@ -12,9 +12,12 @@ mod broker;
 mod cli;
 #[path = "../support/http.rs"]
 mod http;
+#[path = "../support/signed.rs"]
+mod signed;
 #[path = "../support/virtual_time.rs"]
 mod virtual_time;
 
+mod board_reopen;
 mod cli_config;
 mod cli_replay;
 mod cli_score;

@@ -32,3 +32,4 @@ mod hall_limits;
 mod pi_qemu;
 mod service_kill;
 mod service_restart;
+mod status_heartbeat;

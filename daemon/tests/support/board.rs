@@ -62,6 +62,9 @@ pub(crate) fn write_config(dir: &Path, broker_url: &str, speed: f64) -> PathBuf 
 pub(crate) struct BoardProcess {
     child: Option<Child>,
     config: PathBuf,
+    /// Where its log goes, at `info` ([`BoardProcess::start_logged`]); errors only, to a
+    /// pipe, without.
+    log: Option<PathBuf>,
     /// When the current process was started.
     pub started: Instant,
     /// How many times it was started.
@@ -74,11 +77,34 @@ impl BoardProcess {
         let mut b = BoardProcess {
             child: None,
             config: config.to_path_buf(),
+            log: None,
             started: Instant::now(),
             starts: 0,
         };
         b.restart();
         b
+    }
+
+    /// Starts `tengen run --config config` logging at `info` to `log` (appended to across
+    /// restarts).
+    pub(crate) fn start_logged(config: &Path, log: &Path) -> BoardProcess {
+        let mut b = BoardProcess {
+            child: None,
+            config: config.to_path_buf(),
+            log: Some(log.to_path_buf()),
+            started: Instant::now(),
+            starts: 0,
+        };
+        b.restart();
+        b
+    }
+
+    /// What it has logged so far ([`BoardProcess::start_logged`]).
+    pub(crate) fn log(&self) -> String {
+        self.log
+            .as_ref()
+            .and_then(|l| std::fs::read_to_string(l).ok())
+            .unwrap_or_default()
     }
 
     /// The journal directory.
@@ -89,13 +115,24 @@ impl BoardProcess {
     /// Starts it again (after a kill or a stop).
     pub(crate) fn restart(&mut self) {
         assert!(self.child.is_none(), "still running");
+        let (level, stderr) = match &self.log {
+            Some(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .expect("open the board's log");
+                ("info", Stdio::from(file))
+            }
+            None => ("error", Stdio::piped()),
+        };
         let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
             .args(["run", "--config"])
             .arg(&self.config)
-            .env("RUST_LOG", "error")
+            .env("RUST_LOG", level)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(stderr)
             .spawn()
             .expect("spawn tengen run");
         self.started = Instant::now();
@@ -125,9 +162,10 @@ impl BoardProcess {
     /// True while the process runs; when it has exited, panics with its stderr (a service
     /// that dies by itself is a failure).
     pub(crate) fn assert_running(&mut self) {
+        let logged = self.log();
         if let Some(c) = self.child.as_mut() {
             if let Ok(Some(status)) = c.try_wait() {
-                let mut err = String::new();
+                let mut err = logged;
                 if let Some(mut e) = c.stderr.take() {
                     use std::io::Read;
                     let _ = e.read_to_string(&mut err);

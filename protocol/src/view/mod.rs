@@ -39,7 +39,12 @@
 //!   alert about the board's contents keeps covering its points (hidden) until the board
 //!   is put right.
 //! - `counting` enters counting, `play_resumed` leaves it, `game_over` ends the game and
-//!   stops the clocks.
+//!   stops the clocks. `game_reopened` takes the game up again: the phase it names
+//!   (`counting` or `playing`), no result (the SGF loses its `RE` until the next
+//!   `game_over`, whose result then stands everywhere), the clocks still stopped (paused)
+//!   until an arbiter resumes them.
+//! - `warning` sets that side's warnings to its `count`, and so does `warning_withdrawn`
+//!   (the count left).
 //!
 //! Events that cannot be applied (a move the rules refuse, a point off the board, a move
 //! before any `game_started`) leave the view as it was and are reported as a
@@ -58,8 +63,8 @@ pub use record::MoveNote;
 pub use snapshot::{ClocksNow, StateSnapshot};
 
 use crate::event::{
-    Alert, AlertCode, BoardState, ClearedHow, ClockStart, Envelope, Event, FaultKind, GameSetup,
-    PerColor,
+    Alert, AlertCode, BoardState, ClearedHow, ClockStart, EndReason, Envelope, Event, FaultKind,
+    GameSetup, PerColor, ReopenedPhase,
 };
 use crate::time::Timestamp;
 
@@ -174,6 +179,8 @@ struct Current {
     warnings: PerColor<u32>,
     phase: Phase,
     result: Option<String>,
+    /// Why the game ended, with `result`.
+    end_reason: Option<EndReason>,
     /// The stones the last move captured, until the next move or an `uncaptured_stones`
     /// alert names them.
     to_lift: Vec<Point>,
@@ -262,9 +269,10 @@ impl GameView {
         }
         let Some(cur) = self.current.as_mut() else {
             return match event {
-                Event::Byoyomi { .. } | Event::AlertCleared { .. } | Event::Warning { .. } => {
-                    Ok(())
-                }
+                Event::Byoyomi { .. }
+                | Event::AlertCleared { .. }
+                | Event::Warning { .. }
+                | Event::WarningWithdrawn { .. } => Ok(()),
                 other => Err(FoldError::NoGame(other.kind())),
             };
         };
@@ -351,7 +359,9 @@ impl GameView {
                     }
                 }
             }
-            Event::Warning { color, count, .. } => *cur.warnings.get_mut(*color) = *count,
+            Event::Warning { color, count, .. } | Event::WarningWithdrawn { color, count, .. } => {
+                *cur.warnings.get_mut(*color) = *count;
+            }
             Event::Counting { .. } => {
                 if cur.phase == Phase::Playing {
                     cur.phase = Phase::Counting;
@@ -364,6 +374,20 @@ impl GameView {
             Event::GameOver(end) => {
                 cur.phase = Phase::Over;
                 cur.result = Some(end.result.clone());
+                cur.end_reason = Some(end.reason);
+                if let Some(clock) = cur.clock.as_mut() {
+                    clock.pause(at.millis());
+                }
+            }
+            Event::GameReopened { phase, .. } => {
+                cur.phase = match phase {
+                    ReopenedPhase::Playing => Phase::Playing,
+                    ReopenedPhase::Counting => Phase::Counting,
+                };
+                cur.result = None;
+                cur.end_reason = None;
+                cur.recent_pass = None;
+                // Stopped since the end: they stay so until an arbiter resumes them.
                 if let Some(clock) = cur.clock.as_mut() {
                     clock.pause(at.millis());
                 }
@@ -401,6 +425,7 @@ impl GameView {
             warnings: PerColor::default(),
             phase: Phase::Playing,
             result: None,
+            end_reason: None,
             to_lift: Vec::new(),
             awaiting_press: None,
             recent_pass: None,
@@ -541,6 +566,11 @@ impl GameView {
     /// The result, once the game is over.
     pub fn result(&self) -> Option<&str> {
         self.current.as_ref().and_then(|c| c.result.as_deref())
+    }
+
+    /// Why the game ended, once it is over.
+    pub fn end_reason(&self) -> Option<EndReason> {
+        self.current.as_ref().and_then(|c| c.end_reason)
     }
 
     /// The stones the last move captured that the mover has still to lift (as far as the

@@ -117,6 +117,9 @@ pub struct StateSnapshot {
     /// The event's name, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// Where the game is played, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
     /// `"playing"`, `"counting"` or `"over"`.
     #[serde(serialize_with = "phase_word", deserialize_with = "phase_from")]
     pub phase: Phase,
@@ -165,6 +168,7 @@ impl GameView {
             black_rank: setup.black_rank.clone(),
             white_rank: setup.white_rank.clone(),
             event: setup.event.clone(),
+            place: setup.place.clone(),
             phase: self.phase(),
             board: game.board().to_rows(),
             to_move: game.to_move(),

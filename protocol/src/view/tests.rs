@@ -5,7 +5,7 @@ use tengen_rules::clock::TimeControl;
 use tengen_rules::{Color, Point};
 
 use super::*;
-use crate::event::{ClockReading, EndReason, Expected, GameEnd, RetractReason};
+use crate::event::{ClockReading, EndReason, Expected, GameEnd, ReopenedPhase, RetractReason};
 
 const T0: u64 = 1_767_225_600_000;
 
@@ -599,4 +599,191 @@ fn the_record_says_whose_game_it_was_and_where() {
     }
     let parsed = tengen_rules::sgf::parse(&text).unwrap();
     assert_eq!(parsed.moves.len(), 1);
+    let state = v.snapshot(at(3)).unwrap().to_value();
+    assert_eq!(
+        (&state["event"], &state["place"]),
+        (&json!("Tournoi de Juvisy"), &json!("Juvisy"))
+    );
+}
+
+fn reopened(previous: &str, phase: ReopenedPhase) -> Event {
+    Event::GameReopened {
+        previous_result: previous.into(),
+        reason: Some("the result was set by mistake".into()),
+        phase,
+    }
+}
+
+#[test]
+fn a_reopened_game_has_no_result_until_the_next_game_over_replaces_it_everywhere() {
+    let mut events = clocked();
+    events.push((5_000, mv(1, Color::Black, "E5")));
+    events.push((
+        6_000,
+        reading(
+            Some(Color::Black),
+            55_000,
+            60_000,
+            Some(Color::White),
+            false,
+        ),
+    ));
+    events.push((
+        9_000,
+        Event::GameOver(GameEnd::uncounted("B+R", EndReason::Resignation)),
+    ));
+    let v = fold(&events);
+    assert_eq!(v.result(), Some("B+R"));
+    assert_eq!(v.end_reason(), Some(EndReason::Resignation));
+    assert!(v.sgf(true).contains("RE[B+R]"));
+
+    events.push((60_000, reopened("B+R", ReopenedPhase::Playing)));
+    let v = fold(&events);
+    assert_eq!(v.phase(), Phase::Playing);
+    assert_eq!((v.result(), v.end_reason()), (None, None));
+    let sgf = v.sgf(true);
+    assert!(!sgf.contains("RE["), "no result in the record: {sgf}");
+    let s = v.snapshot(at(90_000)).unwrap().to_value();
+    assert_eq!(s["phase"], "playing");
+    assert_eq!(s["result"], Value::Null);
+    // Stopped at the end (White had run 3 s), and still paused after the reopen.
+    assert_eq!(left(&v, 90_000), (55_000, 57_000, Some(Color::White), true));
+    assert_eq!(s["clocks"]["paused"], true);
+    assert_eq!(v.record().len(), 1, "the record is kept");
+
+    // The arbiter resumes, White plays on, then the new result stands everywhere.
+    events.push((
+        100_000,
+        reading(None, 55_000, 57_000, Some(Color::White), false),
+    ));
+    events.push((102_000, mv(2, Color::White, "C3")));
+    events.push((
+        103_000,
+        Event::GameOver(GameEnd::uncounted("W+R", EndReason::Resignation)),
+    ));
+    let v = fold(&events);
+    assert_eq!(v.record().len(), 2);
+    assert_eq!(v.result(), Some("W+R"));
+    let sgf = v.sgf(true);
+    assert!(sgf.contains("RE[W+R]") && !sgf.contains("B+R"), "{sgf}");
+    let parsed = tengen_rules::sgf::parse(&sgf).unwrap();
+    assert_eq!(parsed.result.as_deref(), Some("W+R"));
+    assert_eq!(v.snapshot(at(104_000)).unwrap().to_value()["result"], "W+R");
+}
+
+#[test]
+fn a_counted_game_reopens_into_counting_and_a_flagged_clock_stays_at_zero() {
+    let mut events = clocked();
+    for (n, c) in [(1, Color::Black), (2, Color::White)] {
+        events.push((
+            1_000 * n as u64,
+            Event::Pass {
+                number: n,
+                color: c,
+            },
+        ));
+    }
+    events.push((2_000, Event::Counting { dead: vec![] }));
+    events.push((
+        3_000,
+        Event::GameOver(GameEnd {
+            result: "W+7.5".into(),
+            reason: EndReason::Count,
+            black_area: Some(0.0),
+            white_area: Some(0.0),
+            dame: Some(81),
+            margin_stones: Some(3.75),
+            margin_points: Some(7.5),
+        }),
+    ));
+    events.push((4_000, reopened("W+7.5", ReopenedPhase::Counting)));
+    let v = fold(&events);
+    assert_eq!(v.phase(), Phase::Counting);
+    assert_eq!(v.result(), None);
+
+    // Black's flag fell and the game was lost on time: reopened, Black's clock reads 0.
+    let mut events = clocked();
+    events.push((
+        61_000,
+        Event::GameOver(GameEnd::uncounted("W+T", EndReason::Time)),
+    ));
+    events.push((70_000, reopened("W+T", ReopenedPhase::Playing)));
+    let v = fold(&events);
+    assert_eq!(v.phase(), Phase::Playing);
+    assert_eq!(v.clock().unwrap().flagged(), Some(Color::Black));
+    assert_eq!(left(&v, 80_000).0, 0);
+    // The arbiter gives Black a minute: the flag is lifted, still paused until resumed.
+    events.push((
+        75_000,
+        reading(None, 60_000, 60_000, Some(Color::Black), true),
+    ));
+    let v = fold(&events);
+    assert_eq!(v.clock().unwrap().flagged(), None);
+    assert_eq!(left(&v, 80_000), (60_000, 60_000, Some(Color::Black), true));
+}
+
+#[test]
+fn a_withdrawn_warning_lowers_the_count_in_the_state_and_the_record() {
+    let mut events = clocked();
+    for (count, ms) in [(1, 1_000), (2, 2_000)] {
+        events.push((
+            ms,
+            Event::Warning {
+                color: Color::Black,
+                article: "17.3".into(),
+                count,
+            },
+        ));
+    }
+    events.push((
+        2_000,
+        Event::GameOver(GameEnd::uncounted("W+F", EndReason::Warnings)),
+    ));
+    events.push((3_000, reopened("W+F", ReopenedPhase::Playing)));
+    events.push((
+        4_000,
+        Event::WarningWithdrawn {
+            color: Color::Black,
+            count: 1,
+            reason: None,
+        },
+    ));
+    let v = fold(&events);
+    assert_eq!(v.warnings(), PerColor::new(1, 0));
+    assert_eq!(
+        v.snapshot(at(5_000)).unwrap().to_value()["warnings"],
+        json!({"B": 1, "W": 0})
+    );
+    let sgf = v.sgf(false);
+    assert!(
+        sgf.contains("Black 1, White 0") && !sgf.contains("RE["),
+        "{sgf}"
+    );
+}
+
+#[test]
+fn names_and_places_holding_sgf_brackets_and_backslashes_read_back_unchanged() {
+    let mut s = match setup(9, 0, "none") {
+        Event::GameStarted(s) => s,
+        _ => unreachable!(),
+    };
+    s.black = r"Lee ]Sedol\".into();
+    s.white = r"C:\go\[W]".into();
+    s.place = Some(r"Salle ]B[ \ 2".into());
+    s.event = Some(r"Open \]".into());
+    let v = fold(&[(1, Event::GameStarted(s)), (2, mv(1, Color::Black, "E5"))]);
+    let text = v.sgf(false);
+    assert!(text.contains(r"PC[Salle \]B[ \\ 2]"), "{text}");
+    let back = tengen_rules::sgf::parse(&text).unwrap();
+    assert_eq!(back.black_name.as_deref(), Some(r"Lee ]Sedol\"));
+    assert_eq!(back.white_name.as_deref(), Some(r"C:\go\[W]"));
+    let root = |id: &str| {
+        back.extra_root
+            .iter()
+            .find(|(k, _)| k == id)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(root("PC"), Some(r"Salle ]B[ \ 2"));
+    assert_eq!(root("EV"), Some(r"Open \]"));
+    assert_eq!(back.moves.len(), 1);
 }

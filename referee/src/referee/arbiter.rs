@@ -3,7 +3,9 @@
 
 use tengen_hal::Millis;
 use tengen_protocol::command::{check_result, BadResult};
-use tengen_protocol::event::{AlertCode, ClearedHow, ClockStart, EndReason, GameEnd, GameSetup};
+use tengen_protocol::event::{
+    AlertCode, ClearedHow, ClockStart, EndReason, GameEnd, GameSetup, ReopenedPhase,
+};
 use tengen_protocol::view::Phase;
 use tengen_protocol::{Command, CommandEnvelope, Event};
 use tengen_rules::clock::{ClockError, TimeControl};
@@ -45,6 +47,27 @@ pub enum CommandRefused {
     /// `new_game` the rules cannot set up.
     #[error("{0}")]
     Setup(String),
+    /// `reopen` of a game that is not over.
+    #[error("the game is not over: only a finished game can be reopened")]
+    NotOver,
+    /// `withdraw_warning` once the game is over.
+    #[error("the game is over: reopen it first, then withdraw the warning")]
+    ReopenFirst,
+    /// `withdraw_warning` for a side without a warning.
+    #[error("{} has no warning to withdraw", name(*.0))]
+    NoWarning(Color),
+    /// `set_result` whose `reason` does not fit the result (`time` with `B+1.5`).
+    #[error("reason \"{reason}\" needs a result such as {wants}, not \"{result}\"", wants = fitting(*.reason))]
+    ResultReason {
+        /// The result asked for.
+        result: String,
+        /// The reason given.
+        reason: EndReason,
+    },
+    /// `resume` of a clock whose flag fell with no `time_expired` open (a game lost on
+    /// time and reopened): nothing would run.
+    #[error("{}'s clock reads 0 (the flag fell): set it with adjust_time first, then resume", name(*.0))]
+    Flagged(Color),
     /// `new_game` on another size than the board's sensors read: accepted, the board would
     /// drop every scan from then on.
     #[error("this board is {board}x{board}; a {asked}x{asked} game cannot be played on it")]
@@ -91,6 +114,11 @@ impl Referee {
                 if !clock.is_paused() {
                     return Err(CommandRefused::NotPaused);
                 }
+                if let Some(flagged) = clock.flagged() {
+                    if !self.time_expired_open() {
+                        return Err(CommandRefused::Flagged(flagged));
+                    }
+                }
                 self.clock_change(&mut out, |c, now| c.resume(now));
                 // The arbiter has seen the board come back: its alert is dealt with.
                 let restarts: Vec<String> = self
@@ -125,31 +153,60 @@ impl Referee {
                 }
                 self.resign(&mut out, *color);
             }
-            Command::SetResult { result } => {
+            Command::SetResult { result, reason } => {
                 if over {
                     return Err(CommandRefused::GameOver);
                 }
                 check_result(result)?;
-                let mut reason = EndReason::Arbiter;
+                if let Some(reason) = reason {
+                    if !result_fits(result, *reason) {
+                        return Err(CommandRefused::ResultReason {
+                            result: result.clone(),
+                            reason: *reason,
+                        });
+                    }
+                }
                 let flags: Vec<String> = self
                     .view
                     .open_alerts()
                     .filter(|a| a.code == AlertCode::TimeExpired)
                     .map(|a| a.id.clone())
                     .collect();
+                // As before the reason could be given: the flag's when one is open.
+                let reason = reason.unwrap_or(if flags.is_empty() {
+                    EndReason::Arbiter
+                } else {
+                    EndReason::Time
+                });
                 for id in flags {
-                    reason = EndReason::Time;
-                    self.emit(
-                        &mut out,
-                        Event::AlertCleared {
-                            id,
-                            how: ClearedHow::Confirmed,
-                        },
-                    );
+                    let how = if reason == EndReason::Time {
+                        ClearedHow::Confirmed
+                    } else {
+                        ClearedHow::Dismissed
+                    };
+                    self.emit(&mut out, Event::AlertCleared { id, how });
                 }
                 self.emit(
                     &mut out,
                     Event::GameOver(GameEnd::uncounted(result.clone(), reason)),
+                );
+            }
+            Command::Reopen { reason } => self.reopen(&mut out, reason.clone())?,
+            Command::WithdrawWarning { color, reason } => {
+                if over {
+                    return Err(CommandRefused::ReopenFirst);
+                }
+                let count = self.view.warnings().get(*color);
+                if count == 0 {
+                    return Err(CommandRefused::NoWarning(*color));
+                }
+                self.emit(
+                    &mut out,
+                    Event::WarningWithdrawn {
+                        color: *color,
+                        count: count - 1,
+                        reason: reason.clone(),
+                    },
                 );
             }
             Command::ResumePlay { color } => self.resume_play(&mut out, *color)?,
@@ -269,6 +326,48 @@ impl Referee {
         true
     }
 
+    /// True while a `time_expired` alert is open.
+    fn time_expired_open(&self) -> bool {
+        self.view
+            .open_alerts()
+            .any(|a| a.code == AlertCode::TimeExpired)
+    }
+
+    /// A finished game taken up again: `game_reopened` into the phase it ended from
+    /// (`counting` for a counted result, else `playing`), and a `clock` event showing the
+    /// clocks paused as they stood at the end (an arbiter resumes them, after adjusting a
+    /// side whose flag fell). Back in play, the board is read again at once: what differs
+    /// from the record (stones moved to count by hand, a resignation's corner stones) is an
+    /// alert showing what the board must look like, never a move.
+    fn reopen(
+        &mut self,
+        out: &mut Vec<Event>,
+        reason: Option<String>,
+    ) -> Result<(), CommandRefused> {
+        if self.phase() != Phase::Over {
+            return Err(CommandRefused::NotOver);
+        }
+        let previous_result = self.view.result().unwrap_or("?").to_string();
+        let phase = if self.view.end_reason() == Some(EndReason::Count) {
+            ReopenedPhase::Counting
+        } else {
+            ReopenedPhase::Playing
+        };
+        self.emit(
+            out,
+            Event::GameReopened {
+                previous_result,
+                reason,
+                phase,
+            },
+        );
+        self.clock_change(out, |c, now| c.pause(now));
+        if phase == ReopenedPhase::Playing {
+            self.reread_after_reopen(out);
+        }
+        Ok(())
+    }
+
     /// An arbiter's change to the clocks: its `clock` event (who: null).
     fn clock_change(
         &mut self,
@@ -368,5 +467,41 @@ impl Referee {
             }
             _ => Err(CommandRefused::NothingToResume),
         }
+    }
+}
+
+/// "Black" or "White".
+fn name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// The results that fit `reason`, in words, for a refusal.
+fn fitting(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Time => "B+T or W+T",
+        EndReason::Resignation => "B+R or W+R",
+        EndReason::Warnings => "B+F or W+F",
+        EndReason::Count => "B+1.5, W+0.5 or 0 (a draw)",
+        EndReason::Arbiter => "any SGF result",
+    }
+}
+
+/// True when `result` (an SGF result that [`check_result`] accepts) is one a game ending
+/// for `reason` can have: won on time for `time`, by resignation for `resignation`, by
+/// forfeit for `warnings`, a margin or a draw for `count`; anything for `arbiter`.
+fn result_fits(result: &str, reason: EndReason) -> bool {
+    let how = result.split_once('+').map(|(_, how)| how);
+    match reason {
+        EndReason::Arbiter => true,
+        EndReason::Time => matches!(how, Some("T" | "Time")),
+        EndReason::Resignation => matches!(how, Some("R" | "Resign")),
+        EndReason::Warnings => matches!(how, Some("F" | "Forfeit")),
+        EndReason::Count => match how {
+            Some(margin) => margin.parse::<f64>().is_ok(),
+            None => matches!(result, "0" | "Draw"),
+        },
     }
 }

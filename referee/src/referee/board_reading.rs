@@ -89,6 +89,30 @@ impl Referee {
         self.unexplained_since = Some(self.now);
     }
 
+    /// Right after a reopen into play: what differs from the record now (stones moved to
+    /// count by hand, a resignation's stones) is one alert, `board_disturbed` when it is
+    /// many points, else `mismatch`, showing what the board must look like; it clears once
+    /// the board is put right. Nothing is read as a move.
+    pub(super) fn reread_after_reopen(&mut self, out: &mut Vec<Event>) {
+        self.unexplained_since = None;
+        let diffs = self.differences();
+        let open = self.uncovered(&diffs);
+        if open.is_empty() {
+            return;
+        }
+        let code = if open.len() >= self.settings.disturbed_points {
+            AlertCode::BoardDisturbed
+        } else {
+            AlertCode::Mismatch
+        };
+        let expected = open.iter().map(|&p| (p, self.record_at(p))).collect();
+        let message = format!(
+            "The game was reopened and the board differs from the record at {}: set the stones as the record shows before play goes on.",
+            tengen_protocol::gtp::join(&open, ", ")
+        );
+        self.raise_with(out, code, None, open, expected, message);
+    }
+
     /// Clears every visible board alert whose points match again.
     fn clear_restored(&mut self, out: &mut Vec<Event>) {
         let restored: Vec<String> = self

@@ -39,6 +39,14 @@
 //! - A restart during a game pauses the clocks as they stood when the board went down and
 //!   raises `board_restarted` for the arbiter ([`Referee::restart`]); the arbiter's
 //!   `resume` clears it.
+//! - Everything decisive can be undone: `reopen` takes a finished game back to the phase
+//!   it ended from (`counting` after a counted result, else `playing`) with its clocks
+//!   paused and no result; back in play the board is read again, and what differs from the
+//!   record is a `mismatch` (or `board_disturbed`) alert showing what it must look like,
+//!   never a move. `withdraw_warning` takes back a warning given by mistake (while the game
+//!   is on: reopen a game a second warning ended first). `set_result` takes a `reason`
+//!   that must fit the result (`time` needs `B+T` or `W+T`...). A side whose flag fell and
+//!   whose game was reopened reads 0: `resume` is refused until `adjust_time` sets it.
 
 mod alerts;
 mod arbiter;
@@ -195,6 +203,13 @@ impl Referee {
                 self.unexplained_since = None;
             }
             Event::Counting { .. } | Event::PlayResumed { .. } => self.confirmed = [false; 2],
+            Event::GameReopened { .. } => {
+                // Counting starts afresh (both confirm again); a gesture or a difference
+                // seen while the game was over is not carried into it.
+                self.confirmed = [false; 2];
+                self.unexplained_since = None;
+                self.resign_proposal = None;
+            }
             Event::Alert(_) => self.unexplained_since = None,
             _ => {}
         }

@@ -6,6 +6,7 @@ mod common;
 mod clock_start;
 mod games;
 mod properties;
+mod reopen;
 mod restart;
 mod restore;
 mod scenarios;
