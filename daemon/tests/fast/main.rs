@@ -12,6 +12,8 @@ mod broker;
 mod cli;
 #[path = "../support/http.rs"]
 mod http;
+#[path = "../support/small_fs.rs"]
+mod small_fs;
 #[path = "../support/virtual_time.rs"]
 mod virtual_time;
 
@@ -37,6 +39,7 @@ mod hall_security;
 mod http_view;
 mod journal;
 mod journal_fixture;
+mod journal_full_disk;
 mod mqtt;
 mod mqtt_bridge;
 mod mqtt_link_errors;
