@@ -3,7 +3,7 @@
 //!
 //! Layout: one file per board, `{storage.dir}/events.journal`, holding every event of every
 //! game the board has played (`seq` runs across games and restarts, as SPEC.md wants; a
-//! game is about 1 MB, so there is no rotation — archive the file between tournaments
+//! game is about 110 kB, so there is no rotation — archive the file between tournaments
 //! with the service stopped, and the next event starts again at seq 1). The file starts
 //! with [`framing::MAGIC`], then one record per event (see [`framing`]): its JSON is the
 //! [`Envelope`] exactly as published.
