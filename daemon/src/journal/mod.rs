@@ -440,6 +440,11 @@ impl Journal {
         if self.held.is_empty() {
             return Ok(Vec::new());
         }
+        if self.poisoned {
+            return Err(JournalError::Poisoned {
+                path: self.path.clone(),
+            });
+        }
         let mut chunk = Vec::new();
         let mut entries = Vec::new();
         for r in self.held.front(max_bytes) {
@@ -530,17 +535,19 @@ impl Journal {
     /// reason than space, the journal is poisoned (its tail is in doubt until a reopen).
     fn write_synced(&mut self, bytes: &[u8]) -> Result<(), JournalError> {
         let end = lock(&self.index).end;
+        let with_header;
         let (data, keep) = if self.header_pending {
-            ([MAGIC.as_slice(), bytes].concat(), 0)
+            with_header = [MAGIC.as_slice(), bytes].concat();
+            (with_header.as_slice(), 0)
         } else {
-            (bytes.to_vec(), end)
+            (bytes, end)
         };
         let fail = |action, source| JournalError::Io {
             path: self.path.clone(),
             action,
             source,
         };
-        if let Err(source) = self.file.write_all(&data) {
+        if let Err(source) = self.file.write_all(data) {
             // Take back a partial write so the next record does not follow garbage.
             if self.file.set_len(keep).is_err() {
                 self.poisoned = true;
