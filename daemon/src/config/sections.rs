@@ -293,9 +293,9 @@ pub struct StorageConfig {
 }
 
 impl StorageConfig {
-    /// The default `storage.low_mb`: 64 MB, some 500 hours of one board's journal at the
-    /// fastest (a 272-move game in byo-yomi journals 111 kB), time for an operator to act
-    /// even when something else (logs, other files) fills the disk.
+    /// The default `storage.low_mb`: 64 MB, some 300 hours of one board's journal at the
+    /// fastest (a 272-move game played into byo-yomi journals 111 kB in 34 minutes), time
+    /// for an operator to act even when something else (logs, other files) fills the disk.
     pub const DEFAULT_LOW_MB: u64 = 64;
 
     /// The largest `storage.low_mb` accepted (a terabyte).
