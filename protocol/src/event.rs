@@ -605,6 +605,13 @@ words! {
         /// The board was off (power cut, crash, update) during a game: the clocks came
         /// back paused as they stood when it went down (22.8).
         BoardRestarted = "board_restarted",
+        /// The board's storage (`storage.dir`) has less free space than `storage.low_mb`:
+        /// it still records, but will not for long. Raised by the service, not the
+        /// referee; no article, no colour, no points.
+        StorageLow = "storage_low",
+        /// The board's storage is full: an event could not be written. The game goes on;
+        /// events wait in memory until space is freed. Raised by the service.
+        StorageFull = "storage_full",
     }
 }
 
@@ -626,6 +633,7 @@ impl AlertCode {
             AlertCode::TimeExpired => "12",
             AlertCode::Mismatch => "",
             AlertCode::BoardRestarted => "22.8",
+            AlertCode::StorageLow | AlertCode::StorageFull => "",
         }
     }
 }
@@ -875,5 +883,20 @@ mod tests {
         assert_eq!(AlertCode::UncapturedStones.article(), "18.2");
         assert_eq!(AlertCode::BoardRestarted.as_str(), "board_restarted");
         assert_eq!(AlertCode::parse("ko"), Some(AlertCode::Ko));
+    }
+
+    #[test]
+    fn the_storage_alerts_are_words_without_an_article() {
+        for (code, word) in [
+            (AlertCode::StorageLow, "storage_low"),
+            (AlertCode::StorageFull, "storage_full"),
+        ] {
+            assert_eq!(code.as_str(), word);
+            assert_eq!(AlertCode::parse(word), Some(code));
+            assert_eq!(code.article(), "");
+        }
+        round_trip(
+            r#"{"seq":16,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"alert","id":"s16","code":"storage_full","article":"","color":null,"points":[],"expected":{},"message":"x"}"#,
+        );
     }
 }

@@ -143,6 +143,7 @@ impl Config {
             },
             storage: StorageConfig {
                 dir: PathBuf::from("/var/lib/tengen"),
+                low_mb: StorageConfig::DEFAULT_LOW_MB,
             },
             display: DisplayConfig {
                 driver: DisplayDriver::Ssd1306,

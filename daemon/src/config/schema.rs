@@ -448,9 +448,12 @@ fn read_http(t: &Table, r: &mut Reader) -> HttpConfig {
 }
 
 fn read_storage(t: &Table, r: &mut Reader) -> StorageConfig {
-    r.unknown_keys(t, "storage", &["dir"]);
+    r.unknown_keys(t, "storage", &["dir", "low_mb"]);
     StorageConfig {
         dir: path(r, t, "storage", "dir").unwrap_or(Config::default_for("x").storage.dir),
+        low_mb: r
+            .integer_in(t, "storage", "low_mb", 0, StorageConfig::MAX_LOW_MB as i64)
+            .map_or(StorageConfig::DEFAULT_LOW_MB, |v| v as u64),
     }
 }
 

@@ -286,6 +286,25 @@ pub struct HttpConfig {
 pub struct StorageConfig {
     /// `storage.dir`: the journal and the SGF file. Default `/var/lib/tengen`.
     pub dir: PathBuf,
+    /// `storage.low_mb`: below this many MB (10^6 bytes) free in `dir` the board raises
+    /// `storage_low`; 0 raises nothing before the disk is full. Default
+    /// [`StorageConfig::DEFAULT_LOW_MB`].
+    pub low_mb: u64,
+}
+
+impl StorageConfig {
+    /// The default `storage.low_mb`: 64 MB, some 300 hours of one board's journal at the
+    /// fastest (a 272-move game played into byo-yomi journals 111 kB in 34 minutes), time
+    /// for an operator to act even when something else (logs, other files) fills the disk.
+    pub const DEFAULT_LOW_MB: u64 = 64;
+
+    /// The largest `storage.low_mb` accepted (a terabyte).
+    pub const MAX_LOW_MB: u64 = 1_000_000;
+
+    /// `storage.low_mb` in bytes.
+    pub fn low_bytes(&self) -> u64 {
+        self.low_mb.saturating_mul(1_000_000)
+    }
 }
 
 /// `[display]`: the two player displays (Art. 12.1: the players read their time).

@@ -3,7 +3,7 @@
 //!
 //! Layout: one file per board, `{storage.dir}/events.journal`, holding every event of every
 //! game the board has played (`seq` runs across games and restarts, as SPEC.md wants; a
-//! game is about 1 MB, so there is no rotation — archive the file between tournaments
+//! game is about 110 kB, so there is no rotation — archive the file between tournaments
 //! with the service stopped, and the next event starts again at seq 1). The file starts
 //! with [`framing::MAGIC`], then one record per event (see [`framing`]): its JSON is the
 //! [`Envelope`] exactly as published.
@@ -13,8 +13,17 @@
 //! cut off and reported in the [`Recovery`]. A damaged record FOLLOWED by good ones is
 //! not a torn write but real corruption: the journal refuses to open
 //! ([`JournalError::Corrupt`]) rather than drop events that were already published.
+//!
+//! A full disk ([`Journal::record`]): a write that fails for lack of space is taken back
+//! (the file is cut to its last whole record), and the event is numbered and held in
+//! memory, as is every event after it, in order, up to [`HELD_MAX_BYTES`]; beyond that
+//! events are dropped, not numbered (so no `seq` is ever missing), and counted
+//! ([`DroppedRun`]). [`Journal::flush`] writes the held records when there is space again;
+//! only then do readers (the MQTT publisher) see them. The file stays what it always is:
+//! whole records, in `seq` order.
 
 pub mod framing;
+mod held;
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -26,6 +35,8 @@ use tengen_protocol::{Envelope, Event, Timestamp};
 use thiserror::Error;
 
 use framing::{Decoded, MAGIC};
+pub use held::{DroppedRun, HELD_MAX_BYTES};
+use held::{Held, HeldRecord};
 
 /// The journal's file name inside `storage.dir`.
 pub const FILE_NAME: &str = "events.journal";
@@ -81,6 +92,43 @@ pub enum JournalError {
         /// The file.
         path: PathBuf,
     },
+    /// [`Journal::append`] while events wait in memory for space ([`Journal::record`]
+    /// held them): writing now would put this one before them.
+    #[error("journal {path}: {held} events wait in memory for disk space; flush them first")]
+    Behind {
+        /// The file.
+        path: PathBuf,
+        /// How many wait.
+        held: usize,
+    },
+}
+
+impl JournalError {
+    /// True when the file system had no space (or quota) left for a write.
+    pub fn is_out_of_space(&self) -> bool {
+        matches!(self, JournalError::Io { source, .. } if out_of_space(source))
+    }
+}
+
+/// True for the errors of a full file system or an exhausted quota.
+pub fn out_of_space(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+    )
+}
+
+/// What became of an event given to [`Journal::record`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recorded {
+    /// Written and synced: it may be published.
+    Written(Envelope),
+    /// The disk is full: numbered and held in memory, to be written by [`Journal::flush`]
+    /// in order; not yet to be published.
+    Held(Envelope),
+    /// The disk is full and [`HELD_MAX_BYTES`] are held already: never written. Its `seq`
+    /// is 0: it was not numbered.
+    Dropped(Envelope),
 }
 
 /// What [`Journal::open`] found.
@@ -154,6 +202,10 @@ pub struct Journal {
     by: Option<String>,
     index: Arc<Mutex<Index>>,
     poisoned: bool,
+    /// Events waiting in memory for space.
+    held: Held,
+    /// The file was created on a full disk: its header goes in front of the first record.
+    header_pending: bool,
 }
 
 /// Reads a journal while its writer appends: sees exactly the records already synced.
@@ -186,6 +238,19 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Syncs the directory holding `path` (a journal just created).
+fn sync_parent(path: &Path) -> Result<(), JournalError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    sync_dir(dir).map_err(io(dir, "sync directory"))
+}
+
+fn is_start(envelope: &Envelope) -> bool {
+    matches!(envelope.event, Event::GameStarted(_))
+}
+
 impl Journal {
     /// Opens (or creates) `dir/events.journal` for board `board`, recovering from a torn
     /// tail as the module documentation says.
@@ -212,18 +277,18 @@ impl Journal {
             truncated_at: None,
             last_time: None,
         };
+        let mut header_pending = false;
         if bytes.len() < MAGIC.len() && MAGIC.starts_with(&bytes) {
             // New, or a creation torn before the header was whole.
             file.set_len(0).map_err(io(path, "truncate"))?;
-            file.write_all(MAGIC).map_err(io(path, "write"))?;
-            file.sync_all().map_err(io(path, "sync"))?;
-            if let Some(dir) = path.parent() {
-                let dir = if dir.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    dir
-                };
-                sync_dir(dir).map_err(io(dir, "sync directory"))?;
+            match file.write_all(MAGIC).and_then(|()| file.sync_all()) {
+                Ok(()) => sync_parent(path)?,
+                Err(e) if out_of_space(&e) => {
+                    // Created on a full disk: the header goes with the first record.
+                    file.set_len(0).map_err(io(path, "truncate"))?;
+                    header_pending = true;
+                }
+                Err(e) => return Err(io(path, "write")(e)),
             }
             bytes = MAGIC.to_vec();
             recovery.created = true;
@@ -300,6 +365,8 @@ impl Journal {
                 by: None,
                 index: Arc::new(Mutex::new(index)),
                 poisoned: false,
+                held: Held::default(),
+                header_pending,
             },
             recovery,
         ))
@@ -308,17 +375,137 @@ impl Journal {
     /// Appends one event with the next seq and `time` (UTC, written with milliseconds),
     /// and syncs it to the disk before returning the envelope (publish only after). An
     /// event over [`framing::MAX_PAYLOAD`] bytes of JSON is refused
-    /// ([`JournalError::TooLarge`]) and nothing is written: the reader would refuse it.
+    /// ([`JournalError::TooLarge`]) and nothing is written: the reader would refuse it. A
+    /// full disk is an error here, with nothing written; [`Journal::record`] holds the event
+    /// instead. Refused while [`Journal::record`] holds events ([`JournalError::Behind`]).
     pub fn append(&mut self, event: Event, time: Timestamp) -> Result<Envelope, JournalError> {
+        if !self.held.is_empty() {
+            return Err(JournalError::Behind {
+                path: self.path.clone(),
+                held: self.held.len(),
+            });
+        }
+        let (envelope, bytes) = self.frame(event, time)?;
+        self.write_synced(&bytes)?;
+        self.indexed([(
+            bytes.len(),
+            envelope.seq,
+            envelope.time,
+            is_start(&envelope),
+        )]);
+        Ok(envelope)
+    }
+
+    /// Records one event as [`Journal::append`] does, except on a full disk: the event is
+    /// then numbered and held in memory ([`Recorded::Held`]), and so is every event after
+    /// it until [`Journal::flush`] has written them all, in order; beyond
+    /// [`HELD_MAX_BYTES`] held it is dropped ([`Recorded::Dropped`]). Any other failure
+    /// is an error, as with [`Journal::append`].
+    pub fn record(&mut self, event: Event, time: Timestamp) -> Result<Recorded, JournalError> {
+        let (mut envelope, bytes) = self.frame(event, time)?;
+        if self.held.is_empty() {
+            match self.write_synced(&bytes) {
+                Ok(()) => {
+                    self.indexed([(
+                        bytes.len(),
+                        envelope.seq,
+                        envelope.time,
+                        is_start(&envelope),
+                    )]);
+                    return Ok(Recorded::Written(envelope));
+                }
+                Err(e) if e.is_out_of_space() && !self.poisoned => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let held = self.held.push(HeldRecord {
+            seq: envelope.seq,
+            bytes,
+            time: envelope.time,
+            game_start: is_start(&envelope),
+        });
+        if held {
+            Ok(Recorded::Held(envelope))
+        } else {
+            envelope.seq = 0;
+            Ok(Recorded::Dropped(envelope))
+        }
+    }
+
+    /// Writes the oldest held records, as many as fit in `max_bytes` (at least one), with
+    /// one write and one sync, and returns their envelopes (now for the readers, so to be
+    /// published). Nothing when nothing is held, or when the disk is still full (the
+    /// records stay held; the file is cut back to its last whole record).
+    pub fn flush(&mut self, max_bytes: usize) -> Result<Vec<Envelope>, JournalError> {
+        if self.held.is_empty() {
+            return Ok(Vec::new());
+        }
         if self.poisoned {
             return Err(JournalError::Poisoned {
                 path: self.path.clone(),
             });
         }
-        let (seq, end) = {
-            let index = lock(&self.index);
-            (index.last_seq() + 1, index.end)
-        };
+        let mut chunk = Vec::new();
+        let mut entries = Vec::new();
+        for r in self.held.front(max_bytes) {
+            entries.push((chunk.len(), r.bytes.len(), r.seq, r.time, r.game_start));
+            chunk.extend_from_slice(&r.bytes);
+        }
+        match self.write_synced(&chunk) {
+            Ok(()) => {}
+            Err(e) if e.is_out_of_space() && !self.poisoned => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        }
+        self.indexed(
+            entries
+                .iter()
+                .map(|&(_, len, seq, time, start)| (len, seq, time, start)),
+        );
+        self.held.pop_front(entries.len());
+        let mut written = Vec::with_capacity(entries.len());
+        for &(at, len, seq, ..) in &entries {
+            let record = &chunk[at..at + len];
+            match serde_json::from_slice(&record[framing::HEADER_LEN..]) {
+                Ok(envelope) => written.push(envelope),
+                Err(e) => tracing::warn!("journal {}: event {seq}: {e}", self.path.display()),
+            }
+        }
+        Ok(written)
+    }
+
+    /// Events waiting in memory for space.
+    pub fn held_events(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Bytes of the records waiting in memory.
+    pub fn held_bytes(&self) -> usize {
+        self.held.bytes()
+    }
+
+    /// The events dropped since the disk filled (held ones still waiting).
+    pub fn dropped(&self) -> Option<DroppedRun> {
+        self.held.dropped()
+    }
+
+    /// Once every held event is written: the events dropped meanwhile, said once.
+    pub fn take_dropped(&mut self) -> Option<DroppedRun> {
+        self.held.take_dropped()
+    }
+
+    /// The seq the next event gets (after those held).
+    pub fn next_seq(&self) -> u64 {
+        self.last_seq() + self.held.len() as u64 + 1
+    }
+
+    /// The next envelope (`seq` after those held) and its framed record.
+    fn frame(&self, event: Event, time: Timestamp) -> Result<(Envelope, Vec<u8>), JournalError> {
+        if self.poisoned {
+            return Err(JournalError::Poisoned {
+                path: self.path.clone(),
+            });
+        }
+        let seq = self.next_seq();
         let envelope = Envelope {
             seq,
             time,
@@ -329,7 +516,7 @@ impl Journal {
         };
         let payload = serde_json::to_vec(&envelope).map_err(|e| JournalError::Corrupt {
             path: self.path.clone(),
-            offset: end,
+            offset: lock(&self.index).end,
             detail: format!("event not serialisable: {e}"),
         })?;
         if payload.len() > framing::MAX_PAYLOAD {
@@ -340,36 +527,62 @@ impl Journal {
                 max: framing::MAX_PAYLOAD,
             });
         }
-        let bytes = framing::encode(&payload);
-        if let Err(source) = self.file.write_all(&bytes) {
+        Ok((envelope, framing::encode(&payload)))
+    }
+
+    /// Writes `bytes` (whole records) at the end and syncs them. On failure the file is cut
+    /// back to its last whole record; when even that fails, or a sync failed for another
+    /// reason than space, the journal is poisoned (its tail is in doubt until a reopen).
+    fn write_synced(&mut self, bytes: &[u8]) -> Result<(), JournalError> {
+        let end = lock(&self.index).end;
+        let with_header;
+        let (data, keep) = if self.header_pending {
+            with_header = [MAGIC.as_slice(), bytes].concat();
+            (with_header.as_slice(), 0)
+        } else {
+            (bytes, end)
+        };
+        let fail = |action, source| JournalError::Io {
+            path: self.path.clone(),
+            action,
+            source,
+        };
+        if let Err(source) = self.file.write_all(data) {
             // Take back a partial write so the next record does not follow garbage.
-            if self.file.set_len(end).is_err() {
+            if self.file.set_len(keep).is_err() {
                 self.poisoned = true;
             }
-            return Err(JournalError::Io {
-                path: self.path.clone(),
-                action: "write",
-                source,
-            });
+            return Err(fail("write", source));
         }
         if let Err(source) = self.file.sync_data() {
             // After a failed fsync the kernel may have dropped the pages: the tail is in
-            // doubt until a reopen checks it.
-            self.poisoned = true;
-            return Err(JournalError::Io {
-                path: self.path.clone(),
-                action: "sync",
-                source,
-            });
+            // doubt. Out of space (a file system that allocates at sync), cutting the file
+            // back to what was synced before puts it right.
+            if !out_of_space(&source) || self.file.set_len(keep).is_err() {
+                self.poisoned = true;
+            }
+            return Err(fail("sync", source));
         }
+        if self.header_pending {
+            self.header_pending = false;
+            sync_parent(&self.path)?;
+        }
+        Ok(())
+    }
+
+    /// The records just written at the end (each its length in bytes, seq, time, and
+    /// whether it is a `game_started`) become visible to readers.
+    fn indexed(&mut self, records: impl IntoIterator<Item = (usize, u64, Timestamp, bool)>) {
         let mut index = lock(&self.index);
-        index.offsets.push(end);
-        index.end = end + bytes.len() as u64;
-        if matches!(envelope.event, Event::GameStarted(_)) {
-            index.last_game_start = Some(seq);
+        for (len, seq, time, game_start) in records {
+            let at = index.end;
+            index.offsets.push(at);
+            index.end = at + len as u64;
+            if game_start {
+                index.last_game_start = Some(seq);
+            }
+            index.last_time = Some(time);
         }
-        index.last_time = Some(envelope.time);
-        Ok(envelope)
     }
 
     /// The seq of the last event written (0 when none).

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::alive::AliveFile;
 use super::board_setup::{build_resumed, engine_factory};
+use super::disk_watch::{self, DiskWatch};
 use super::notify::Notifier;
 use super::outputs::Outputs;
 use super::players::PlayerOutputs;
@@ -34,6 +35,10 @@ pub(crate) fn start_with(
     check_published(dir, &journal)?;
     let alive = AliveFile::in_dir(dir);
     let mut recorder = Recorder::new(journal, Outputs::new(), dir)?;
+    recorder.watch_storage(
+        DiskWatch::start(dir, disk_watch::EVERY),
+        config.storage.low_bytes(),
+    );
     let opened = opening(&recorder, &alive)?;
     let mut built = build_resumed(config, play, &opened)?;
     if recorder.journal().game().is_empty() {

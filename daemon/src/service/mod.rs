@@ -11,6 +11,9 @@
 //!   the MQTT publisher and the HTTP view subscribe to.
 //! - [`scan_loop`]: the loop thread; commands come in as [`scan_loop::Request`]s.
 //! - [`alive`]: the board's last sign of life, beside the journal.
+//! - [`disk_watch`]: the free space of `storage.dir`, read on a thread of its own;
+//!   [`storage_alerts`]: when that (and the journal holding events for lack of space)
+//!   becomes `storage_low` and `storage_full`.
 //! - [`notify`]: systemd readiness and watchdog.
 //! - [`resume`]: where a simulated game goes on after a restart.
 //! - [`launch`]: start from a config, stop on SIGTERM; [`links`]: the HTTP live view and
@@ -29,6 +32,7 @@ pub mod alive;
 pub mod backend;
 pub(crate) mod board_setup;
 pub(crate) mod clock_view;
+pub mod disk_watch;
 pub mod engine;
 pub(crate) mod launch;
 pub mod links;
@@ -43,6 +47,7 @@ pub(crate) mod rpi_backend;
 pub mod scan_loop;
 pub(crate) mod serial_backend;
 pub(crate) mod sim_backend;
+pub(crate) mod storage_alerts;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -145,6 +145,8 @@ impl ScanLoop {
                     Err(e) => tracing::warn!("scan dropped: {e}"),
                 }
             }
+            // Held events written when there is space again; storage alerts.
+            self.recorder.keep_up(now)?;
             if let Some(sound) = self.recorder.poll_table(now) {
                 self.backend.sound(&sound, now);
             }
@@ -172,11 +174,25 @@ impl ScanLoop {
         let now = self.backend.clock(self.pacer.now());
         self.recorder
             .record(vec![super::status(BoardState::Offline)], now)?;
+        self.recorder.finish(now);
         Ok((self.recorder, end))
     }
 
     fn commands_due(&mut self, now: Millis) -> Result<(), ServiceError> {
         while let Ok(req) = self.commands.try_recv() {
+            // The board's own storage alerts are closed here: the referee does not know them.
+            if let Command::Confirm { alert } | Command::Dismiss { alert } = &req.command.command {
+                let confirm = matches!(req.command.command, Command::Confirm { .. });
+                let by = req.command.by.clone();
+                if let Some(result) = self.recorder.close_storage_alert(alert, confirm, by, now) {
+                    let _ = req.reply.send(match &result {
+                        Ok(()) => Answer::Done,
+                        Err(e) => Answer::refused(e),
+                    });
+                    result?;
+                    continue;
+                }
+            }
             match self.engine.command(&req.command, now) {
                 Ok(events) => {
                     if let Command::NewGame { game, .. } = &req.command.command {

@@ -89,6 +89,7 @@ fn every_key_has_specs_default() {
         "127.0.0.1:8080".parse::<SocketAddr>().unwrap()
     );
     assert_eq!(c.storage.dir, PathBuf::from("/var/lib/tengen"));
+    assert_eq!(c.storage.low_mb, 64);
     assert_eq!(c.topic_root(), "tengen/demo/hall1-07");
     assert_eq!(c, Config::default_for("hall1-07"));
 }
@@ -267,6 +268,8 @@ fn bad_values_are_named_by_path() {
         ("[board]\nid = \"b\"\n[mqtt]\nusername = \"u\"", "mqtt.username: the embedded broker takes no login: set url to an external broker"),
         ("[board]\nid = \"b\"\n[http]\nlisten = \"8080\"", r#"http.listen: "8080" is not an address:port like "127.0.0.1:1883""#),
         ("[board]\nid = \"b\"\n[storage]\ndir = \"\"", "storage.dir: must not be empty"),
+        ("[board]\nid = \"b\"\n[storage]\nlow_mb = -1", "storage.low_mb: -1 is not in 0..=1000000"),
+        ("[board]\nid = \"b\"\n[storage]\nlow_mb = \"64M\"", "storage.low_mb: expected an integer, found a string"),
         ("[board]\nid = \"b\"\nsize = 5\n[game]\nhandicap = 2", "game.handicap: a handicap needs a board of at least 7x7, not 5"),
         ("[board]\ntournament = \"t\"", "board.id: required"),
         ("", "board.id: required"),
@@ -408,6 +411,7 @@ const KEYS: &[(&str, &str)] = &[
     ("mqtt", "url"),
     ("mqtt", "listen"),
     ("storage", "dir"),
+    ("storage", "low_mb"),
     ("game", "nonsense"),
 ];
 

@@ -14,6 +14,8 @@ mod cli;
 mod http;
 #[path = "../support/signed.rs"]
 mod signed;
+#[path = "../support/small_fs.rs"]
+mod small_fs;
 #[path = "../support/virtual_time.rs"]
 mod virtual_time;
 
@@ -40,6 +42,7 @@ mod hall_security;
 mod http_view;
 mod journal;
 mod journal_fixture;
+mod journal_full_disk;
 mod mqtt;
 mod mqtt_bridge;
 mod mqtt_link_errors;

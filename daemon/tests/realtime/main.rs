@@ -1,7 +1,8 @@
 //! The integration tests that run in real time, in one test binary: pages in headless
 //! Chromium (`browser_*`), the serial and service fault campaigns (`fault_serial`,
-//! `fault_service`), kills and restarts of `tengen run` (`service_kill`, `service_restart`)
-//! and the Pi build under qemu (`pi_qemu`).
+//! `fault_service`), kills and restarts of `tengen run` (`service_kill`, `service_restart`),
+//! a full disk under a playing board (`storage_full`) and the Pi build under qemu
+//! (`pi_qemu`).
 //!
 //! They spend their time waiting on processes, brokers and browsers, not on the CPU (a CI
 //! run measured 297 s of wall time against about 25 s of CPU), so they run side by side:
@@ -18,6 +19,8 @@ mod broker;
 mod browser;
 #[path = "../support/http.rs"]
 mod http;
+#[path = "../support/small_fs.rs"]
+mod small_fs;
 #[path = "../support/tls.rs"]
 mod tls;
 
@@ -33,3 +36,4 @@ mod pi_qemu;
 mod service_kill;
 mod service_restart;
 mod status_heartbeat;
+mod storage_full;

@@ -196,7 +196,8 @@ pub(crate) struct Seen {
     /// Duplicates whose content differs from the first copy (an event numbered again):
     /// must stay 0.
     pub conflicts: u64,
-    /// The latest message on each other topic (`status`, `state`, `sgf`), with its time.
+    /// The latest message on each other topic (`status`, `state`, `sgf`, `alerts/active`),
+    /// with its time.
     pub latest: BTreeMap<String, (Instant, Vec<u8>)>,
     /// Every `status` payload's `state` with its arrival time.
     pub statuses: Vec<(Instant, String)>,
@@ -276,7 +277,7 @@ pub(crate) struct Consumer {
 
 impl Consumer {
     /// Connects to the broker at `port` as `client_id` and subscribes to the board's
-    /// `events`, `status`, `state` and `sgf`; returns once subscribed.
+    /// `events`, `status`, `state`, `sgf` and `alerts/active`; returns once subscribed.
     pub(crate) async fn connect(port: u16, client_id: &str) -> Consumer {
         let mut o = MqttOptions::new(client_id, "127.0.0.1", port);
         o.set_max_packet_size(1 << 20, 1 << 20);
@@ -293,9 +294,10 @@ impl Consumer {
                     match eventloop.poll().await {
                         Ok(Event::Incoming(Packet::ConnAck(_))) => {
                             seen.lock().unwrap().connections += 1;
-                            let topics = ["events", "status", "state", "sgf"].map(|t| {
-                                SubscribeFilter::new(format!("{ROOT}/{t}"), QoS::AtLeastOnce)
-                            });
+                            let topics =
+                                ["events", "status", "state", "sgf", "alerts/active"].map(|t| {
+                                    SubscribeFilter::new(format!("{ROOT}/{t}"), QoS::AtLeastOnce)
+                                });
                             if client.try_subscribe_many(topics).is_err() {
                                 return;
                             }
