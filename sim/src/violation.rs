@@ -12,10 +12,13 @@ pub enum ViolationKind {
     /// happens at the first capturing move at or after the given one.
     LeaveCapture,
     /// After the press, the mover pushes one of their older stones onto an empty
-    /// neighbouring point (`stone_moved`), then 2-4 s later pushes it back.
+    /// neighbouring point (`stone_moved`), then 2-4 s later pushes it back. At the first
+    /// move that sets a stone down at or after the given one (after a pass it would read as
+    /// the pass taken back, `clock_before_move`).
     MoveStone,
     /// After the press, the mover sets a second stone down on an empty point where it
-    /// captures nothing (`double_move`), then lifts it again 2-4 s later.
+    /// captures nothing (`double_move`), then lifts it again 2-4 s later. At the first move
+    /// that sets a stone down at or after the given one, as for [`ViolationKind::MoveStone`].
     DoubleMove,
 }
 
