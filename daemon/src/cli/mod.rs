@@ -9,6 +9,7 @@ mod demo;
 mod gtp;
 mod hall;
 mod pairings;
+mod rehearse;
 mod replay;
 mod results;
 mod run;
@@ -34,6 +35,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Pairings(a) => pairings::run(a),
         Command::Results(a) => results::run(a),
         Command::Gtp(a) => gtp::run(a),
+        Command::Rehearse(a) => rehearse::run(a),
     }
 }
 

@@ -53,8 +53,13 @@ pub(super) fn init_logging() {
 /// As [`init_logging`] with `warn` as the default level (the demo prints events itself)
 /// and the embedded broker silent (it logs every client that hangs up as an error).
 pub(super) fn init_logging_quiet() {
+    init_logging_default("warn,rumqttd=off");
+}
+
+/// Logs to stderr with `default` as the filter unless `RUST_LOG` gives one.
+pub(super) fn init_logging_default(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rumqttd=off"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
