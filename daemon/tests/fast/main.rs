@@ -43,6 +43,7 @@ mod mqtt_link_errors;
 mod mqtt_service;
 mod mqtt_sim;
 mod mqtt_tls;
+mod rehearsal;
 mod serial_wrong_size;
 mod service;
 mod service_calibrate;
