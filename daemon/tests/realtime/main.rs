@@ -26,5 +26,6 @@ mod browser_round;
 mod fault_serial;
 mod fault_service;
 mod pi_qemu;
+mod rehearsal;
 mod service_kill;
 mod service_restart;
