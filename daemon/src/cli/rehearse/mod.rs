@@ -62,7 +62,7 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
             args.violations
         )));
     }
-    let broker: SocketAddr = args
+    let mut broker: SocketAddr = args
         .mqtt
         .parse()
         .map_err(|_| CliError::input(format!("--mqtt: {:?} is not an address:port", args.mqtt)))?;
@@ -84,6 +84,15 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
     super::run::init_logging_default(
         "warn,rumqttd=off,tengen_daemon::mqtt=error,tengen_net::link=error",
     );
+    if broker.port() == 0 {
+        // Any free port: the boards are told the one taken.
+        broker = std::net::TcpListener::bind(broker)
+            .and_then(|l| l.local_addr())
+            .map_err(|e| CliError::work(format!("--mqtt {broker}: {e}")))?;
+    }
+    // Before the folder is made: a broker already on the port stops here.
+    let embedded = EmbeddedBroker::start(broker, 1 << 20)
+        .map_err(|e| CliError::work(format!("--mqtt {broker}: {e}")))?;
     let prepared = rehearsal_dir::prepare(&Plan {
         file: &args.file,
         tournament: &tournament,
@@ -97,8 +106,7 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
     runtime.block_on(async {
-        let broker = EmbeddedBroker::start(broker, 1 << 20)
-            .map_err(|e| CliError::work(format!("--mqtt {broker}: {e}")))?;
+        let broker = embedded;
         let hall_config = tengen_hall::HallConfig::load(&prepared.hall_config)
             .map_err(|e| CliError::work(e.to_string()))?;
         let hall = tengen_hall::start(&broker.url(), &args.http, &hall_config)
