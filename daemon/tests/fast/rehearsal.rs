@@ -402,3 +402,97 @@ fn with_violations_1_every_simulated_game_breaks_one_rule_and_puts_it_right() {
     }
     assert_eq!(kinds.len(), 3, "each kind: {kinds:?}");
 }
+
+/// `tengen ARGS`: exit code and stderr.
+fn tengen(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_rehearsal_keys_are_checked_and_each_problem_names_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |sim: &str| {
+        let path = dir.path().join("board.toml");
+        std::fs::write(
+            &path,
+            format!("[board]\nid = \"b-1\"\n[hardware.sim]\n{sim}\n"),
+        )
+        .unwrap();
+        tengen(&["check-config".as_ref(), path.as_os_str()])
+    };
+    for (sim, key) in [
+        ("violations = 1.5", "hardware.sim.violations"),
+        ("violations = -0.1", "hardware.sim.violations"),
+        ("rehearse = \"yes\"", "hardware.sim.rehearse"),
+        ("sgf = []", "hardware.sim.sgf"),
+        (
+            "sgf = [\"a.sgf\", 3]\nrehearse = true",
+            "hardware.sim.sgf[1]",
+        ),
+        ("sgf = [\"a.sgf\", \"b.sgf\"]", "hardware.sim.sgf"),
+    ] {
+        let (code, err) = check(sim);
+        assert_eq!(code, Some(2), "{sim}: {err}");
+        assert_eq!(err.lines().count(), 1, "{sim}: {err}");
+        assert!(err.contains(key), "{sim}: {err}");
+    }
+    // A list is for a rehearsal board; files not there are warnings, not errors.
+    let (code, err) = check("sgf = [\"a.sgf\", \"b.sgf\"]\nrehearse = true\nviolations = 0.5");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("hardware.sim.sgf") && err.contains("b.sgf"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tengen_rehearse_refuses_bad_input_with_one_line() {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament/tests/data/opengotha/juvisy.xml");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("left-over"), "a file").unwrap();
+    for (args, culprit) in [
+        (vec!["--round", "9"], "round 9 has no games"),
+        (
+            vec!["--round", "1", "--boards", "10"],
+            "--boards: 10: round 1 has 9 tables",
+        ),
+        (vec!["--round", "1", "--boards", "0"], "--boards"),
+        (vec!["--round", "1", "--speed", "0"], "--speed"),
+        (vec!["--round", "1", "--violations", "2"], "--violations"),
+        (vec!["--round", "1", "--mqtt", "nowhere"], "--mqtt"),
+    ] {
+        let mut all: Vec<&std::ffi::OsStr> = vec!["rehearse".as_ref(), file.as_os_str()];
+        all.extend(args.iter().map(|a| std::ffi::OsStr::new(*a)));
+        let (code, err) = tengen(&all);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(culprit), "{args:?}: {err}");
+    }
+    let (code, err) = tengen(&[
+        "rehearse".as_ref(),
+        file.as_os_str(),
+        "--round".as_ref(),
+        "1".as_ref(),
+        "--dir".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not empty"), "{err}");
+    let missing = dir.path().join("nothing.xml");
+    let (code, err) = tengen(&[
+        "rehearse".as_ref(),
+        missing.as_os_str(),
+        "--round".as_ref(),
+        "1".as_ref(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("nothing.xml"), "{err}");
+}
