@@ -246,6 +246,8 @@ pub struct GameBook {
     violations: f64,
     /// Games handed out so far.
     played: u64,
+    /// The file to look at first for the next game.
+    next: usize,
 }
 
 #[derive(Debug)]
@@ -273,20 +275,35 @@ impl GameBook {
             play: play.clone(),
             violations: config.hardware.sim.violations,
             played: 0,
+            next: 0,
         })
     }
 
-    /// The next game, for a game set up as `setup` says: the next file's game (its size
-    /// must be the setup's; a record with another handicap is replaced by a made-up game
-    /// with the setup's handicap, said in the log), timed with its own seed (the config's
-    /// plus the number of games played before), with a violation drawn as
-    /// `hardware.sim.violations` says.
+    /// The next game, for a game set up as `setup` says: the next file's game in turn
+    /// whose size and handicap are the setup's (the files that do not fit are passed
+    /// over; when none fits, the next file: another size is refused, another handicap is
+    /// replaced by a made-up game with the setup's, said in the log), timed with its own
+    /// seed (the config's plus the number of games played before), with a violation drawn
+    /// as `hardware.sim.violations` says.
     pub fn next_game(&mut self, setup: &GameSetup) -> Result<Simulation, SimGameError> {
         let k = self.played;
         self.played += 1;
         let mut options = self.options.clone();
         options.seed = options.seed.wrapping_add(k);
         options.size = setup.size;
+        if let Games::Records(records) = &self.games {
+            let n = records.len().max(1);
+            let fits = |i: &usize| {
+                records
+                    .get(*i)
+                    .is_some_and(|(_, r)| r.size == setup.size && r.handicap == setup.handicap)
+            };
+            let i = (0..n)
+                .map(|j| (self.next + j) % n)
+                .find(fits)
+                .unwrap_or(self.next % n);
+            self.next = i;
+        }
         match &self.games {
             Games::Script(path, script) => {
                 if let Some(size) = script.setup.size.filter(|s| *s != setup.size) {
@@ -302,10 +319,10 @@ impl GameBook {
                     .map_err(|e| SimGameError::Script(e.with_source(path.display().to_string())))
             }
             Games::Records(records) => {
-                let n = records.len().max(1) as u64;
-                let Some((path, record)) = records.get((k % n) as usize) else {
+                let Some((path, record)) = records.get(self.next) else {
                     return Err(SimGameError::Generated(GameError::Setup("no game".into())));
                 };
+                self.next = (self.next + 1) % records.len();
                 if record.size != setup.size {
                     return Err(SimGameError::Unfit {
                         path: path.clone(),
