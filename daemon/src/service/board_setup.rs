@@ -166,7 +166,8 @@ fn rehearsal(
     }
     let stones = past.game().map(|g| g.board().stones()).unwrap_or_default();
     let restore = past.setup().is_some();
-    if restore && past.phase() != tengen_protocol::view::Phase::Over {
+    let moves = past.game().map_or(0, |g| g.move_number());
+    if moves > 0 && past.phase() != tengen_protocol::view::Phase::Over {
         tracing::warn!(
             "rehearsal: the journal's game goes on with its position on the board, but the \
              simulated players do not take it up: end it from the console, or set the next \
