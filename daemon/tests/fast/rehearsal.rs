@@ -4,9 +4,10 @@
 //! - a board with `[hardware.sim] rehearse = true` plays nothing from power-on, sets its
 //!   game up from a signed `new_game`, still plays nothing until the arbiter's `resume`
 //!   (*Begin play*), then plays the first file of its `sgf` list; after that game is over it
-//!   waits again and plays the second file for the next `new_game` (a handicap game, its
-//!   stones set first); the players are the commands', and with `violations = 1` each game
-//!   breaks a rule once, alerted and put right (`restored`);
+//!   waits again (also across a restart) and plays the second file for the next
+//!   `new_game` (a handicap game, its stones set first); the players are the commands', and
+//!   with `violations = 1` each game breaks a rule once, alerted and put right
+//!   (`restored`);
 //! - a script that has ended leaves the board scanning: the clock runs on and the flag
 //!   falls (`time_expired`);
 //! - a board playing an SGF at power-on shows its config's players, not the record's;
@@ -230,6 +231,19 @@ async fn a_rehearsal_board_waits_for_new_game_and_begin_play_then_plays_each_gam
             );
             one_violation_put_right(s, game);
         });
+        if n == 0 {
+            // Between two games the board is switched off and on: it comes back idle.
+            let onlines =
+                consumer.with(|s| s.statuses.iter().filter(|(_, st)| st == "online").count());
+            assert_eq!(board.terminate(), 0);
+            board.restart();
+            let back = consumer
+                .wait_until(Duration::from_secs(15), |s| {
+                    s.statuses.iter().filter(|(_, st)| st == "online").count() > onlines
+                })
+                .await;
+            assert!(back, "the board is back");
+        }
     }
     assert_eq!(board.terminate(), 0);
 }
