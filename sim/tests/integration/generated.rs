@@ -78,7 +78,7 @@ fn made_up_games_are_legal_of_the_promised_length_and_end_as_their_result_says()
         }
         // The 2x2 corner squares stay free for the resignation stones.
         for (p, _) in rules.board().stones() {
-            let edge = |v: u8| v < 2 || v > 16;
+            let edge = |v: u8| !(2..=16).contains(&v);
             assert!(
                 !(edge(p.col) && edge(p.row)),
                 "seed {seed}: a stone on {p:?}"
