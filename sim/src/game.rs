@@ -342,6 +342,11 @@ fn inject_after_press(
     color: Color,
     mv: Move,
 ) -> Result<(), GameError> {
+    if mv == Move::Pass {
+        // After a pass, the passer's stone set down (or pushed) within the pass grace
+        // would read as a retracted pass (`clock_before_move`): these wait for a stone move.
+        return Ok(());
+    }
     let size = rules.board().size();
     let due = |kind: ViolationKind, pending: &[Violation]| {
         pending

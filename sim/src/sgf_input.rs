@@ -22,3 +22,22 @@ impl GameInput {
         }
     }
 }
+
+impl GameInput {
+    /// The game as an SGF record (no players' names: a board takes them from its game's
+    /// setup), for a made-up game written to a file.
+    pub fn to_record(&self) -> GameRecord {
+        let mut record = GameRecord::new(self.size);
+        record.komi = self.komi;
+        record.handicap = self.handicap;
+        record.black_setup = self.black_setup.clone();
+        record.white_setup = self.white_setup.clone();
+        record.moves = self
+            .moves
+            .iter()
+            .map(|(c, m)| tengen_rules::sgf::RecordedMove::new(*c, *m))
+            .collect();
+        record.result = self.result.clone();
+        record
+    }
+}

@@ -32,6 +32,8 @@ pub enum Command {
     Results(ResultsArgs),
     /// Answers GTP on standard input and output as a board's public game on the hall.
     Gtp(GtpArgs),
+    /// Rehearses a round tonight: a broker, a hall and simulated boards in one process.
+    Rehearse(RehearseArgs),
 }
 
 /// `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]`
@@ -241,4 +243,41 @@ pub struct GtpArgs {
     /// The board as the hall's paths name it: `TOURNAMENT/BOARD`.
     #[arg(long)]
     pub board: String,
+}
+
+/// `tengen rehearse FILE.xml --round N [--boards K] [--http ADDR] [--mqtt ADDR] [--speed X]
+/// [--violations P] [--start]`
+#[derive(Args, Debug, Clone)]
+pub struct RehearseArgs {
+    /// The OpenGotha tournament file (only read: the rehearsal works on a copy).
+    pub file: PathBuf,
+    /// The round, from 1.
+    #[arg(long)]
+    pub round: u32,
+    /// Rehearse the round's first K tables (default: all).
+    #[arg(long, value_name = "K")]
+    pub boards: Option<u32>,
+    /// Where the hall serves its pages and the console.
+    #[arg(long, default_value = "127.0.0.1:8090")]
+    pub http: String,
+    /// The embedded MQTT broker's address.
+    #[arg(long, default_value = "127.0.0.1:1883")]
+    pub mqtt: String,
+    /// Pace multiplier (1.0 = human pace).
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// The probability that each game breaks a rule (an uncaptured stone, a moved stone or
+    /// a double move), put right afterwards.
+    #[arg(long, default_value_t = 0.0, value_name = "P")]
+    pub violations: f64,
+    /// Also start the round and begin play, through the console as an arbiter would.
+    #[arg(long)]
+    pub start: bool,
+    /// The rehearsal's folder (new or empty; default: a new one in the temporary folder,
+    /// kept: the results are there).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// The seed of the made-up games, their timing and their violations.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }

@@ -119,6 +119,9 @@ pub(super) fn run(args: DemoArgs) -> Result<(), CliError> {
 pub(super) fn demo_config(dir: &std::path::Path, game: &std::path::Path, speed: f64) -> Config {
     let mut c = Config::default_for("demo-01");
     c.board.game = "ear-reddening".into();
+    // A board takes its players from its config, not from the record it plays.
+    c.game.black = "Kuwahara Shusaku".into();
+    c.game.white = "Gennan Inseki".into();
     c.hardware.sim.source = SimSource::Sgf(game.to_path_buf());
     c.hardware.sim.seed = 1846;
     c.hardware.sim.noise = 0.0002;

@@ -9,6 +9,7 @@ mod demo;
 mod gtp;
 mod hall;
 mod pairings;
+mod rehearse;
 mod replay;
 mod results;
 mod run;
@@ -36,6 +37,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Pairings(a) => pairings::run(a),
         Command::Results(a) => results::run(a),
         Command::Gtp(a) => gtp::run(a),
+        Command::Rehearse(a) => rehearse::run(a),
     }
 }
 
@@ -53,7 +55,7 @@ pub(crate) fn init_logging_quiet() {
 /// The log on stderr, filtered by `RUST_LOG` or `default`. In colour only when stderr is a
 /// terminal (and `NO_COLOR` is not set): a log redirected to a file, or kept by journald,
 /// has no escape codes in it.
-fn logging(default: &str) {
+pub(crate) fn logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();

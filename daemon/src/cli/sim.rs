@@ -1,6 +1,10 @@
 //! `tengen sim` (SPEC.md, "Command line"): the whole pipeline (simulated hardware ->
 //! stabiliser -> referee -> clock -> outputs) on virtual time.
 //!
+//! A game whose clocks wait for an arbiter (`game.clock_start = "arbiter"` or `"white"`)
+//! has no arbiter here: play begins at once, with the `resume` an arbiter's *Begin play*
+//! sends (its `clock` event follows `game_started`), and one line on stderr says so.
+//!
 //! Virtual time starts at a fixed epoch ([`EPOCH_UNIX_MS`], 2026-01-01T00:00:00.000Z), so
 //! the `time` fields are deterministic: the same seed and input give the same files, byte
 //! for byte. Board and game ids come from the config (`sim`/`sim` without one).
@@ -9,7 +13,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use tengen_hal::Millis;
-use tengen_protocol::{Envelope, Event, GameView, Timestamp};
+use tengen_protocol::{Command, CommandEnvelope, Envelope, Event, GameView, Timestamp};
 use tengen_referee::{Pipeline, RefereeSettings};
 use tengen_sim::{GameOptions, Simulation};
 
@@ -52,9 +56,31 @@ pub(super) fn run_simulation(
     mut on_step: impl FnMut(SimStep<'_>),
 ) -> Result<Pipeline, SimError> {
     let start = Instant::now();
+    let waits = settings.game.clock_start;
     let (mut pipeline, first) = Pipeline::new(settings, None, sim.now())?;
     for e in first {
         on_step(SimStep::Event(sim.now(), &e));
+    }
+    if !waits.is_now() {
+        // The game waits for an arbiter's Begin play, and no arbiter is here: the
+        // simulation begins play at once, as the arbiter's `resume` would.
+        eprintln!(
+            "tengen sim: game.clock_start = \"{}\" and no arbiter here: play begins at once",
+            waits.as_str()
+        );
+        let begin = CommandEnvelope {
+            id: "begin-play".into(),
+            by: None,
+            command: Command::Resume {},
+        };
+        match pipeline.command(&begin, sim.now()) {
+            Ok(events) => {
+                for e in events {
+                    on_step(SimStep::Event(sim.now(), &e));
+                }
+            }
+            Err(why) => tracing::warn!("beginning play: {why}"),
+        }
     }
     while let Some((frame, buttons)) = sim.next_scan() {
         if realtime {

@@ -91,6 +91,8 @@ impl Config {
                     seed: 1,
                     noise: 0.0,
                     speed: 1.0,
+                    rehearse: false,
+                    violations: 0.0,
                 },
                 serial: SerialConfig {
                     path: PathBuf::from("/dev/ttyACM0"),
@@ -211,11 +213,12 @@ impl Config {
 
     /// How the clocks of the game the board sets up by itself at power-on begin:
     /// `game.clock_start`, by default `now` on the `sim` backend (the demo and `tengen sim`
-    /// play at once) and `arbiter` on a real board.
+    /// play at once) and `arbiter` on a real board and on a rehearsal board
+    /// (`hardware.sim.rehearse`), whose players wait for a `new_game`.
     pub fn power_on_clock_start(&self) -> ClockStart {
         match (self.game.clock_start, self.hardware.backend) {
             (Some(c), _) => c,
-            (None, Backend::Sim) => ClockStart::Now,
+            (None, Backend::Sim) if !self.hardware.sim.rehearse => ClockStart::Now,
             (None, _) => ClockStart::Arbiter,
         }
     }
@@ -264,6 +267,7 @@ impl Config {
         fix(&mut self.hardware.calibration);
         match &mut self.hardware.sim.source {
             SimSource::Sgf(p) | SimSource::Script(p) => fix(p),
+            SimSource::SgfList(ps) => ps.iter_mut().for_each(fix),
         }
         fix(&mut self.hardware.serial.path);
         fix(&mut self.storage.dir);
@@ -310,9 +314,8 @@ pub fn check_config(path: impl AsRef<Path>) -> Result<Checked, ConfigError> {
         }
     };
     if config.hardware.backend == Backend::Sim {
-        match &config.hardware.sim.source {
-            SimSource::Sgf(p) => need("hardware.sim.sgf", p),
-            SimSource::Script(p) => need("hardware.sim.script", p),
+        for (key, file) in config.hardware.sim.source.files() {
+            need(key, file);
         }
     }
     let m = &config.mqtt;

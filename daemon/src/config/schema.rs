@@ -123,15 +123,38 @@ fn read_hardware(t: &Table, r: &mut Reader) -> HardwareConfig {
 
 fn read_sim(t: &Table, d: SimConfig, r: &mut Reader) -> SimConfig {
     const P: &str = "hardware.sim";
-    r.unknown_keys(t, P, &["sgf", "script", "seed", "noise", "speed"]);
-    let sgf = path(r, t, P, "sgf");
+    r.unknown_keys(
+        t,
+        P,
+        &[
+            "sgf",
+            "script",
+            "seed",
+            "noise",
+            "speed",
+            "rehearse",
+            "violations",
+        ],
+    );
+    let sgf = sgf_files(r, t);
     let script = path(r, t, P, "script");
+    let rehearse = r.boolean(t, P, "rehearse").unwrap_or(d.rehearse);
     let source = match (sgf, script) {
         (Some(_), Some(_)) => {
             r.problem(P, "give sgf or script, not both");
             d.source
         }
-        (Some(p), None) => SimSource::Sgf(p),
+        (Some(mut files), None) if files.len() == 1 => SimSource::Sgf(files.remove(0)),
+        (Some(files), None) => {
+            if !rehearse {
+                r.problem(
+                    join(P, "sgf"),
+                    "a list of games is played one per new_game: set rehearse = true, or give \
+                     one file",
+                );
+            }
+            SimSource::SgfList(files)
+        }
         (None, Some(p)) => SimSource::Script(p),
         (None, None) => d.source,
     };
@@ -154,6 +177,17 @@ fn read_sim(t: &Table, d: SimConfig, r: &mut Reader) -> SimConfig {
             None
         }
     });
+    let violations = r.number(t, P, "violations").and_then(|v| {
+        if (0.0..=1.0).contains(&v) {
+            Some(v)
+        } else {
+            r.problem(
+                join(P, "violations"),
+                format!("{v} is not a probability (0 <= p <= 1)"),
+            );
+            None
+        }
+    });
     SimConfig {
         source,
         seed: r
@@ -162,7 +196,30 @@ fn read_sim(t: &Table, d: SimConfig, r: &mut Reader) -> SimConfig {
             .unwrap_or(d.seed),
         noise: noise.unwrap_or(d.noise),
         speed: speed.unwrap_or(d.speed),
+        rehearse,
+        violations: violations.unwrap_or(d.violations),
     }
+}
+
+/// `hardware.sim.sgf`: one file, or a list of files (played in turn, one per game).
+fn sgf_files(r: &mut Reader, t: &Table) -> Option<Vec<PathBuf>> {
+    const KEY: &str = "hardware.sim.sgf";
+    let items = match t.get("sgf")? {
+        toml::Value::Array(items) => items,
+        _ => return path(r, t, "hardware.sim", "sgf").map(|p| vec![p]),
+    };
+    if items.is_empty() {
+        r.problem(KEY, "an empty list: give at least one SGF file");
+        return None;
+    }
+    let mut files = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str().map(str::trim) {
+            Some(f) if !f.is_empty() => files.push(PathBuf::from(f)),
+            _ => r.problem(format!("{KEY}[{i}]"), "must be a file name"),
+        }
+    }
+    (files.len() == items.len()).then_some(files)
 }
 
 fn read_serial(t: &Table, d: SerialConfig, r: &mut Reader) -> SerialConfig {

@@ -2,7 +2,7 @@
 //! keys (and the keys the product adds) as public fields, and the enums their values take.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use tengen_hal::Side;
 pub use tengen_protocol::event::ClockStart;
@@ -88,6 +88,14 @@ pub struct SimConfig {
     /// `hardware.sim.speed`: pace multiplier, > 0 (1.0 = human pace in real time).
     /// Default 1.0.
     pub speed: f64,
+    /// `hardware.sim.rehearse`: the simulated players wait for a game set up by `new_game`
+    /// and for its clocks to start, play their game, and wait for the next `new_game`
+    /// (the board is idle from power-on). Default false: they play at power-on, once.
+    pub rehearse: bool,
+    /// `hardware.sim.violations`: the probability that each game breaks a rule (an
+    /// uncaptured stone, a moved stone or a double move, put right afterwards), drawn from
+    /// the seed, 0 <= p <= 1. Default 0.
+    pub violations: f64,
 }
 
 /// The simulator's input.
@@ -98,6 +106,23 @@ pub enum SimSource {
     Sgf(PathBuf),
     /// `hardware.sim.script`: a script of physical actions (SPEC.md's language).
     Script(PathBuf),
+    /// `hardware.sim.sgf` as a list of two or more files: one game per `new_game`, in
+    /// turn, from the first again after the last (needs `hardware.sim.rehearse`).
+    SgfList(Vec<PathBuf>),
+}
+
+impl SimSource {
+    /// The files it names, with the config key they come from.
+    pub fn files(&self) -> Vec<(&'static str, &Path)> {
+        match self {
+            SimSource::Sgf(p) => vec![("hardware.sim.sgf", p.as_path())],
+            SimSource::Script(p) => vec![("hardware.sim.script", p.as_path())],
+            SimSource::SgfList(ps) => ps
+                .iter()
+                .map(|p| ("hardware.sim.sgf", p.as_path()))
+                .collect(),
+        }
+    }
 }
 
 /// `[hardware.serial]`: the scanning microcontroller's line.

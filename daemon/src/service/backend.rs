@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tengen_hal::{ButtonEvent, Frame, Millis};
 
-use tengen_protocol::Event;
+use tengen_protocol::{Envelope, Event};
 use tengen_table::Sound;
 
 /// What one poll of a backend gave.
@@ -16,7 +16,8 @@ pub struct Polled {
     pub scans: Vec<(Frame, Vec<ButtonEvent>)>,
     /// Hardware trouble to report (`sensor_fault` events: link lost or restored...).
     pub faults: Vec<Event>,
-    /// True when the backend has nothing more to give, ever (a simulated game is over).
+    /// True when the backend has nothing more to play (a simulated game's actions are
+    /// over; its board is still scanned, so clocks run on and flags fall).
     pub finished: bool,
 }
 
@@ -41,6 +42,13 @@ pub trait Backend: Send {
     /// A call is due (`[voice] style = "beep"` drives the buzzer on the indicator pin; the
     /// default does nothing: the voice plays on its own thread).
     fn sound(&mut self, _sound: &Sound, _now: Millis) {}
+    /// The events the service has just journaled (each with its time on the service's
+    /// clock), while the loop runs: commands' and scans' alike. Hardware has no use for
+    /// them (the default does nothing); the simulated players of a rehearsal board follow
+    /// the referee's game from them (a game set up, its clocks started or paused, the game
+    /// over). What the board recorded before its loop started (the game it set up by
+    /// itself at power-on, or took up from its journal) is not told here.
+    fn heard(&mut self, _journaled: &[Envelope]) {}
     /// A word for logs and the startup line (`sim`, `serial /dev/ttyACM0`...).
     fn describe(&self) -> String;
 }

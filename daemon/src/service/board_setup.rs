@@ -98,6 +98,7 @@ pub(crate) fn build_resumed(
 ) -> Result<Built, ServiceError> {
     let settings = config.referee_settings();
     match config.hardware.backend {
+        BackendKind::Sim if config.hardware.sim.rehearse => rehearsal(config, play, opening),
         BackendKind::Sim => {
             let (sim, settings) = sim_game::from_config(config, play)
                 .map_err(|e| ServiceError::Backend(e.to_string()))?;
@@ -144,6 +145,49 @@ pub(crate) fn build_resumed(
         }),
         BackendKind::Rpi => rpi(config, settings),
     }
+}
+
+/// A rehearsal board (`hardware.sim.rehearse`): the config's game at power-on (which its
+/// players leave alone; its clocks wait for an arbiter, as on a real board), the players
+/// waiting for a `new_game`. After a restart the journal's game is rebuilt as on a real
+/// board and the simulated board shows its position; the players wait for the next
+/// `new_game` (they do not take a game up).
+fn rehearsal(
+    config: &Config,
+    play: &GameOptions,
+    opening: &Opening,
+) -> Result<Built, ServiceError> {
+    let book = sim_game::GameBook::from_config(config, play)
+        .map_err(|e| ServiceError::Backend(e.to_string()))?;
+    let mut past = GameView::new();
+    for (at, e) in &opening.past {
+        // What does not fold is reported when the referee replays it.
+        let _ = past.apply(e, *at);
+    }
+    let stones = past.game().map(|g| g.board().stones()).unwrap_or_default();
+    let restore = past.setup().is_some();
+    let moves = past.game().map_or(0, |g| g.move_number());
+    if moves > 0 && past.phase() != tengen_protocol::view::Phase::Over {
+        tracing::warn!(
+            "rehearsal: the journal's game goes on with its position on the board, but the \
+             simulated players do not take it up: end it from the console, or set the next \
+             game up"
+        );
+    }
+    let not_before = opening.off_since.map_or(0, |t| t.millis());
+    let backend = SimBackend::rehearsal(
+        book,
+        &sim_game::options(config),
+        &stones,
+        config.hardware.sim.speed,
+    )
+    .map_err(|e| ServiceError::Backend(e.to_string()))?;
+    Ok(Built {
+        backend: Box::new(backend.not_before(not_before)),
+        settings: config.referee_settings(),
+        calibration: None,
+        restore,
+    })
 }
 
 #[cfg(feature = "rpi")]

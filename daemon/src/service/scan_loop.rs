@@ -10,7 +10,7 @@ use tengen_hal::Millis;
 use tokio::sync::{mpsc, oneshot};
 
 use tengen_protocol::event::BoardState;
-use tengen_protocol::{Answer, Command, CommandEnvelope};
+use tengen_protocol::{Answer, Command, CommandEnvelope, Event};
 
 use super::alive::AliveFile;
 use super::backend::Backend;
@@ -131,17 +131,15 @@ impl ScanLoop {
             let now = self.backend.clock(self.pacer.now());
             self.commands_due(now)?;
             let polled = self.backend.poll(now);
-            self.recorder.record(polled.faults, now)?;
+            self.record(polled.faults, now)?;
             if polled.scans.is_empty() {
                 let events = self.engine.tick(now);
-                self.recorder.record(events, now)?;
+                self.record(events, now)?;
             }
             // Each scan's events at that scan's time, so the journal replays exactly.
             for (frame, buttons) in polled.scans {
                 match self.engine.step(&frame, &buttons) {
-                    Ok(events) => {
-                        self.recorder.record(events, frame.time)?;
-                    }
+                    Ok(events) => self.record(events, frame.time)?,
                     Err(e) => tracing::warn!("scan dropped: {e}"),
                 }
             }
@@ -178,6 +176,15 @@ impl ScanLoop {
         Ok((self.recorder, end))
     }
 
+    /// Journals `events` at `at` and tells the backend what was journaled.
+    fn record(&mut self, events: Vec<Event>, at: Millis) -> Result<(), ServiceError> {
+        let written = self.recorder.record(events, at)?;
+        if !written.is_empty() {
+            self.backend.heard(&written);
+        }
+        Ok(())
+    }
+
     fn commands_due(&mut self, now: Millis) -> Result<(), ServiceError> {
         while let Ok(req) = self.commands.try_recv() {
             // The board's own storage alerts are closed here: the referee does not know them.
@@ -208,7 +215,7 @@ impl ScanLoop {
                         Ok(_) => Answer::Done,
                         Err(e) => Answer::refused(e),
                     });
-                    result?;
+                    self.backend.heard(&result?);
                 }
                 Err(why) => {
                     let _ = req.reply.send(Answer::refused(why));

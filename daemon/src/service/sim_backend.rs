@@ -1,10 +1,97 @@
 //! The simulated board as a backend of `tengen run` (`hardware.backend = "sim"`), paced in
 //! real time at `hardware.sim.speed`.
+//!
+//! What the board shows is a *scene*: a [`Simulation`] placed on the service's clock (its
+//! time 0 at some instant of game time), which may be held at one of its instants (the
+//! players wait). The board is scanned at `hardware.scan_hz` of game time whatever the
+//! scene does: once a game's actions are over its last position stays on the board and is
+//! still scanned, so the clocks run on and a flag falls (`time_expired`), as on a real
+//! board.
+//!
+//! Without `hardware.sim.rehearse` the scene is the config's game, played from power-on,
+//! once. With it the simulated players follow the referee's game from the events the
+//! service journals ([`Backend::heard`]):
+//!
+//! - idle from power-on: an empty board (the game the board sets up by itself is not
+//!   theirs);
+//! - `game_started` (a `new_game`): the next game of their [`GameBook`]; in a handicap game
+//!   Black sets the handicap stones down at once, then both wait;
+//! - the clocks start (a `clock` event that leaves a clock running and not paused: the
+//!   arbiter's *Begin play*, or at once with `game.clock_start = "now"`; a game with no
+//!   clock starts at once): they play;
+//! - a pause holds them where they are, the resume lets them go on;
+//! - `game_over`: they clear the board and wait for the next `new_game`.
+//!
+//! Everything here is a plain function of the events and of the time passed in.
 
-use tengen_hal::Millis;
-use tengen_sim::Simulation;
+use tengen_hal::{ClockButtons, Millis, SensorMatrix};
+use tengen_protocol::event::{ClockReading, GameSetup};
+use tengen_protocol::{Envelope, Event};
+use tengen_rules::clock::TimeControl;
+use tengen_rules::{Color, Point};
+use tengen_sim::{Action, ScriptError, Setup, SimOptions, Simulation, Step};
 
 use super::backend::{Backend, Polled};
+use crate::sim_game::GameBook;
+
+/// A simulation placed on the service's clock.
+#[derive(Debug)]
+struct Scene {
+    sim: Simulation,
+    /// The game time of the simulation's time 0.
+    offset: Millis,
+    /// The simulation's time stops here (the players wait) until released.
+    hold: Option<Millis>,
+}
+
+impl Scene {
+    fn new(sim: Simulation, offset: Millis, hold: Option<Millis>) -> Scene {
+        Scene { sim, offset, hold }
+    }
+
+    /// The simulation's time at game time `t`.
+    fn local(&self, t: Millis) -> Millis {
+        let l = t.saturating_sub(self.offset);
+        self.hold.map_or(l, |h| l.min(h))
+    }
+
+    /// The players wait from game time `at` (a pause).
+    fn hold_at(&mut self, at: Millis) {
+        if self.hold.is_none() {
+            self.hold = Some(self.local(at));
+        }
+    }
+
+    /// The players go on from game time `at`: where they were held, if they got there.
+    fn release(&mut self, at: Millis) {
+        if let Some(h) = self.hold.take() {
+            if at.saturating_sub(self.offset) >= h {
+                self.offset = at - h;
+            }
+        }
+    }
+}
+
+/// What a rehearsal board's simulated players are doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for a game set up by `new_game`.
+    Idle,
+    /// A game is set up: waiting for its clocks to start.
+    Waiting,
+    /// Playing the game.
+    Playing,
+}
+
+/// The players of a rehearsal board: their games and what they are doing.
+#[derive(Debug)]
+struct Rehearsal {
+    book: GameBook,
+    phase: Phase,
+    /// An empty board nobody plays on, never scanned: the scene while the players wait
+    /// (a copy each time).
+    empty: Simulation,
+}
 
 /// The simulated board paced in real time at `speed`.
 ///
@@ -14,25 +101,56 @@ use super::backend::{Backend, Polled};
 /// times faster than the wall clock. Frames are stamped on it.
 #[derive(Debug)]
 pub(crate) struct SimBackend {
-    sim: Simulation,
+    scene: Scene,
     speed: f64,
+    scan_hz: u32,
     /// The earliest game time to start at (the journal's last event).
     floor: Millis,
     /// (wall clock, game time) when the clock started.
     anchor: Option<(Millis, Millis)>,
-    finished: bool,
+    /// Scans made since the clock started.
+    scans: u64,
+    rehearsal: Option<Rehearsal>,
 }
 
 impl SimBackend {
-    /// Plays `sim`, `speed` times faster than human pace.
+    /// Plays `sim` from power-on, `speed` times faster than human pace.
     pub(crate) fn new(sim: Simulation, speed: f64) -> SimBackend {
         SimBackend {
-            sim,
+            scan_hz: sim.scan_hz(),
+            scene: Scene::new(sim, 0, None),
             speed,
             floor: 0,
             anchor: None,
-            finished: false,
+            scans: 0,
+            rehearsal: None,
         }
+    }
+
+    /// A rehearsal board (`hardware.sim.rehearse`): the players wait, on a board showing
+    /// `stones` (empty, or the journal's game after a restart), for a game set up by
+    /// `new_game`, and play the games of `book`.
+    pub(crate) fn rehearsal(
+        book: GameBook,
+        options: &SimOptions,
+        stones: &[(Point, Color)],
+        speed: f64,
+    ) -> Result<SimBackend, ScriptError> {
+        let empty = still_board(options, &[])?;
+        let scene = Scene::new(still_board(options, stones)?, 0, None);
+        Ok(SimBackend {
+            scan_hz: options.scan_hz.clamp(1, 10_000),
+            scene,
+            speed,
+            floor: 0,
+            anchor: None,
+            scans: 0,
+            rehearsal: Some(Rehearsal {
+                book,
+                phase: Phase::Idle,
+                empty,
+            }),
+        })
     }
 
     /// Starts the game clock no earlier than `time` (ms since the epoch).
@@ -42,9 +160,101 @@ impl SimBackend {
     }
 
     fn anchor(&mut self, wall: Millis) -> (Millis, Millis) {
-        let floor = self.floor;
-        *self.anchor.get_or_insert((wall, wall.max(floor)))
+        if let Some(a) = self.anchor {
+            return a;
+        }
+        let a = (wall, wall.max(self.floor));
+        // The first scene starts with the clock.
+        self.scene.offset += a.1;
+        self.anchor = Some(a);
+        a
     }
+
+    /// Game time of scan `k` since the clock started.
+    fn scan_time(&self, base: Millis, k: u64) -> Millis {
+        base + k * 1000 / u64::from(self.scan_hz)
+    }
+
+    /// A game is set up at `at`: the next game of the book, its handicap stones set down
+    /// at once, the players held before their first move.
+    fn game_set_up(&mut self, setup: &GameSetup, at: Millis) {
+        let Some(r) = self.rehearsal.as_mut() else {
+            return;
+        };
+        match r.book.next_game(setup) {
+            Ok(sim) => {
+                // A game's first actions without a move number set the handicap stones.
+                let stones = sim
+                    .actions()
+                    .iter()
+                    .take_while(|a| a.move_number.is_none() && a.line.is_none())
+                    .last()
+                    .map_or(0, |a| a.end);
+                self.scene = Scene::new(sim, at, Some(stones));
+                r.phase = Phase::Waiting;
+                if setup.time_control == TimeControl::None {
+                    // No clock to start: they play at once.
+                    self.scene.release(at);
+                    r.phase = Phase::Playing;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(
+                    "rehearsal: the simulated players cannot play this game ({e}); they wait \
+                     for the next new_game"
+                );
+                self.scene = Scene::new(r.empty.clone(), at, None);
+                r.phase = Phase::Idle;
+            }
+        }
+    }
+
+    /// A `clock` event at `at`: the clocks started (play), paused or resumed.
+    fn clock(&mut self, reading: &ClockReading, at: Millis) {
+        let Some(r) = self.rehearsal.as_mut() else {
+            return;
+        };
+        let paused = reading.paused == Some(true);
+        let running = !paused && reading.running.is_some();
+        match r.phase {
+            Phase::Waiting if running => {
+                self.scene.release(at);
+                r.phase = Phase::Playing;
+            }
+            Phase::Playing if paused => self.scene.hold_at(at),
+            Phase::Playing if running => self.scene.release(at),
+            _ => {}
+        }
+    }
+
+    /// The game is over at `at`: the players clear the board and wait.
+    fn game_over(&mut self, at: Millis) {
+        if let Some(r) = self.rehearsal.as_mut() {
+            r.phase = Phase::Idle;
+            self.scene = Scene::new(r.empty.clone(), at, None);
+        }
+    }
+}
+
+/// A board with `stones` on it from time 0 and nobody at it.
+fn still_board(options: &SimOptions, stones: &[(Point, Color)]) -> Result<Simulation, ScriptError> {
+    let steps: Vec<Step> = stones
+        .iter()
+        .map(|(point, color)| {
+            Step::timed(
+                Action::Place {
+                    color: *color,
+                    point: *point,
+                },
+                1,
+            )
+        })
+        .collect();
+    let setup = Setup {
+        size: Some(options.size),
+        ..Setup::default()
+    };
+    Ok(Simulation::from_steps(setup, &steps, options)?.resumed_from(steps.len()))
 }
 
 impl Backend for SimBackend {
@@ -55,30 +265,59 @@ impl Backend for SimBackend {
 
     fn poll(&mut self, now: Millis) -> Polled {
         let (_, base) = self.anchor(now);
-        let due = now.saturating_sub(base);
-        // Every scan of the simulator's own period up to the due time, so the stabiliser
-        // sees the same scans at any speed.
+        // Every scan of the board's own period up to now, so the stabiliser sees the same
+        // scans at any speed.
         let mut scans = Vec::new();
-        while !self.finished && self.sim.now() <= due {
-            match self.sim.next_scan() {
-                Some((mut frame, mut buttons)) => {
-                    frame.time += base;
-                    for b in &mut buttons {
-                        b.time += base;
-                    }
-                    scans.push((frame, buttons));
-                }
-                None => self.finished = true,
+        loop {
+            let t = self.scan_time(base, self.scans);
+            if t > now {
+                break;
             }
+            self.scans += 1;
+            let local = self.scene.local(t);
+            let offset = self.scene.offset;
+            let (mut frame, mut buttons) = match (
+                self.scene.sim.scan(local),
+                ClockButtons::poll(&mut self.scene.sim, local),
+            ) {
+                (Ok(f), Ok(b)) => (f, b),
+                (Err(never), _) | (_, Err(never)) => match never {},
+            };
+            frame.time = t;
+            for b in &mut buttons {
+                b.time += offset;
+            }
+            scans.push((frame, buttons));
         }
         Polled {
             scans,
             faults: Vec::new(),
-            finished: self.finished,
+            finished: self.rehearsal.is_none() && self.scene.sim.is_finished(),
+        }
+    }
+
+    fn heard(&mut self, journaled: &[Envelope]) {
+        if self.rehearsal.is_none() {
+            return;
+        }
+        for env in journaled {
+            let at = env.time.millis();
+            match &env.event {
+                Event::GameStarted(setup) => self.game_set_up(setup, at),
+                Event::Clock(reading) => self.clock(reading, at),
+                Event::GameOver(_) => self.game_over(at),
+                _ => {}
+            }
         }
     }
 
     fn describe(&self) -> String {
-        format!("sim x{}", self.speed)
+        match self.rehearsal {
+            Some(_) => format!(
+                "sim x{}, rehearsal: the players wait for new_game",
+                self.speed
+            ),
+            None => format!("sim x{}", self.speed),
+        }
     }
 }

@@ -33,6 +33,7 @@ mod fault_serial;
 mod fault_service;
 mod hall_limits;
 mod pi_qemu;
+mod rehearsal;
 mod service_kill;
 mod service_restart;
 mod status_heartbeat;

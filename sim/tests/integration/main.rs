@@ -6,6 +6,7 @@ mod common;
 mod actions;
 mod determinism;
 mod games;
+mod generated;
 mod noise;
 mod resume;
 mod scripts;

@@ -1,0 +1,237 @@
+//! A rehearsal's folder, made ready before anything starts: a copy of the tournament file
+//! (the hall writes the results into a copy of that copy, never into the real file), the
+//! command key the hall and the boards share, the hall's config with a one-time arbiter
+//! login, and for each table a board: its config (`tengen run` could run it by hand) and a
+//! made-up game with the pairing's handicap.
+//!
+//! ```text
+//! DIR/
+//!   juvisy.xml               the tournament file's copy
+//!   juvisy-results.xml       the confirmed results (written by the hall)
+//!   command.key              shared by the hall and the boards (mode 0600)
+//!   hall.toml                the hall: [tournament], [hall], one [[arbiter]]
+//!   archive/                 every game the hall saw (round zips)
+//!   boards/table-1/          board.toml, game.sgf, data/ (journal, SGF)
+//! ```
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use rand::distr::{Alphanumeric, SampleString};
+use rand::Rng;
+use tengen_sim::{GameInput, GeneratedSetup};
+use tengen_tournament::{BoardPattern, Pairing, Tournament};
+
+use super::super::CliError;
+
+/// The tournament id the rehearsal's boards publish under.
+pub(crate) const TOURNAMENT_ID: &str = "rehearsal";
+/// The name of the rehearsal's arbiter login.
+pub(crate) const ARBITER: &str = "arbiter";
+/// How long the one-time password is.
+const PASSWORD_CHARS: usize = 20;
+
+/// One table's board.
+#[derive(Debug, Clone)]
+pub(crate) struct BoardPlan {
+    /// The table, from 1.
+    pub(crate) table: u32,
+    /// The board id (`table-{table}`).
+    pub(crate) board: String,
+    /// The table's game id (`r{round}-t{table}`).
+    pub(crate) game: String,
+    /// Its `board.toml`.
+    pub(crate) config: PathBuf,
+}
+
+/// What [`prepare`] made.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The rehearsal's folder.
+    pub(crate) dir: PathBuf,
+    /// Where the hall writes the confirmed results.
+    pub(crate) results: PathBuf,
+    /// The hall's config.
+    pub(crate) hall_config: PathBuf,
+    /// The arbiter's one-time password (in no file: only its hash is).
+    pub(crate) password: String,
+    /// The boards, by table.
+    pub(crate) boards: Vec<BoardPlan>,
+}
+
+/// What the rehearsal is asked for.
+pub(crate) struct Plan<'a> {
+    /// The real tournament file (only read).
+    pub(crate) file: &'a Path,
+    /// Its tournament.
+    pub(crate) tournament: &'a Tournament,
+    /// The tables rehearsed.
+    pub(crate) tables: &'a [Pairing<'a>],
+    /// The folder asked for (`--dir`), or a new one in the temporary folder.
+    pub(crate) dir: Option<&'a Path>,
+    /// The broker the boards and the hall use.
+    pub(crate) broker: SocketAddr,
+    /// `--speed`.
+    pub(crate) speed: f64,
+    /// `--violations`.
+    pub(crate) violations: f64,
+    /// `--seed`.
+    pub(crate) seed: u64,
+}
+
+/// Makes the rehearsal's folder ready (see the module documentation).
+pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
+    let dir = folder(plan.dir)?;
+    let name = plan
+        .file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "tournament.xml".to_string());
+    let tournament = dir.join(&name);
+    std::fs::copy(plan.file, &tournament).map_err(|e| {
+        CliError::work(format!(
+            "copying {} to {}: {e}",
+            plan.file.display(),
+            tournament.display()
+        ))
+    })?;
+    let stem = Path::new(&name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "tournament".to_string());
+    let results = dir.join(format!("{stem}-results.xml"));
+    let key: [u8; 32] = rand::rng().random();
+    let key: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    write_private(&dir.join("command.key"), &format!("{key}\n"))?;
+    let password = Alphanumeric.sample_string(&mut rand::rng(), PASSWORD_CHARS);
+    let arbiter = tengen_hall::arbiter_entry(ARBITER, &password)
+        .map_err(|e| CliError::work(format!("the arbiter's login: {e}")))?;
+    let pattern = BoardPattern::default();
+    let hall_config = dir.join("hall.toml");
+    write(
+        &hall_config,
+        &format!(
+            "# The hall of a rehearsal (`tengen rehearse`): its tournament is a copy, its\n\
+             # results go beside it, its arbiter's password was shown once.\n\
+             [tournament]\nfile = {}\nresults_file = {}\nboards = {}\nid = \"{TOURNAMENT_ID}\"\n\n\
+             [hall]\ncommand_key_file = \"command.key\"\narchive_dir = \"archive\"\n\n{arbiter}",
+            quoted(&name),
+            quoted(&format!("{stem}-results.xml")),
+            quoted(pattern.as_str()),
+        ),
+    )?;
+    let size = u8::try_from(plan.tournament.size())
+        .ok()
+        .filter(|s| (2..=25).contains(s))
+        .ok_or_else(|| {
+            CliError::input(format!(
+                "{}: a {0}x{0} board cannot be simulated",
+                plan.tournament.size()
+            ))
+        })?;
+    let mut boards = Vec::new();
+    for p in plan.tables {
+        let board = pattern.board(p.table);
+        let board_dir = dir.join("boards").join(&board);
+        std::fs::create_dir_all(&board_dir)
+            .map_err(|e| CliError::work(format!("{}: {e}", board_dir.display())))?;
+        // OpenGotha's handicap 1 is taking Black: no stones.
+        let stones = if p.handicap >= 2 {
+            u8::try_from(p.handicap).unwrap_or(9).min(9)
+        } else {
+            0
+        };
+        let seed = plan
+            .seed
+            .wrapping_mul(1000)
+            .wrapping_add(u64::from(p.table));
+        let game = GameInput::generated(&GeneratedSetup {
+            size,
+            handicap: stones,
+            komi: plan.tournament.komi_for(p.handicap),
+            seed,
+        })
+        .map_err(|e| CliError::work(format!("table {}: a made-up game: {e}", p.table)))?;
+        write(
+            &board_dir.join("game.sgf"),
+            &tengen_rules::sgf::write(&game.to_record()),
+        )?;
+        let config = board_dir.join("board.toml");
+        write(
+            &config,
+            &format!(
+                "# Table {table} of a rehearsal (`tengen rehearse`): a simulated board whose\n\
+                 # players wait for the table's new_game and for play to begin.\n\
+                 [board]\nid = \"{board}\"\ntournament = \"{TOURNAMENT_ID}\"\nsize = {size}\n\
+                 game = \"power-on\"\n\n\
+                 [hardware]\nbackend = \"sim\"\n\n\
+                 [hardware.sim]\nsgf = \"game.sgf\"\nrehearse = true\nseed = {seed}\n\
+                 speed = {speed:?}\nviolations = {violations:?}\n\n\
+                 [mqtt]\nurl = \"mqtt://{broker}\"\ncommand_key_file = \"../../command.key\"\n\n\
+                 [http]\nlisten = \"127.0.0.1:0\"\n\n[storage]\ndir = \"data\"\n\n\
+                 [display]\ndriver = \"none\"\n\n[voice]\nstyle = \"off\"\n",
+                table = p.table,
+                speed = plan.speed,
+                violations = plan.violations,
+                broker = plan.broker,
+            ),
+        )?;
+        boards.push(BoardPlan {
+            table: p.table,
+            board,
+            game: p.game.clone(),
+            config,
+        });
+    }
+    Ok(Prepared {
+        dir,
+        results,
+        hall_config,
+        password,
+        boards,
+    })
+}
+
+/// The folder asked for (created; it must hold nothing yet, so no earlier rehearsal's
+/// journal is taken up), or a new one in the temporary folder, kept when the rehearsal
+/// ends (its results are there).
+fn folder(asked: Option<&Path>) -> Result<PathBuf, CliError> {
+    let Some(dir) = asked else {
+        return tempfile::Builder::new()
+            .prefix("tengen-rehearsal-")
+            .tempdir()
+            .map(tempfile::TempDir::keep)
+            .map_err(|e| CliError::work(format!("a rehearsal folder: {e}")));
+    };
+    let has_files = std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
+    if has_files {
+        return Err(CliError::input(format!(
+            "--dir {}: not empty; give a new folder (a rehearsal starts afresh)",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| CliError::work(format!("{}: {e}", dir.display())))?;
+    std::path::absolute(dir).map_err(|e| CliError::work(format!("{}: {e}", dir.display())))
+}
+
+fn quoted(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+fn write(path: &Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text).map_err(|e| CliError::work(format!("{}: {e}", path.display())))
+}
+
+/// Writes a secret readable by its owner only.
+fn write_private(path: &Path, text: &str) -> Result<(), CliError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let fail = |e: std::io::Error| CliError::work(format!("{}: {e}", path.display()));
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(fail)?;
+    f.write_all(text.as_bytes()).map_err(fail)
+}

@@ -1,0 +1,314 @@
+//! A whole rehearsal (issue 20): `tengen rehearse` as a child process on the Juvisy
+//! tournament file, `--round 1 --boards 4 --start --speed 20 --violations 0.5`, run to the
+//! end of the round, and checked from outside through the hall it runs, as a director would:
+//!
+//! - it prints the console's address, a one-time login and where the results go;
+//! - the console's Round view (logged in with that login, with `Origin`) shows the four
+//!   tables' games over, each with a result pending;
+//! - each board's event stream through the hall (`/console/board/rehearsal/table-N/events`)
+//!   holds the table's game, set up with the pairing's players (Pinchard - Moscardo at
+//!   table 4, taking Black: no stones, komi 0), and an alert for exactly the games that
+//!   break a rule (known beforehand: the rehearsal's seed and each board's made-up game
+//!   decide it), each cleared `restored`;
+//! - *Confirm all pending results* writes the four results into the rehearsal's copy of the
+//!   tournament file (read back with the tournament crate), every other game's result as
+//!   before, and the real file is not touched;
+//! - SIGINT ends it cleanly (exit 0).
+//!
+//! It prints how long the round took.
+
+use crate::http;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use http::{console_cookie, get, request, TEST_ORIGIN};
+use serde_json::{json, Value};
+use tengen_sim::{GameInput, Violation};
+use tengen_tournament::{GameResult, Tournament};
+
+const ROUND: u32 = 1;
+const BOARDS: u32 = 4;
+const VIOLATIONS: [&str; 3] = ["uncaptured_stones", "stone_moved", "double_move"];
+/// The whole round must be over by then (it takes about a minute).
+const ROUND_WITHIN: Duration = Duration::from_secs(180);
+
+/// The rehearsal process; SIGKILLed if the test fails before it ends it.
+struct Rehearsal(Option<Child>);
+
+impl Drop for Rehearsal {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.0.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The value after `label` on a line of the banner (`  console   http://...`).
+fn field<'a>(lines: &'a [String], label: &str) -> &'a str {
+    lines
+        .iter()
+        .find_map(|l| l.trim_start().strip_prefix(label))
+        .map(str::trim)
+        .unwrap_or_else(|| panic!("no '{label}' line in {lines:#?}"))
+}
+
+/// The `data:` events of a Server-Sent Events text.
+fn sse_events(text: &str) -> Vec<Value> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect()
+}
+
+fn results_of(path: &Path) -> Vec<(u32, GameResult)> {
+    let t = Tournament::read(path).unwrap();
+    let mut r: Vec<(u32, GameResult)> =
+        t.round(ROUND).iter().map(|p| (p.table, p.result)).collect();
+    r.sort_by_key(|(t, _)| *t);
+    r
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command() {
+    let work = tempfile::tempdir().unwrap();
+    let file: PathBuf = work.path().join("juvisy.xml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament/tests/data/opengotha/juvisy.xml"),
+        &file,
+    )
+    .unwrap();
+    let original = std::fs::read(&file).unwrap();
+    let folder = work.path().join("rehearsal");
+    let mqtt = format!("127.0.0.1:{}", free_port());
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .arg("rehearse")
+        .arg(&file)
+        .args(["--round", "1", "--boards", "4", "--start", "--speed", "20"])
+        .args([
+            "--violations",
+            "0.5",
+            "--seed",
+            "2",
+            "--http",
+            "127.0.0.1:0",
+        ])
+        .args(["--mqtt", &mqtt, "--dir"])
+        .arg(&folder)
+        .env("RUST_LOG", "warn,rumqttd=off")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn tengen rehearse");
+    let stdout = child.stdout.take().unwrap();
+    let mut process = Rehearsal(Some(child));
+    let (tx, lines) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            eprintln!("rehearse| {line}");
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    // The banner, up to the line saying the round is started.
+    let mut banner = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while !banner
+        .iter()
+        .any(|l: &String| l.starts_with("Round 1 started"))
+    {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(l) => banner.push(l),
+            Err(_) => panic!("no 'Round 1 started' line: {banner:#?}"),
+        }
+    }
+    let set_up_after = started.elapsed();
+    let console = field(&banner, "console");
+    let addr: SocketAddr = console
+        .strip_prefix("http://")
+        .and_then(|a| a.strip_suffix("/console"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let login = field(&banner, "login");
+    let (name, rest) = login.split_once(" / ").unwrap();
+    let password = rest.split_whitespace().next().unwrap();
+    let results_line = field(&banner, "results");
+    let results = PathBuf::from(results_line.split(" (").next().unwrap());
+    assert!(results.starts_with(&folder), "{results:?}");
+
+    let cookie = console_cookie(addr, name, password).await;
+    let auth = [("Cookie", cookie.as_str()), TEST_ORIGIN];
+
+    // The round, played out on the four boards.
+    let over_by = Instant::now() + ROUND_WITHIN;
+    let round = loop {
+        let r = get(addr, "/api/console/round/1", &auth).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        let view = r.json();
+        let tables = view["tables"].as_array().unwrap().clone();
+        let first: Vec<&Value> = tables
+            .iter()
+            .filter(|t| t["table"].as_u64() <= Some(4))
+            .collect();
+        if first.iter().all(|t| t["state"] == "over") {
+            break view;
+        }
+        assert!(
+            Instant::now() < over_by,
+            "the round is not over after {ROUND_WITHIN:?}: {:?}",
+            first
+                .iter()
+                .map(|t| (&t["table"], &t["state"], &t["number"]))
+                .collect::<Vec<_>>()
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    let round_took = started.elapsed();
+    let tables = round["tables"].as_array().unwrap();
+    for t in tables.iter().filter(|t| t["table"].as_u64() <= Some(4)) {
+        assert_eq!(t["result_state"], "pending", "{t}");
+        assert!(t["board_result"].is_string(), "{t}");
+    }
+
+    // Each board's events through the hall: the pairing's game, and a violation exactly
+    // where the rehearsal drew one, put right.
+    let tournament = Tournament::read(&file).unwrap();
+    let mut broke = 0;
+    for p in tournament.round(ROUND).iter().take(BOARDS as usize) {
+        let path = format!("/console/board/rehearsal/table-{}/events", p.table);
+        let r = request(addr, "GET", &path, &auth, b"", Some("\"game_over\"")).await;
+        assert_eq!(r.status, 200, "{path}");
+        let events = sse_events(&r.text());
+        let game: Vec<&Value> = events.iter().filter(|e| e["game"] == p.game).collect();
+        let started = game
+            .iter()
+            .find(|e| e["type"] == "game_started")
+            .unwrap_or_else(|| panic!("table {}: no game_started in {events:?}", p.table));
+        assert_eq!(
+            started["black"],
+            p.black.display_name(),
+            "table {}",
+            p.table
+        );
+        assert_eq!(
+            started["white"],
+            p.white.display_name(),
+            "table {}",
+            p.table
+        );
+        assert_eq!(started["komi"], json!(tournament.komi_for(p.handicap)));
+        assert_eq!(
+            started["handicap"],
+            json!(if p.handicap >= 2 { p.handicap } else { 0 })
+        );
+        assert!(
+            game.iter().any(|e| e["type"] == "game_over"),
+            "table {}",
+            p.table
+        );
+        let alerts: Vec<&&Value> = game.iter().filter(|e| e["type"] == "alert").collect();
+        // What the rehearsal drew for this table's game (its board's seed and game).
+        let board_dir = folder.join(format!("boards/table-{}", p.table));
+        let record =
+            tengen_rules::sgf::parse(&std::fs::read_to_string(board_dir.join("game.sgf")).unwrap())
+                .unwrap();
+        let config = tengen_daemon::config::Config::load(board_dir.join("board.toml")).unwrap();
+        let drawn = Violation::draw(
+            &GameInput::from_record(&record),
+            0.5,
+            config.hardware.sim.seed,
+        );
+        match drawn {
+            Some(v) => {
+                broke += 1;
+                let codes: Vec<&str> = alerts.iter().filter_map(|a| a["code"].as_str()).collect();
+                assert_eq!(codes, vec![v.kind.alert_code()], "table {}: {v:?}", p.table);
+                assert!(VIOLATIONS.contains(&codes[0]));
+                assert!(
+                    game.iter().any(|e| e["type"] == "alert_cleared"
+                        && e["id"] == alerts[0]["id"]
+                        && e["how"] == "restored"),
+                    "table {}: the alert was not put right",
+                    p.table
+                );
+            }
+            None => assert!(alerts.is_empty(), "table {}: {alerts:?}", p.table),
+        }
+    }
+    assert!(
+        broke >= 1,
+        "seed 2 was chosen so that some game breaks a rule"
+    );
+
+    // Confirm all pending results: into the rehearsal's copy, never the real file.
+    let before = results_of(&file);
+    let r = request(
+        addr,
+        "POST",
+        "/api/console/round/1/confirm",
+        &[
+            ("Cookie", cookie.as_str()),
+            TEST_ORIGIN,
+            ("Content-Type", "application/json"),
+        ],
+        br#"{"all":true}"#,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["confirmed"], json!([1, 2, 3, 4]));
+    let written = results_of(&results);
+    for (table, result) in &written {
+        let expected = match tables.iter().find(|t| t["table"] == json!(table)) {
+            Some(t) if *table <= BOARDS => {
+                GameResult::from_sgf(t["board_result"].as_str().unwrap()).unwrap()
+            }
+            _ => before.iter().find(|(t, _)| t == table).unwrap().1,
+        };
+        assert_eq!(*result, expected, "table {table}");
+    }
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        original,
+        "the real file is untouched"
+    );
+
+    // Ctrl-C ends it cleanly.
+    let mut child = process.0.take().unwrap();
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let ended = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            ended.elapsed() < Duration::from_secs(20),
+            "still running after SIGINT"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    eprintln!(
+        "rehearsal of {BOARDS} boards at x20: round started after {set_up_after:?}, over after \
+         {round_took:?}, {broke} game(s) broke a rule"
+    );
+}
