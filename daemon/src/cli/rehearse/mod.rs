@@ -81,9 +81,7 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
     };
     // The boards' MQTT links reach a broker in this same process: their notes (a fresh
     // board's command ids, a link closed at the end) are not for the director.
-    super::logging(
-        "warn,rumqttd=off,tengen_daemon::mqtt=error,tengen_net::link=error",
-    );
+    super::logging("warn,rumqttd=off,tengen_daemon::mqtt=error,tengen_net::link=error");
     if broker.port() == 0 {
         // Any free port: the boards are told the one taken.
         broker = std::net::TcpListener::bind(broker)

@@ -105,7 +105,7 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
     let key: String = key.iter().map(|b| format!("{b:02x}")).collect();
     write_private(&dir.join("command.key"), &format!("{key}\n"))?;
     let password = Alphanumeric.sample_string(&mut rand::rng(), PASSWORD_CHARS);
-    let arbiter = tengen_hall::arbiter_entry(ARBITER, &password)
+    let arbiter = tengen_hall::arbiter_entry(ARBITER, &password, "arbiter")
         .map_err(|e| CliError::work(format!("the arbiter's login: {e}")))?;
     let pattern = BoardPattern::default();
     let hall_config = dir.join("hall.toml");
