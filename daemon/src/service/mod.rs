@@ -28,7 +28,6 @@
 pub mod alive;
 pub mod backend;
 pub(crate) mod board_setup;
-pub(crate) mod clock_view;
 pub mod engine;
 pub(crate) mod launch;
 pub mod links;
