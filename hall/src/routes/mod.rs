@@ -5,6 +5,7 @@
 //! nor reveal anything of the console.
 
 pub(crate) mod broker;
+pub(crate) mod clock;
 pub(crate) mod commentary;
 pub(crate) mod round_api;
 pub(crate) mod rounds;
@@ -24,7 +25,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tower::ServiceExt;
 
-use tengen_net::live_view::{self, LiveFeed};
+use tengen_net::live_view::{self, LiveFeed, PageOptions};
 use tengen_protocol::topics::BoardKey;
 
 use crate::boards::archive::SharedArchive;
@@ -157,7 +158,17 @@ async fn live_view(
     let Some(feed) = key.and_then(|k| lock(&app.hall).feed(&k)) else {
         return not_found("no such board in this hall");
     };
-    one_board(feed, &params, req).await
+    let options = PageOptions {
+        heading: Some("Arbiters \u{2013} live".into()),
+        clock_link: Some("clock-link".into()),
+        clock_note: Some(
+            "It shows the live time and move number: under a broadcast delay, give it to \
+             that tablet only."
+                .into(),
+        ),
+        ..PageOptions::default()
+    };
+    one_board_with(feed, options, &params, req).await
 }
 
 /// The board a one-board route names by its `{tournament}` and `{board}`.
@@ -184,18 +195,40 @@ pub(crate) async fn one_board(
     params: &HashMap<String, String>,
     req: Request,
 ) -> Response {
+    one_board_with(feed, PageOptions::default(), params, req).await
+}
+
+/// [`one_board`] with the page framed by `options` (what it is, where its analysis is).
+pub(crate) async fn one_board_with(
+    feed: LiveFeed,
+    options: PageOptions,
+    params: &HashMap<String, String>,
+    req: Request,
+) -> Response {
     let rest = params.get("rest").map(String::as_str).unwrap_or("");
+    serve_at(
+        live_view::router_with(feed, options),
+        &format!("/{rest}"),
+        req,
+    )
+    .await
+}
+
+/// Serves `req` from `router` as if its path were `path` (its query kept), as a request of
+/// its own: without the outer route's path parameters, which the inner router's `Path`
+/// would read as its own.
+pub(crate) async fn serve_at(router: Router, path: &str, req: Request) -> Response {
     let (mut parts, body) = req.into_parts();
+    parts.extensions = axum::http::Extensions::new();
     let path_and_query = match parts.uri.query() {
-        Some(q) => format!("/{rest}?{q}"),
-        None => format!("/{rest}"),
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_string(),
     };
     match path_and_query.parse::<Uri>() {
         Ok(uri) => parts.uri = uri,
         Err(_) => return not_found("bad path"),
     }
-    let inner = Request::from_parts(parts, body);
-    match live_view::router(feed).oneshot(inner).await {
+    match router.oneshot(Request::from_parts(parts, body)).await {
         Ok(r) => r,
         Err(never) => match never {},
     }
