@@ -26,8 +26,8 @@ use tengen_net::live_view::PageOptions;
 use crate::boards::mqtt_client::lock;
 use crate::config::DelayPolicy;
 use crate::routes::{
-    board_key, commentator, login_page, not_found, one_board_with, page_redirect, unauthorized,
-    App, OVERVIEW,
+    board_key, commentator, login_page, not_found, one_board, page_redirect, unauthorized, App,
+    OVERVIEW,
 };
 
 /// The commentary routes.
@@ -205,7 +205,7 @@ async fn board_view(
         analysis_note: seen.analysis_note(),
         ..PageOptions::default()
     };
-    one_board_with(feed, options, &params, req).await
+    one_board(feed, options, &params, req).await
 }
 
 #[cfg(test)]

@@ -130,7 +130,12 @@ async fn board_view(
     let Some(feed) = key.and_then(|k| lock(&app.hall).public_feed(&k)) else {
         return not_found("no such board in this hall");
     };
-    one_board(feed, &params, req).await
+    // One event stream per viewer: the players' faces are at `clock`, not on this page.
+    let options = PageOptions {
+        hide_faces: true,
+        ..PageOptions::default()
+    };
+    one_board(feed, options, &params, req).await
 }
 
 async fn live_redirect(
@@ -168,7 +173,7 @@ async fn live_view(
         ),
         ..PageOptions::default()
     };
-    one_board_with(feed, options, &params, req).await
+    one_board(feed, options, &params, req).await
 }
 
 /// The board a one-board route names by its `{tournament}` and `{board}`.
@@ -189,17 +194,9 @@ pub(crate) fn page_redirect(pages: &str, t: &str, b: &str) -> Response {
     }
 }
 
-/// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own.
+/// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own
+/// and the page framed by `options` (what it is, where its analysis is).
 pub(crate) async fn one_board(
-    feed: LiveFeed,
-    params: &HashMap<String, String>,
-    req: Request,
-) -> Response {
-    one_board_with(feed, PageOptions::default(), params, req).await
-}
-
-/// [`one_board`] with the page framed by `options` (what it is, where its analysis is).
-pub(crate) async fn one_board_with(
     feed: LiveFeed,
     options: PageOptions,
     params: &HashMap<String, String>,

@@ -56,6 +56,10 @@ pub struct PageOptions {
     /// What the page says of that link (who may have it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock_note: Option<String>,
+    /// Leave out the players' faces (`clock/...`): a page for many viewers keeps to one
+    /// event stream each.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hide_faces: bool,
 }
 
 impl PageOptions {
