@@ -112,11 +112,27 @@ impl ClockKeys {
     }
 }
 
-/// The instant the live faces are drawn at: now on the hall's clock, and never before the
-/// board's last event (a board whose clock runs ahead of the hall's would otherwise see
-/// its players' time run backwards).
-fn live_instant(last_event: Option<Timestamp>, wall_ms: u64) -> Timestamp {
-    Timestamp::from_millis(last_event.map_or(wall_ms, |t| t.millis().max(wall_ms)))
+/// The instant the live faces are drawn at: now on the hall's clock, or later where the
+/// board's clock runs ahead of the hall's: the board's last event time run on by the time
+/// since the hall heard the board's `state` after it (`heard_ago`), as the live page
+/// counts. So the players' time never runs backwards, nor stands still, on a board whose
+/// clock is ahead.
+fn live_instant(
+    last_event: Option<Timestamp>,
+    heard_ago: Option<Duration>,
+    wall_ms: u64,
+) -> Timestamp {
+    let board = match (last_event, heard_ago) {
+        (Some(t), Some(ago)) => t.millis().saturating_add(ms(ago)),
+        (Some(t), None) => t.millis(),
+        (None, _) => 0,
+    };
+    Timestamp::from_millis(board.max(wall_ms))
+}
+
+/// A duration in whole ms.
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// The instant the public faces are drawn at under a broadcast delay: the time of the last
@@ -129,10 +145,7 @@ fn public_instant(
     wall_ms: u64,
 ) -> Timestamp {
     match last_event {
-        Some(t) => {
-            let ago = u64::try_from(released_ago.as_millis()).unwrap_or(u64::MAX);
-            Timestamp::from_millis(t.millis().saturating_add(ago))
-        }
+        Some(t) => Timestamp::from_millis(t.millis().saturating_add(ms(released_ago))),
         None => Timestamp::from_millis(wall_ms),
     }
 }
@@ -151,7 +164,9 @@ fn faces_now(hall: &Shared, key: &BoardKey, fold: Fold, wall_ms: u64) -> Option<
         )
     } else {
         let view = board.live_view();
-        PlayerFaces::of(view, live_instant(view.last_time(), wall_ms))
+        let (state, heard_ago) = board.feed().state_with_age();
+        let heard_ago = (!state.is_null()).then_some(heard_ago);
+        PlayerFaces::of(view, live_instant(view.last_time(), heard_ago, wall_ms))
     };
     Some(faces)
 }
@@ -447,10 +462,13 @@ mod tests {
     #[test]
     fn instants_of_the_live_and_the_public_clock() {
         let t = Timestamp::from_millis(1_000_000);
-        assert_eq!(live_instant(Some(t), 1_000_500).millis(), 1_000_500);
-        // A board ahead of the hall's clock: not before its last event.
-        assert_eq!(live_instant(Some(t), 999_000).millis(), 1_000_000);
-        assert_eq!(live_instant(None, 5).millis(), 5);
+        let heard = Some(Duration::from_millis(200));
+        // Boards and hall on one time: the hall's.
+        assert_eq!(live_instant(Some(t), heard, 1_000_500).millis(), 1_000_500);
+        // A board ahead of the hall's clock: its last event, run on since it was heard.
+        assert_eq!(live_instant(Some(t), heard, 990_000).millis(), 1_000_200);
+        assert_eq!(live_instant(Some(t), None, 990_000).millis(), 1_000_000);
+        assert_eq!(live_instant(None, heard, 5).millis(), 5);
         // Released 3 s ago, whatever the wall clock says.
         let ago = Duration::from_secs(3);
         assert_eq!(public_instant(Some(t), ago, 9_999_999).millis(), 1_003_000);
