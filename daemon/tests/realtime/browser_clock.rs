@@ -100,6 +100,13 @@ fn drawn(tab: &headless_chrome::Tab, color: &str) -> Vec<bool> {
     }
 }
 
+/// A screenshot of `tab`, brought to the front first: a tab behind another may never
+/// paint, and its screenshot never comes.
+fn shot(tab: &headless_chrome::Tab, name: &str) {
+    tab.activate().expect("the tab in front");
+    browser::screenshot(tab, env!("CARGO_TARGET_TMPDIR"), name);
+}
+
 fn frame_pixels(frame: &MonoFrame) -> Vec<bool> {
     (0..64)
         .flat_map(|y| (0..128).map(move |x| (x, y)))
@@ -171,12 +178,8 @@ async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
         early["phase"], "playing",
         "the game ended before the page was read: {early}"
     );
-    browser::screenshot(&tab, env!("CARGO_TARGET_TMPDIR"), "clock-1-early.png");
-    browser::screenshot(
-        &at_hall,
-        env!("CARGO_TARGET_TMPDIR"),
-        "hall-clock-1-early.png",
-    );
+    shot(&tab, "clock-1-early.png");
+    shot(&at_hall, "hall-clock-1-early.png");
 
     wait_state(
         addr,
@@ -202,12 +205,8 @@ async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
-    browser::screenshot(&tab, env!("CARGO_TARGET_TMPDIR"), "clock-2-middle.png");
-    browser::screenshot(
-        &at_hall,
-        env!("CARGO_TARGET_TMPDIR"),
-        "hall-clock-2-middle.png",
-    );
+    shot(&tab, "clock-2-middle.png");
+    shot(&at_hall, "hall-clock-2-middle.png");
 
     wait_state(addr, Duration::from_secs(120), "the end of the game", |s| {
         s["phase"] == "over"
@@ -233,12 +232,8 @@ async fn the_tablet_page_shows_the_boards_faces_through_a_game() {
             }
         }
     }
-    browser::screenshot(&tab, env!("CARGO_TARGET_TMPDIR"), "clock-3-over.png");
-    browser::screenshot(
-        &at_hall,
-        env!("CARGO_TARGET_TMPDIR"),
-        "hall-clock-3-over.png",
-    );
+    shot(&tab, "clock-3-over.png");
+    shot(&at_hall, "hall-clock-3-over.png");
     // A hostile or mistyped request gets a clear answer, and the board goes on.
     assert_eq!(http::get(addr, "/clock/X.png", &[]).await.status, 404);
     assert_eq!(
