@@ -212,7 +212,15 @@ async fn the_hall_serves_each_boards_clock_late_for_the_public_live_for_its_tabl
         get(addr, "/commentary/board/t/b1/clock", &[]).await.status,
         401
     );
-    // The board's pages are still the one-board view beside the clock.
-    assert_eq!(get(addr, "/board/t/b1/", &[]).await.status, 200);
+    // The board's pages are still the one-board view beside the clock, and leave the faces
+    // out (a second event stream per page would stall a browser's other pages of the hall).
+    for (path, headers) in [
+        ("/board/t/b1/", &[][..]),
+        ("/console/board/t/b1/", &[auth][..]),
+    ] {
+        let page = get(addr, path, headers).await;
+        assert_eq!(page.status, 200, "{path}");
+        assert!(page.text().contains(r#""hide_faces":true"#), "{path}");
+    }
     hall.stop();
 }

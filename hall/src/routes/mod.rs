@@ -130,12 +130,7 @@ async fn board_view(
     let Some(feed) = key.and_then(|k| lock(&app.hall).public_feed(&k)) else {
         return not_found("no such board in this hall");
     };
-    // One event stream per viewer: the players' faces are at `clock`, not on this page.
-    let options = PageOptions {
-        hide_faces: true,
-        ..PageOptions::default()
-    };
-    one_board(feed, options, &params, req).await
+    one_board(feed, PageOptions::default(), &params, req).await
 }
 
 async fn live_redirect(
@@ -196,12 +191,21 @@ pub(crate) fn page_redirect(pages: &str, t: &str, b: &str) -> Response {
 
 /// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own
 /// and the page framed by `options` (what it is, where its analysis is).
+///
+/// The hall's board pages leave out the players' faces: their own event stream would make
+/// two per page, and a browser opens at most six connections to one host over HTTP/1.1
+/// (the hall's), so an arbiter with the console and three board pages open would find the
+/// console stalled. The faces are at the board's `clock` (the arbiters' page links it).
 pub(crate) async fn one_board(
     feed: LiveFeed,
     options: PageOptions,
     params: &HashMap<String, String>,
     req: Request,
 ) -> Response {
+    let options = PageOptions {
+        hide_faces: true,
+        ..options
+    };
     let rest = params.get("rest").map(String::as_str).unwrap_or("");
     serve_at(
         live_view::router_with(feed, options),

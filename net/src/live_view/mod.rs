@@ -56,8 +56,8 @@ pub struct PageOptions {
     /// What the page says of that link (who may have it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock_note: Option<String>,
-    /// Leave out the players' faces (`clock/...`): a page for many viewers keeps to one
-    /// event stream each.
+    /// Leave out the players' faces (`clock/...`), which take a second event stream: the
+    /// hall's pages keep to one each (a browser opens at most six connections to a host).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hide_faces: bool,
 }
