@@ -190,6 +190,8 @@ pub async fn start(
         Some(path) => Some(read_key(path).map_err(HallError::CommandKey)?),
         None => None,
     };
+    // The keys to the boards' live clocks (a tablet's link under a broadcast delay).
+    let clock_keys = routes::clock::ClockKeys::new(command_key.as_deref());
     // Command ids must not repeat across restarts (a board answers a repeated id from memory
     // instead of carrying it out), so a configured client id gets this run's tag too.
     let id_tag = match &config.mqtt.client_id {
@@ -296,6 +298,7 @@ pub async fn start(
         .merge(routes::round_api::routes())
         .merge(routes::rounds::routes())
         .merge(routes::commentary::routes())
+        .merge(routes::clock::routes(clock_keys))
         .merge(routes::broker::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .with_state(app)

@@ -13,6 +13,8 @@
 //!   for a status page;
 //! - [`live_view`]: one board's live web view (the page, `/events` as Server-Sent Events,
 //!   `/api/state`, `/game.sgf`), served by the board itself and by the hall per board;
+//! - [`clock_view`]: `/clock`, the players' two faces for a tablet beside the board, drawn
+//!   by [`tengen_table::render`], served by the board and by the hall per board;
 //! - [`config_reader`]: reading a TOML file against a schema while collecting *every*
 //!   problem with its key path, the style of both configs;
 //! - [`open_files`]: the open-files limit, raised to the hard one at start and read by the
@@ -20,6 +22,7 @@
 
 pub mod backoff;
 pub mod broker;
+pub mod clock_view;
 pub mod config_reader;
 pub mod link;
 pub mod live_view;

@@ -46,15 +46,35 @@ pub enum Screen {
     Over(Over),
 }
 
+/// A player as the display names them: the name (`Black` or `White` when the setup names
+/// nobody) and, apart, the rank where known, so that a line too narrow for both shortens
+/// the name and keeps the rank whole (`Gao C. 3D`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// The name as the setup gives it, trimmed.
+    pub name: String,
+    /// The rank (`3D`, `12k`, `1p`), trimmed; `None` when not known.
+    pub rank: Option<String>,
+}
+
+impl fmt::Display for Name {
+    /// `Gao Chuande 3D`, or the name alone without a rank.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.rank {
+            Some(rank) => write!(f, "{} {rank}", self.name),
+            None => f.write_str(&self.name),
+        }
+    }
+}
+
 /// A game in play, as one player sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Play {
-    /// The player's name (with the rank where known; `Black` or `White` when the setup
-    /// has no name).
-    pub name: String,
-    /// The opponent's name, shown before the first move (the players check they sit at
-    /// the right board); `None` once the game is under way.
-    pub opponent: Option<String>,
+    /// The player's name and rank.
+    pub name: Name,
+    /// The opponent's name and rank, shown before the first move (the players check they
+    /// sit at the right board); `None` once the game is under way.
+    pub opponent: Option<Name>,
     /// Moves (and passes) played so far.
     pub moves: u32,
     /// The player's clock; `None` in a game without a clock (time control `none`).
@@ -177,8 +197,8 @@ pub struct AlertFace {
 /// A finished game, as one player sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Over {
-    /// The player's name (as in [`Play::name`]).
-    pub name: String,
+    /// The player's name and rank (as in [`Play::name`]).
+    pub name: Name,
     /// The result in SGF form (`B+1.5`, `W+R`, `B+T`, `0`, `Void`).
     pub result: String,
     /// Moves (and passes) played.
@@ -228,6 +248,35 @@ impl Face {
             }
         };
         Face { color, screen }
+    }
+}
+
+/// What the two player displays show (`None` for a display not drawn yet): what the board's
+/// loop hands its displays and its tablet page, and what the hall draws for a board's
+/// `/clock` from its fold of the board's events.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PlayerFaces {
+    /// Black's display.
+    pub black: Option<Face>,
+    /// White's display.
+    pub white: Option<Face>,
+}
+
+impl PlayerFaces {
+    /// Both faces at `now`, from the game as `view` folds it.
+    pub fn of(view: &GameView, now: Timestamp) -> PlayerFaces {
+        PlayerFaces {
+            black: Some(Face::of(view, Color::Black, now)),
+            white: Some(Face::of(view, Color::White, now)),
+        }
+    }
+
+    /// `color`'s face.
+    pub fn get(&self, color: Color) -> Option<&Face> {
+        match color {
+            Color::Black => self.black.as_ref(),
+            Color::White => self.white.as_ref(),
+        }
     }
 }
 
@@ -295,15 +344,15 @@ fn alert_face(view: &GameView) -> Option<AlertFace> {
     Some(AlertFace { points })
 }
 
-/// A player's name as the display writes it: the name and the rank where known, or the
-/// colour when the setup names nobody.
-fn display_name(setup: &tengen_protocol::event::GameSetup, color: Color) -> String {
+/// A player as the display names them: the name, or the colour when the setup names
+/// nobody, and the rank where known.
+fn display_name(setup: &tengen_protocol::event::GameSetup, color: Color) -> Name {
     let (name, rank) = match color {
         Color::Black => (&setup.black, &setup.black_rank),
         Color::White => (&setup.white, &setup.white_rank),
     };
     let name = name.trim();
-    let mut out = if name.is_empty() {
+    let name = if name.is_empty() {
         match color {
             Color::Black => "Black".to_string(),
             Color::White => "White".to_string(),
@@ -311,11 +360,12 @@ fn display_name(setup: &tengen_protocol::event::GameSetup, color: Color) -> Stri
     } else {
         name.to_string()
     };
-    if let Some(rank) = rank.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
-        out.push(' ');
-        out.push_str(rank);
-    }
-    out
+    let rank = rank
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_string);
+    Name { name, rank }
 }
 
 #[cfg(test)]
@@ -489,8 +539,11 @@ mod tests {
     fn names_before_the_first_move_then_the_move_number() {
         let mut v = started("absolute 60m");
         let face = Face::of(&v, Color::Black, at(0));
-        assert_eq!(play(&face).name, "Shusaku");
-        assert_eq!(play(&face).opponent.as_deref(), Some("Gennan 8d"));
+        assert_eq!(play(&face).name.to_string(), "Shusaku");
+        assert_eq!(
+            play(&face).opponent.as_ref().map(ToString::to_string),
+            Some("Gennan 8d".to_string())
+        );
         assert!(play(&face).turn);
         assert!(!play(&Face::of(&v, Color::White, at(0))).turn);
         v.apply(
@@ -505,7 +558,8 @@ mod tests {
         )
         .unwrap();
         let face = Face::of(&v, Color::White, at(6_000));
-        assert_eq!(play(&face).name, "Gennan 8d");
+        assert_eq!(play(&face).name.to_string(), "Gennan 8d");
+        assert_eq!(play(&face).name.rank.as_deref(), Some("8d"));
         assert_eq!(play(&face).opponent, None);
         assert_eq!(play(&face).moves, 1);
     }
@@ -548,7 +602,10 @@ mod tests {
         assert_eq!(
             Face::of(&v, Color::White, at(4_000)).screen,
             Screen::Over(Over {
-                name: "Gennan 8d".into(),
+                name: Name {
+                    name: "Gennan".into(),
+                    rank: Some("8d".into())
+                },
                 result: "W+R".into(),
                 moves: 0
             })

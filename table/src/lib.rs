@@ -23,7 +23,7 @@ pub mod sound;
 pub mod track;
 pub mod wav;
 
-pub use face::Face;
+pub use face::{Face, PlayerFaces};
 pub use frame::MonoFrame;
 pub use render::render;
 pub use schedule::{Due, Schedule};

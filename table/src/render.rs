@@ -24,6 +24,15 @@
 //! "Waiting for / the arbiter" (or "White starts / the clock") in the middle instead of
 //! the time, and the time each player will start with on the bottom line.
 //!
+//! **Names and ranks.** Small text is 6 px a character: the top bar has 111 px for the name
+//! (18 characters), 69 px beside PAUSED (11), 57 px beside COUNTING (9); the bottom line
+//! has 19 characters less the overtime's beside "vs", the waiting face 21. A name and rank
+//! that do not fit lose letters of the name, marked with a '.', never of the rank:
+//! `Gao C. 3D` beside COUNTING. Beside the overtime, an opponent who would keep fewer
+//! than four letters gets the whole line (`vs Gao Chuande 3D` with "Sudden death"
+//! dropped: the waiting face shows the overtime). Real ranks are at most three characters
+//! (`12k`, `3D`, `1p`), so every line keeps them whole.
+//!
 //! Before any game the face shows "tengen" and the board's id; at the end, the result
 //! large with a line saying who won. Drawing allocates nothing: texts are composed in
 //! small buffers on the stack.
@@ -39,7 +48,7 @@ use embedded_graphics::text::{Baseline, Text};
 use embedded_graphics::Drawable;
 use tengen_rules::{Color, Point};
 
-use crate::face::{ClockFace, Face, Over, Play, Screen, Stage, Waiting};
+use crate::face::{ClockFace, Face, Name, Over, Play, Screen, Stage, Waiting};
 use crate::frame::{MonoFrame, WIDTH};
 
 /// Frame width as drawing coordinates.
@@ -176,7 +185,9 @@ fn waiting_face(f: &mut MonoFrame, color: Color, play: &Play, waiting: Waiting) 
     }
     if let Some(opponent) = &play.opponent {
         let mut line = Line::new();
-        let _ = write!(line, "vs {opponent}");
+        let vs = "vs ".len();
+        let room = chars_in(W).saturating_sub(vs);
+        let _ = write!(line, "vs {}", fit_name(opponent, room).as_str());
         centred(f, SMALL, line.as_str(), DIGITS_Y + 1, true);
     }
     let (first, second) = match waiting {
@@ -222,9 +233,9 @@ enum Tag {
     Badge(&'static str),
 }
 
-/// The stone and the name (the name cut to what fits before the tag), and the tag at the
-/// right; `on` is the colour of the text (false on the lit bar).
-fn name_bar(f: &mut MonoFrame, color: Color, name: &str, tag: Tag, on: bool) {
+/// The stone and the name (shortened to what fits before the tag, the rank kept whole), and
+/// the tag at the right; `on` is the colour of the text (false on the lit bar).
+fn name_bar(f: &mut MonoFrame, color: Color, name: &Name, tag: Tag, on: bool) {
     disc(f, Px::new(7, 6), 10, color, !on);
     let (Tag::Text(text) | Tag::Badge(text)) = tag;
     let tag_chars = text.chars().count() as i32;
@@ -239,7 +250,8 @@ fn name_bar(f: &mut MonoFrame, color: Color, name: &str, tag: Tag, on: bool) {
     }
     let name_x = 15;
     let room = if tag_chars > 0 { tag_x - 6 } else { W - MARGIN } - name_x;
-    small(f, clip(name, room / char_w(SMALL)), name_x, BAR_TEXT_Y, on);
+    let text = fit_name(name, chars_in(room));
+    small(f, text.as_str(), name_x, BAR_TEXT_Y, on);
 }
 
 /// A triangle pointing at the time, at the left edge: this player's clock runs (filled),
@@ -277,7 +289,19 @@ fn bottom_line(f: &mut MonoFrame, play: &Play) {
                     let _ = right.write_str("No clock");
                 }
             }
-            let _ = write!(left, "vs {opponent}");
+            // The opponent's name beside the overtime, unless that leaves it too short to
+            // read: then the line is theirs (the waiting face shows the overtime too).
+            let vs = "vs ".len();
+            let beside = chars_in(W - 2 * MARGIN - cw)
+                .saturating_sub(right.len())
+                .saturating_sub(vs);
+            let room = if kept(opponent, beside) < MIN_NAME.min(opponent.name.chars().count()) {
+                right = Line::new();
+                chars_in(W - 2 * MARGIN) - vs
+            } else {
+                beside
+            };
+            let _ = write!(left, "vs {}", fit_name(opponent, room).as_str());
         }
         None => match &play.clock {
             Some(clock) => {
@@ -554,6 +578,66 @@ fn clip(text: &str, chars: i32) -> &str {
     &text[..end]
 }
 
+/// The fewest characters of a name worth showing beside something else on a line.
+const MIN_NAME: usize = 4;
+
+/// How many small characters fit in `px` pixels.
+fn chars_in(px: i32) -> usize {
+    (px.max(0) / char_w(SMALL)) as usize
+}
+
+/// How many characters of `name.name` [`fit_name`] keeps in `chars` (the whole name when
+/// it fits with its rank).
+fn kept(name: &Name, chars: usize) -> usize {
+    let whole = clip(&name.name, i32::MAX).chars().count();
+    let rank = name
+        .rank
+        .as_deref()
+        .map_or(0, |r| clip(r, i32::MAX).chars().count() + 1);
+    if whole + rank <= chars {
+        return whole;
+    }
+    // Shortened: the rank and its space, and one character for the '.'.
+    chars.saturating_sub(rank + 1).min(whole)
+}
+
+/// `name` in at most `chars` characters: whole when it fits; else the name shortened and
+/// marked with a '.', the rank kept whole (`Gao C. 3D`). A rank that leaves no room for
+/// two characters of the name (free text in a setup, no real rank is that long) is cut
+/// with the rest.
+fn fit_name(name: &Name, chars: usize) -> Line {
+    let mut out = Line::new();
+    let base = clip(&name.name, i32::MAX);
+    let rank = name.rank.as_deref().map(|r| clip(r, i32::MAX));
+    let whole = base.chars().count() + rank.map_or(0, |r| r.chars().count() + 1);
+    if whole <= chars {
+        let _ = out.write_str(base);
+        if let Some(rank) = rank {
+            let _ = write!(out, " {rank}");
+        }
+        return out;
+    }
+    let rank_room = rank.map_or(0, |r| r.chars().count() + 1);
+    match chars.checked_sub(rank_room + 1) {
+        Some(room) if room >= 2 || (rank.is_none() && room >= 1) => {
+            let short = clip(base, room as i32).trim_end();
+            let _ = write!(out, "{short}.");
+            if let Some(rank) = rank {
+                let _ = write!(out, " {rank}");
+            }
+        }
+        _ => {
+            let mut all = Line::new();
+            let _ = all.write_str(base);
+            if let Some(rank) = rank {
+                let _ = write!(all, " {rank}");
+            }
+            let _ = out.write_str(clip(all.as_str(), chars as i32));
+        }
+    }
+    out
+}
+
 /// Decimal digits of `n`.
 fn digits(mut n: usize) -> usize {
     let mut d = 1;
@@ -645,6 +729,37 @@ mod tests {
         assert_eq!(clip("ab\ncd", 10), "ab");
         assert_eq!(clip("ab", 10), "ab");
         assert_eq!(clip("ab", -1), "");
+    }
+
+    fn name(name: &str, rank: Option<&str>) -> Name {
+        Name {
+            name: name.into(),
+            rank: rank.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn names_are_shortened_before_ranks() {
+        let fit = |n: &Name, chars| fit_name(n, chars).as_str().to_string();
+        let gao = name("Gao Chuande", Some("3D"));
+        assert_eq!(fit(&gao, 18), "Gao Chuande 3D");
+        assert_eq!(fit(&gao, 14), "Gao Chuande 3D");
+        assert_eq!(fit(&gao, 13), "Gao Chuan. 3D");
+        // The top bar beside COUNTING: 57 px, 9 characters.
+        assert_eq!(fit(&gao, chars_in(57)), "Gao C. 3D");
+        assert_eq!(kept(&gao, 9), 5);
+        let kyu = name("Vannier Luc", Some("12k"));
+        assert_eq!(fit(&kyu, 11), "Vannie. 12k");
+        // Spaces at the cut go: "Gao." not "Gao .".
+        assert_eq!(fit(&gao, 8), "Gao. 3D");
+        assert_eq!(fit(&name("Shusaku", None), 5), "Shus.");
+        // Too narrow for two letters and the rank, or a rank that is not one: cut as text.
+        assert_eq!(fit(&gao, 4), "Gao ");
+        assert_eq!(
+            fit(&name("Ann", Some("a very long rank")), 10),
+            "Ann a very"
+        );
+        assert_eq!(fit(&name("Ann\nBob", Some("1p")), 10), "Ann 1p");
     }
 
     #[test]

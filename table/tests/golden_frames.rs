@@ -64,16 +64,26 @@ impl Board {
     /// The same game set up with `clock_start` `start`: with `arbiter` or `white`, Black's
     /// clock is started and paused at 0, as the referee does while the game waits.
     fn set_up(tc: &str, start: ClockStart) -> Board {
+        Board::with_players(tc, start, ("Shusaku", "4d"), ("Gennan Inseki", "8d"))
+    }
+
+    /// A game of `black` and `white`, each a name and a rank, set up as [`Board::set_up`].
+    fn with_players(
+        tc: &str,
+        start: ClockStart,
+        black: (&str, &str),
+        white: (&str, &str),
+    ) -> Board {
         let tc = TimeControl::parse(tc).unwrap();
         let mut b = Board::idle();
         b.event(
             0,
             Event::GameStarted(GameSetup {
                 time_control: tc,
-                black: "Shusaku".into(),
-                white: "Gennan Inseki".into(),
-                black_rank: Some("4d".into()),
-                white_rank: Some("8d".into()),
+                black: black.0.into(),
+                white: white.0.into(),
+                black_rank: Some(black.1.into()),
+                white_rank: Some(white.1.into()),
                 round: "3".into(),
                 table: "7".into(),
                 clock_start: start,
@@ -220,6 +230,48 @@ fn before_the_first_move_the_names() {
     let b = Board::new("byoyomi 60m 5x60s");
     check("start_black", &b.face(Color::Black, 300));
     check("start_white", &b.face(Color::White, 300));
+}
+
+/// OpenGotha's players, ranks as its files write them: a rank is never cut, the name is
+/// shortened (marked with a '.') where the line is too narrow for both.
+#[test]
+fn ranks_are_whole_and_names_give_way() {
+    let players = (("Vannier Luc", "12k"), ("Gao Chuande", "3D"));
+    let game = |tc| Board::with_players(tc, ClockStart::Now, players.0, players.1);
+    // The top bar holds "Vannier Luc 12k" (15 of 18 characters); the bottom line, beside
+    // "5x30s", has 11 characters for the opponent: "vs Gao Chu. 3D".
+    let b = game("byoyomi 60m 5x30s");
+    check("rank_start_black", &b.face(Color::Black, 300));
+    // Beside "Sudden death" the opponent would keep no letter of the name: the line is
+    // theirs, whole.
+    let b = game("absolute 60m");
+    check("rank_start_absolute", &b.face(Color::Black, 300));
+    // Beside the PAUSED badge, 11 characters: "Gao Chu. 3D".
+    let mut b = game("byoyomi 60m 5x30s");
+    b.play(30_000);
+    b.play(95_000);
+    b.pause(400_000);
+    check("rank_paused_white", &b.face(Color::White, 500_000));
+    // Beside COUNTING, 9 characters (57 px): "Gao C. 3D".
+    let mut b = game("byoyomi 60m 5x30s");
+    b.play(30_000);
+    b.play(60_000);
+    b.event(
+        90_000,
+        Event::Pass {
+            number: 3,
+            color: Color::Black,
+        },
+    );
+    b.event(
+        120_000,
+        Event::Pass {
+            number: 4,
+            color: Color::White,
+        },
+    );
+    b.event(121_000, Event::Counting { dead: vec![] });
+    check("rank_counting_white", &b.face(Color::White, 130_000));
 }
 
 #[test]

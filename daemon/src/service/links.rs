@@ -14,6 +14,8 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use tengen_hal::Side;
+use tengen_net::clock_view;
 use tengen_net::live_view::{self, LiveFeed, ServeHandle};
 use tengen_protocol::topics::TopicError;
 use tengen_protocol::Answer;
@@ -147,9 +149,10 @@ pub async fn start_links(
         .unwrap_or_else(|| config.http.listen.to_string());
     let link = Arc::new(OnceLock::new());
     let routes = live_view::router(feed.clone())
-        .merge(super::clock_view::router(
+        .merge(clock_view::router(
             outputs.subscribe_faces(),
-            config.board.black_side,
+            // Black's face is turned away on a tablet whose near edge faces south.
+            matches!(config.board.black_side, Side::North | Side::West),
         ))
         .merge(mqtt_status::router(link.clone()));
     let http = live_view::serve(&http_addr, routes)

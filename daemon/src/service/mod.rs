@@ -31,7 +31,6 @@
 pub mod alive;
 pub mod backend;
 pub(crate) mod board_setup;
-pub(crate) mod clock_view;
 pub mod disk_watch;
 pub mod engine;
 pub(crate) mod launch;

@@ -29,24 +29,9 @@ pub struct Shown {
     pub alerts_active: String,
 }
 
-/// What the two player displays show now (`None` before the first poll).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PlayerFaces {
-    /// Black's display.
-    pub black: Option<Face>,
-    /// White's display.
-    pub white: Option<Face>,
-}
-
-impl PlayerFaces {
-    /// `color`'s face.
-    pub fn get(&self, color: Color) -> Option<&Face> {
-        match color {
-            Color::Black => self.black.as_ref(),
-            Color::White => self.white.as_ref(),
-        }
-    }
-}
+/// What the two player displays show now (`None` before the first poll): the faces of
+/// `tengen_table`, shared with the hall's `/clock`.
+pub use tengen_table::PlayerFaces;
 
 /// Calls buffered for the voice before a slow one lags (a lagging voice skips calls).
 const SOUND_BUFFER: usize = 16;

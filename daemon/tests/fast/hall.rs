@@ -706,8 +706,19 @@ async fn a_commentator_reads_the_boards_and_commands_nothing() {
             cookie.split(';').next().unwrap().to_string(),
         )
     };
-    // Live in one hall; one move behind, as the public sees it, in the other.
-    for (addr, number) in [(live.addr, 3), (delayed.addr, 2)] {
+    // Live in one hall; one move behind, as the public sees it, in the other. Each page
+    // is titled as what it is; the analysis is the public page's, and a live room is told
+    // the engine sees only the public positions.
+    let framing = [
+        (
+            "Commentary \u{2013} live (closed room)",
+            Some("The engine sees only what the public has seen, 1 move behind"),
+        ),
+        ("Commentary \u{2013} delayed by 1 move", None),
+    ];
+    for ((addr, number), (heading, analysis_note)) in
+        [(live.addr, 3), (delayed.addr, 2)].into_iter().zip(framing)
+    {
         assert_eq!(get(addr, "/commentary", &[]).await.status, 401);
         assert_eq!(get(addr, "/api/commentary/boards", &[]).await.status, 401);
         let (home, cookie) = login(addr, "name=anna&password=commentary-0123").await;
@@ -746,9 +757,30 @@ async fn a_commentator_reads_the_boards_and_commands_nothing() {
             .await
             .json();
         assert_eq!(v["number"], number, "and no further");
-        assert_eq!(
-            get(addr, "/commentary/board/t/b1/", &[auth]).await.status,
-            200
+        let page = get(addr, "/commentary/board/t/b1/", &[auth]).await;
+        assert_eq!(page.status, 200);
+        let text = page.text();
+        let options: serde_json::Value = text
+            .lines()
+            .find_map(|l| l.strip_prefix("const OPTIONS = "))
+            .and_then(|l| l.strip_suffix(';'))
+            .and_then(|j| serde_json::from_str(j).ok())
+            .expect("the page's options");
+        assert_eq!(options["heading"], heading, "{options}");
+        assert_eq!(options["analysis"], "/board/t/b1/api/analysis");
+        match analysis_note {
+            Some(note) => assert!(
+                options["analysis_note"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with(note)),
+                "{options}"
+            ),
+            None => assert_eq!(options["analysis_note"], serde_json::Value::Null),
+        }
+        let overview = get(addr, "/commentary", &[auth]).await.text();
+        assert!(
+            overview.contains(&format!("const HEADING = \"{heading}\";")),
+            "the overview's heading"
         );
     }
     // An arbiter may read the commentary pages too.

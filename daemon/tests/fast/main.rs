@@ -38,6 +38,7 @@ mod gtp;
 mod hall;
 mod hall_analysis;
 mod hall_archive;
+mod hall_clock;
 mod hall_security;
 mod http_view;
 mod journal;

@@ -12,7 +12,11 @@
 //!   `warning` event comes back and the console shows the command acknowledged;
 //! - GNU Go analyses the public positions (`[analysis]`): the public page draws the
 //!   score-lead graph and the candidate moves of the shown position, the arbiters' live
-//!   view none;
+//!   view none, the commentators' page (titled "Commentary – delayed by 3 moves") the same
+//!   graph as the public one;
+//! - `?move=N` opens a board's page at move N (the link of a console alert);
+//! - the overview greys a board the hall has not heard from for 15 s and says for how
+//!   long (`last_heard_ms`; a stand-in value where the hall does not send it yet);
 //! - the public site kept as static files (`export_dir`) behind python's `http.server`
 //!   shows the same delayed page and overview.
 //!
@@ -31,6 +35,7 @@ use std::time::Duration;
 
 use broker::{Mosquitto, Msg, SubEvent, Subscriber};
 use browser::{answer_console_dialog, click_text, eval, launch, log_in, screenshot, wait_until};
+use headless_chrome::protocol::cdp::Page::AddScriptToEvaluateOnNewDocument;
 use rumqttc::QoS;
 use serde_json::{json, Value};
 use tengen_hall::HallConfig;
@@ -47,6 +52,22 @@ const TMP: &str = env!("CARGO_TARGET_TMPDIR");
 const SCRIPT: &str = "size 9\n\
 place B D5\npress B\nplace W E5\npress W\nplace B F5\npress B\nplace W A1\npress W\n\
 place B E4\npress B\nplace W A2\npress W\nplace B E6\npress B\nwait 1s\n";
+
+/// Until the hall sends `last_heard_ms` (ms since it last heard a board, added to
+/// `/api/boards` on another branch of issue 20), this stands in for it in the page's
+/// `/api/boards` answers where it is missing: board t03 last heard 95 s ago, the others a
+/// second ago. Where the hall sends it, the hall's own value is used.
+const LAST_HEARD_STANDIN: &str = r#"(() => {
+  const heard = {t03: 95000};
+  const real = window.fetch.bind(window);
+  window.fetch = async (url, opts) => {
+    const r = await real(url, opts);
+    if (!String(url).endsWith("/api/boards") || !r.ok) return r;
+    const boards = await r.json();
+    for (const b of boards) if (!("last_heard_ms" in b)) b.last_heard_ms = heard[b.board] ?? 1000;
+    return new Response(JSON.stringify(boards), {status: r.status, headers: {"Content-Type": "application/json"}});
+  };
+})();"#;
 
 /// The `tengen run` board process; killed when dropped, even on a failed assertion.
 struct Board(Child);
@@ -279,6 +300,10 @@ async fn hall_overview_console_and_delayed_public_page() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let _board = run_board(dir.path(), mosq.port());
+    // Whether this hall says when it last heard each board (see LAST_HEARD_STANDIN).
+    let hall_says_heard = http::get(hall.addr, "/api/boards", &[]).await.json()[0]
+        .get("last_heard_ms")
+        .is_some();
 
     let started = std::time::Instant::now();
     let checks = tokio::task::spawn_blocking(move || {
@@ -304,6 +329,56 @@ async fn hall_overview_console_and_delayed_public_page() {
             long,
             "the real board's players",
         );
+        if !hall_says_heard {
+            // Without the field the page shows no silence, and no "NaN" or "undefined".
+            assert_eq!(
+                eval(
+                    &tab,
+                    "document.querySelectorAll('.card.silent').length + ' ' + \
+                     /NaN|undefined/.test(document.body.innerText)"
+                ),
+                json!("0 false")
+            );
+        }
+        // Signs of life: a board the hall has not heard from for 15 s is greyed, with how
+        // long.
+        let quiet = browser.new_tab().expect("tab");
+        if !hall_says_heard {
+            quiet
+                .call_method(AddScriptToEvaluateOnNewDocument {
+                    source: LAST_HEARD_STANDIN.into(),
+                    world_name: None,
+                    include_command_line_api: None,
+                    run_immediately: None,
+                })
+                .expect("the stand-in for last_heard_ms");
+        }
+        quiet.navigate_to(&format!("{base}/")).expect("overview");
+        quiet.wait_until_navigated().expect("loaded");
+        wait_until(
+            &quiet,
+            "(() => { const c = document.querySelector('.card[data-board=\"t03\"]'); \
+             return !!c && c.classList.contains('silent') \
+             && /^silent \\d+ (s|min)/.test(c.querySelector('.heard')?.textContent ?? ''); })()",
+            true.into(),
+            long,
+            "the silent board greyed, saying for how long",
+        );
+        if !hall_says_heard {
+            assert_eq!(
+                eval(
+                    &quiet,
+                    "[...document.querySelectorAll('.card.silent')].map(c => c.dataset.board \
+                     + ': ' + c.querySelector('.heard').textContent).join(', ') + ' | ' \
+                     + document.getElementById('count').textContent"
+                ),
+                json!("t03: silent 1 min | 5 boards \u{b7} 1 silent")
+            );
+        }
+        screenshot(&quiet, TMP, "hall-overview-silent.png");
+        // Closed, and the first tab in front again: a tab behind another gets no clicks.
+        quiet.close(false).expect("close the tab");
+        tab.activate().expect("the first tab in front");
 
         // The arbiter logs in; the board's alert shows in the console.
         tab.navigate_to(&format!("{base}/console"))
@@ -356,6 +431,34 @@ async fn hall_overview_console_and_delayed_public_page() {
             "the alert on the live view",
         );
         screenshot(&live, TMP, "hall-arbiter-live.png");
+        // The page opened at a move, as a console alert links it: move 3 of 7, three
+        // stones, not following; titled as the arbiters' live page, with the tablet's
+        // clock link.
+        live.navigate_to(&format!("{base}/console/board/open/t07/?move=3"))
+            .expect("live view at move 3");
+        live.wait_until_navigated().expect("loaded");
+        wait_until(
+            &live,
+            "document.getElementById('navAt').textContent",
+            "move 3 of 7".into(),
+            short,
+            "the arbiters' page opened at move 3",
+        );
+        assert_eq!(eval(&live, stones_js()), json!(3));
+        assert_eq!(eval(&live, &has_stone_js("E4")), json!(false));
+        assert_eq!(
+            eval(&live, "document.title"),
+            json!("Arbiters \u{2013} live \u{b7} t07")
+        );
+        assert_eq!(
+            eval(
+                &live,
+                "document.getElementById('clockLink').hidden + ' ' + \
+                 document.getElementById('clockLinkA').getAttribute('href')"
+            ),
+            json!("false clock-link")
+        );
+        screenshot(&live, TMP, "hall-arbiter-move-3.png");
 
         let public = browser.new_tab().expect("tab");
         public
@@ -404,6 +507,19 @@ async fn hall_overview_console_and_delayed_public_page() {
             "the lead at the shown position"
         );
         screenshot(&public, TMP, "hall-public-delayed.png");
+        // `?move=N` on the public page: within what the public has.
+        public
+            .navigate_to(&format!("{base}/board/open/t07/?move=2"))
+            .expect("public page at move 2");
+        public.wait_until_navigated().expect("loaded");
+        wait_until(
+            &public,
+            "document.getElementById('navAt').textContent",
+            "move 2 of 4".into(),
+            short,
+            "the public page opened at move 2",
+        );
+        assert_eq!(eval(&public, stones_js()), json!(2));
         assert_eq!(
             eval(&live, "document.getElementById('analysis').hidden"),
             json!(true),
@@ -466,6 +582,16 @@ async fn hall_overview_console_and_delayed_public_page() {
             long,
             "the commentators' overview, behind the delay",
         );
+        // Titled as what it is: delayed, and by how much (never "arbiters, live").
+        assert_eq!(
+            eval(
+                &desk,
+                "document.title + ' | ' + document.querySelector('header h1').textContent"
+            ),
+            json!(
+                "Commentary \u{2013} delayed by 3 moves | Commentary \u{2013} delayed by 3 moves"
+            )
+        );
         screenshot(&desk, TMP, "hall-commentary-overview.png");
         desk.navigate_to(&format!("{base}/commentary/board/open/t07/"))
             .expect("commentary board page");
@@ -481,6 +607,36 @@ async fn hall_overview_console_and_delayed_public_page() {
             eval(&desk, "document.querySelectorAll('#alerts .alert').length"),
             json!(0),
             "no alert on the commentators' delayed page"
+        );
+        assert_eq!(
+            eval(
+                &desk,
+                "document.title + ' | ' + document.getElementById('title').textContent"
+            ),
+            json!(
+                "Commentary \u{2013} delayed by 3 moves \u{b7} t07 | \
+                 Commentary \u{2013} delayed by 3 moves \u{b7} t07"
+            )
+        );
+        assert_eq!(
+            eval(&desk, "document.getElementById('note').textContent"),
+            json!("As the public sees the game: the last 3 moves are not shown yet.")
+        );
+        // The public page's analysis, of the same public positions.
+        wait_until(
+            &desk,
+            "document.getElementById('analysis').hidden === false \
+             && document.getElementById('leadLine').getAttribute('points').split(' ').length >= 5 \
+             && document.querySelectorAll('#board .candidate').length > 0",
+            true.into(),
+            long,
+            "the score graph and candidates on the commentators' page",
+        );
+        assert!(
+            eval(&desk, "document.getElementById('lead').textContent")
+                .as_str()
+                .is_some_and(|t| t.starts_with("After move 4:")),
+            "the lead at the shown (public) position"
         );
         screenshot(&desk, TMP, "hall-commentary-board.png");
         desk.navigate_to(&format!("{base}/console"))

@@ -151,6 +151,11 @@ impl BoardView {
         }
     }
 
+    /// The fold of the live stream (what the arbiters and the players' live clock see).
+    pub(crate) fn live_view(&self) -> &GameView {
+        &self.live
+    }
+
     /// Takes the events the live feed got since the last call into the delay, and releases
     /// what `policy` lets the public see at `wall` (`now` is the same moment on the
     /// monotonic clock). Returns the released public events (alerts and sensor faults are

@@ -403,6 +403,11 @@ impl HallState {
         self.boards.get(key).map(|b| b.public_feed().clone())
     }
 
+    /// What the hall knows of one board, if it has heard of it.
+    pub(crate) fn board_view(&self, key: &BoardKey) -> Option<&BoardView> {
+        self.boards.get(key)
+    }
+
     /// True when the public pages lag behind (a `[broadcast]` section).
     pub(crate) fn is_delayed(&self) -> bool {
         self.delay.is_some()

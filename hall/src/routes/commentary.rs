@@ -5,7 +5,12 @@
 //!
 //! - `/commentary`: the overview page on `/api/commentary/boards`;
 //! - `/commentary/board/{t}/{b}/...`: the board page (navigation, game info, variations)
-//!   on the live or the public feed.
+//!   on the live or the public feed, with the engine analysis the public page shows (of the
+//!   public positions only: a live room's page says the newest moves have none).
+//!
+//! Every title and heading says which: "Commentary – delayed by 3 moves / 5 min",
+//! "Commentary – live (closed room)", or "Commentary – live (no broadcast delay)" when the
+//! hall has none.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -16,7 +21,10 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
+use tengen_net::live_view::PageOptions;
+
 use crate::boards::mqtt_client::lock;
+use crate::config::DelayPolicy;
 use crate::routes::{
     board_key, commentator, login_page, not_found, one_board, page_redirect, unauthorized, App,
     OVERVIEW,
@@ -38,15 +46,109 @@ pub(crate) fn routes() -> Router<App> {
         )
 }
 
+/// What the commentators see, in words for their pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// The live boards (`[hall] commentary = "live"`), the public ones behind `delay`.
+    Live { delay: Option<DelayPolicy> },
+    /// The public boards, behind `delay`.
+    Public { delay: Option<DelayPolicy> },
+}
+
+impl Seen {
+    fn of(app: &App) -> Seen {
+        let delay = lock(&app.hall)
+            .delay_policy()
+            .filter(|d| delay_words(d).is_some());
+        if app.commentary_live {
+            Seen::Live { delay }
+        } else {
+            Seen::Public { delay }
+        }
+    }
+
+    /// The pages' heading: what they are.
+    fn heading(self) -> String {
+        let what = match self {
+            Seen::Live { .. } => "live (closed room)".to_string(),
+            Seen::Public { delay: Some(d) } => {
+                format!("delayed by {}", delay_words(&d).unwrap_or_default())
+            }
+            Seen::Public { delay: None } => "live (no broadcast delay)".to_string(),
+        };
+        format!("Commentary \u{2013} {what}")
+    }
+
+    /// What a board's page says under the heading.
+    fn note(self) -> String {
+        match self {
+            Seen::Live { delay: Some(_) } => "Every move as it is played, ahead of the \
+                broadcast: keep it in this room until the public pages show it."
+                .to_string(),
+            Seen::Live { delay: None } | Seen::Public { delay: None } => {
+                "Every move as it is played, as the public sees it.".to_string()
+            }
+            Seen::Public { delay: Some(d) } => format!(
+                "As the public sees the game: the last {} are not shown yet.",
+                delay_words(&d).unwrap_or_default()
+            ),
+        }
+    }
+
+    /// What the analysis panel says of what the engine saw, where it is not what the page
+    /// shows.
+    fn analysis_note(self) -> Option<String> {
+        match self {
+            Seen::Live { delay: Some(d) } => Some(format!(
+                "The engine sees only what the public has seen, {} behind: the newest \
+                 moves have no estimate yet.",
+                delay_words(&d).unwrap_or_default()
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// A broadcast delay in words (`3 moves / 5 min`, `1 move`, `30 s`); `None` when it holds
+/// nothing back.
+fn delay_words(d: &DelayPolicy) -> Option<String> {
+    let mut parts = Vec::new();
+    match d.moves {
+        0 => {}
+        1 => parts.push("1 move".to_string()),
+        n => parts.push(format!("{n} moves")),
+    }
+    let ms = d.window_ms;
+    if ms >= 60_000 && ms % 60_000 == 0 {
+        parts.push(format!("{} min", ms / 60_000));
+    } else if ms >= 60_000 {
+        parts.push(format!("{:.1} min", ms as f64 / 60_000.0));
+    } else if ms > 0 {
+        parts.push(format!("{} s", ms.div_ceil(1000)));
+    }
+    (!parts.is_empty()).then(|| parts.join(" / "))
+}
+
 async fn overview(State(app): State<App>, headers: HeaderMap) -> Response {
     if commentator(&app, &headers).is_none() {
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
-    Html(OVERVIEW.replacen(
-        "const BOARDS = \"/api/boards\";",
-        "const BOARDS = \"/api/commentary/boards\";",
-        1,
-    ))
+    let heading = serde_json::to_string(&Seen::of(&app).heading())
+        .unwrap_or_default()
+        .replace('<', "\\u003c");
+    Html(
+        OVERVIEW
+            .replacen(
+                "const BOARDS = \"/api/boards\";",
+                "const BOARDS = \"/api/commentary/boards\";",
+                1,
+            )
+            .replacen(
+                "const HEADING = \"\";",
+                &format!("const HEADING = {heading};"),
+                1,
+            ),
+    )
     .into_response()
 }
 
@@ -69,7 +171,8 @@ async fn board_redirect(
     page_redirect("/commentary", &t, &b)
 }
 
-/// A board's page for commentators: on the live feed or the public one, as configured.
+/// A board's page for commentators: on the live feed or the public one, as configured,
+/// titled as what it is, with the engine analysis of the public positions.
 async fn board_view(
     State(app): State<App>,
     Path(params): Path<HashMap<String, String>>,
@@ -79,16 +182,83 @@ async fn board_view(
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
     let key = board_key(&params);
-    let feed = key.and_then(|k| {
+    let feed = key.as_ref().and_then(|k| {
         let hall = lock(&app.hall);
         if app.commentary_live {
-            hall.feed(&k)
+            hall.feed(k)
         } else {
-            hall.public_feed(&k)
+            hall.public_feed(k)
         }
     });
-    let Some(feed) = feed else {
+    let (Some(feed), Some(key)) = (feed, key) else {
         return not_found("no such board in this hall");
     };
-    one_board(feed, &params, req).await
+    let seen = Seen::of(&app);
+    let options = PageOptions {
+        heading: Some(seen.heading()),
+        note: Some(seen.note()),
+        // The public page's analysis: the same estimates of the same public positions.
+        analysis: Some(format!(
+            "/board/{}/{}/api/analysis",
+            key.tournament, key.board
+        )),
+        analysis_note: seen.analysis_note(),
+        ..PageOptions::default()
+    };
+    one_board(feed, options, &params, req).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delay(moves: u32, window_ms: u64) -> Option<DelayPolicy> {
+        Some(DelayPolicy {
+            moves,
+            window_ms,
+            release_at_end: true,
+        })
+    }
+
+    #[test]
+    fn every_heading_says_live_or_delayed_and_by_how_much() {
+        let heading = |s: Seen| s.heading();
+        assert_eq!(
+            heading(Seen::Public {
+                delay: delay(2, 300_000)
+            }),
+            "Commentary \u{2013} delayed by 2 moves / 5 min"
+        );
+        assert_eq!(
+            heading(Seen::Public { delay: delay(1, 0) }),
+            "Commentary \u{2013} delayed by 1 move"
+        );
+        assert_eq!(
+            heading(Seen::Public {
+                delay: delay(0, 90_000)
+            }),
+            "Commentary \u{2013} delayed by 1.5 min"
+        );
+        assert_eq!(
+            heading(Seen::Public {
+                delay: delay(0, 30_000)
+            }),
+            "Commentary \u{2013} delayed by 30 s"
+        );
+        assert_eq!(
+            heading(Seen::Public { delay: None }),
+            "Commentary \u{2013} live (no broadcast delay)"
+        );
+        assert_eq!(
+            heading(Seen::Live { delay: delay(3, 0) }),
+            "Commentary \u{2013} live (closed room)"
+        );
+        assert_eq!(delay_words(&delay(0, 0).unwrap()), None);
+        // Only a live room ahead of the broadcast is told its analysis lags.
+        assert!(Seen::Live { delay: delay(3, 0) }
+            .analysis_note()
+            .is_some_and(|n| n.contains("3 moves behind")));
+        assert_eq!(Seen::Public { delay: delay(3, 0) }.analysis_note(), None);
+        assert_eq!(Seen::Live { delay: None }.analysis_note(), None);
+    }
 }

@@ -5,6 +5,7 @@
 //! nor reveal anything of the console.
 
 pub(crate) mod broker;
+pub(crate) mod clock;
 pub(crate) mod commentary;
 pub(crate) mod round_api;
 pub(crate) mod rounds;
@@ -25,7 +26,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tower::ServiceExt;
 
-use tengen_net::live_view::{self, LiveFeed};
+use tengen_net::live_view::{self, LiveFeed, PageOptions};
 use tengen_protocol::topics::BoardKey;
 
 use crate::boards::archive::SharedArchive;
@@ -130,7 +131,7 @@ async fn board_view(
     let Some(feed) = key.and_then(|k| lock(&app.hall).public_feed(&k)) else {
         return not_found("no such board in this hall");
     };
-    one_board(feed, &params, req).await
+    one_board(feed, PageOptions::default(), &params, req).await
 }
 
 async fn live_redirect(
@@ -158,7 +159,17 @@ async fn live_view(
     let Some(feed) = key.and_then(|k| lock(&app.hall).feed(&k)) else {
         return not_found("no such board in this hall");
     };
-    one_board(feed, &params, req).await
+    let options = PageOptions {
+        heading: Some("Arbiters \u{2013} live".into()),
+        clock_link: Some("clock-link".into()),
+        clock_note: Some(
+            "It shows the live time and move number: under a broadcast delay, give it to \
+             that tablet only."
+                .into(),
+        ),
+        ..PageOptions::default()
+    };
+    one_board(feed, options, &params, req).await
 }
 
 /// The board a one-board route names by its `{tournament}` and `{board}`.
@@ -179,24 +190,47 @@ pub(crate) fn page_redirect(pages: &str, t: &str, b: &str) -> Response {
     }
 }
 
-/// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own.
+/// Serves `req` from the one-board router on `feed`, with the `rest` of the path as its own
+/// and the page framed by `options` (what it is, where its analysis is).
+///
+/// The hall's board pages leave out the players' faces: their own event stream would make
+/// two per page, and a browser opens at most six connections to one host over HTTP/1.1
+/// (the hall's), so an arbiter with the console and three board pages open would find the
+/// console stalled. The faces are at the board's `clock` (the arbiters' page links it).
 pub(crate) async fn one_board(
     feed: LiveFeed,
+    options: PageOptions,
     params: &HashMap<String, String>,
     req: Request,
 ) -> Response {
+    let options = PageOptions {
+        hide_faces: true,
+        ..options
+    };
     let rest = params.get("rest").map(String::as_str).unwrap_or("");
+    serve_at(
+        live_view::router_with(feed, options),
+        &format!("/{rest}"),
+        req,
+    )
+    .await
+}
+
+/// Serves `req` from `router` as if its path were `path` (its query kept), as a request of
+/// its own: without the outer route's path parameters, which the inner router's `Path`
+/// would read as its own.
+pub(crate) async fn serve_at(router: Router, path: &str, req: Request) -> Response {
     let (mut parts, body) = req.into_parts();
+    parts.extensions = axum::http::Extensions::new();
     let path_and_query = match parts.uri.query() {
-        Some(q) => format!("/{rest}?{q}"),
-        None => format!("/{rest}"),
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_string(),
     };
     match path_and_query.parse::<Uri>() {
         Ok(uri) => parts.uri = uri,
         Err(_) => return not_found("bad path"),
     }
-    let inner = Request::from_parts(parts, body);
-    match live_view::router(feed).oneshot(inner).await {
+    match router.oneshot(Request::from_parts(parts, body)).await {
         Ok(r) => r,
         Err(never) => match never {},
     }

@@ -16,7 +16,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use futures_util::stream::{self, Stream};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 pub use feed::LiveFeed;
@@ -24,12 +24,70 @@ pub use feed::LiveFeed;
 use tengen_protocol::Envelope;
 
 /// The live page: board (SVG), clocks, moves, alerts; rebuilt in the browser from `/events`.
+/// `?move=N` opens it at move N (the record's first N moves on the board, not following
+/// new ones until *live* is pressed).
 pub const PAGE: &str = include_str!("page.html");
+
+/// The line of [`PAGE`] that [`PageOptions`] replace.
+const OPTIONS_LINE: &str = "const OPTIONS = {};";
+
+/// How a server frames one board's page for its readers: what the page is, what it shows
+/// and where its analysis comes from. The board's own page and the hall's public page use
+/// the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PageOptions {
+    /// What the page is, in its heading and title before the board's id
+    /// (`Commentary – delayed by 3 moves`); `None`: `tengen`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
+    /// A sentence under the heading on what the reader sees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Where the engine analysis is read from; `None`: `api/analysis` beside the page
+    /// (the hall's public page; a page without one hides the panel).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<String>,
+    /// What the analysis panel says of what the engine saw (the public positions only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis_note: Option<String>,
+    /// A link to the players' live clock for a tablet at the table (for the arbiters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock_link: Option<String>,
+    /// What the page says of that link (who may have it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock_note: Option<String>,
+    /// Leave out the players' faces (`clock/...`), which take a second event stream: the
+    /// hall's pages keep to one each (a browser opens at most six connections to a host).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hide_faces: bool,
+}
+
+impl PageOptions {
+    /// [`PAGE`] with these options in it.
+    pub fn page(&self) -> String {
+        if *self == PageOptions::default() {
+            return PAGE.to_string();
+        }
+        let json = serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string());
+        // Inside a <script>: no '<' (no `</script>`, no `<!--`), and no line separators.
+        let json = json
+            .replace('<', "\\u003c")
+            .replace('\u{2028}', "\\u2028")
+            .replace('\u{2029}', "\\u2029");
+        PAGE.replacen(OPTIONS_LINE, &format!("const OPTIONS = {json};"), 1)
+    }
+}
 
 /// The routes of one board's view, reading from `feed`.
 pub fn router(feed: LiveFeed) -> Router {
+    router_with(feed, PageOptions::default())
+}
+
+/// [`router`] with the page framed by `options`.
+pub fn router_with(feed: LiveFeed, options: PageOptions) -> Router {
+    let page = options.page();
     Router::new()
-        .route("/", get(page))
+        .route("/", get(move || async move { Html(page) }))
         .route("/game.sgf", get(sgf))
         .route("/api/state", get(state))
         .route("/events", get(events))
@@ -62,10 +120,6 @@ impl ServeHandle {
     pub fn stop(self) {
         self.task.abort();
     }
-}
-
-async fn page() -> Html<&'static str> {
-    Html(PAGE)
 }
 
 async fn sgf(State(feed): State<LiveFeed>) -> Response {
@@ -198,6 +252,40 @@ fn test_envelope(seq: u64) -> Envelope {
 mod tests {
     use super::test_envelope as env;
     use super::*;
+
+    /// The options go into the page as one script line, and text from a board or a config
+    /// cannot end the script (a name with `</script>` in it stays text).
+    #[test]
+    fn options_are_written_into_the_page_safely() {
+        assert_eq!(PageOptions::default().page(), PAGE);
+        assert!(
+            PAGE.contains(OPTIONS_LINE),
+            "the page has the line to replace"
+        );
+        let page = PageOptions {
+            heading: Some("Commentary \u{2013} delayed by 3 moves".into()),
+            note: Some("</script><script>alert(1)</script>\u{2028}".into()),
+            ..PageOptions::default()
+        }
+        .page();
+        assert!(!page.contains(OPTIONS_LINE));
+        let line = page
+            .lines()
+            .find(|l| l.starts_with("const OPTIONS = "))
+            .expect("the options line");
+        assert!(!line.contains('<') && !line.contains('\u{2028}'), "{line}");
+        let json = line
+            .strip_prefix("const OPTIONS = ")
+            .and_then(|l| l.strip_suffix(';'))
+            .expect("a JSON object");
+        let back: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        assert_eq!(back["heading"], "Commentary \u{2013} delayed by 3 moves");
+        assert_eq!(back["note"], "</script><script>alert(1)</script>\u{2028}");
+        assert_eq!(
+            page.matches("</script>").count(),
+            PAGE.matches("</script>").count()
+        );
+    }
 
     /// A viewer that joined a long game gets the whole backlog in order, then the live
     /// events, and keeps no room for the backlog once it is sent (thousands of viewers of

@@ -1,12 +1,17 @@
-//! What the players see, over HTTP on the board's listener (SPEC.md, "HTTP"): `/clock`, the
-//! two faces large and side by side for a tablet beside the board (the one facing each
-//! player upright for them), and the pictures it and the live page show, drawn by the one
-//! pure function the displays use ([`tengen_table::render`]):
+//! What the players see, over HTTP (SPEC.md, "HTTP"): `/clock`, the two faces large and side
+//! by side for a tablet beside the board (the one facing each player upright for them),
+//! and the pictures it and the live page show, drawn by the one pure function the
+//! displays use ([`tengen_table::render`]):
 //!
 //! - `/clock/B.png`, `/clock/W.png`: a face as it is now (`?scale=1..8`, default 4);
 //! - `/clock/events`: Server-Sent Events, one `face` event naming the colour (`B`, `W`)
 //!   each time a face changes (at most ten times a second each), so a page reloads only
 //!   the picture that changed.
+//!
+//! The board serves it on its own listener from the faces its loop draws for the displays;
+//! the hall serves the same router per board (`/board/{t}/{b}/clock`), from faces it draws
+//! from its fold of the board's events. The page passes its own query's `key` on to the
+//! pictures and the events (the hall's key to a board's live clock).
 
 use std::convert::Infallible;
 
@@ -20,10 +25,8 @@ use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use tokio::sync::watch;
 
-use tengen_hal::Side;
 use tengen_rules::Color;
-
-use super::outputs::PlayerFaces;
+use tengen_table::PlayerFaces;
 
 /// The tablet page.
 const PAGE: &str = include_str!("clock.html");
@@ -39,10 +42,10 @@ struct ClockState {
     black_far: bool,
 }
 
-/// The routes of `/clock`, reading the faces from `faces`; `black_side` says where Black
-/// sits, to turn each face towards its player.
-pub(crate) fn router(faces: watch::Receiver<PlayerFaces>, black_side: Side) -> Router {
-    let black_far = matches!(black_side, Side::North | Side::West);
+/// The routes of `/clock`, reading the faces from `faces`; `black_far`: Black sits at the
+/// far side of the tablet (north or west of the board), so Black's face is turned upside
+/// down (the page's `?flip` swaps it).
+pub fn router(faces: watch::Receiver<PlayerFaces>, black_far: bool) -> Router {
     Router::new()
         .route("/clock", get(page))
         .route("/clock/events", get(events))
