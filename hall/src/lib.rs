@@ -217,6 +217,7 @@ pub async fn start(
         HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), &id_tag)
             .with_broadcast(config.broadcast.as_ref())
             .with_command_key(command_key)
+            .with_board_silence(config.hall.board_silence())
             .with_archive(archive.is_some())
             .with_public_watch(public_watch),
     ));
@@ -300,6 +301,7 @@ pub async fn start(
         .merge(routes::commentary::routes())
         .merge(routes::clock::routes(clock_keys))
         .merge(routes::broker::routes())
+        .merge(routes::all_boards::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .with_state(app)
         .merge(analysis::route::routes(analysis.clone(), knows))

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tengen_net::live_view::LiveFeed;
 use tengen_protocol::view::FaultReport;
+use tengen_protocol::view::Phase;
 use tengen_protocol::{Envelope, Event, GameView, Timestamp};
 
 use crate::boards::broadcast_delay::DelayQueue;
@@ -35,6 +36,12 @@ pub(crate) struct BoardView {
     live: GameView,
     status: Option<String>,
     state_at: Option<Instant>,
+    /// When the hall last heard anything from the board (its heartbeat `status` every 5
+    /// seconds, events, state): the fleet watch's sign of life.
+    last_heard: Option<Instant>,
+    /// The current game's phase (`playing`, `counting`, `over`), from the newest `state`
+    /// or the live fold.
+    phase: Option<&'static str>,
     alerts: Vec<Value>,
     alert_seen: HashMap<String, u64>,
     round: String,
@@ -92,6 +99,8 @@ impl BoardView {
             live: GameView::new(),
             status: None,
             state_at: None,
+            last_heard: None,
+            phase: None,
             alerts: Vec::new(),
             alert_seen: HashMap::new(),
             round: String::new(),
@@ -208,9 +217,48 @@ impl BoardView {
         &self.feed
     }
 
+    /// The board's live `state`: the board's own retained snapshot, or, before it came
+    /// (or from a publisher that sends only events), the hall's fold of the events it
+    /// followed; `null` when the hall has neither.
+    pub(crate) fn live_state(&self) -> Value {
+        match self.feed.state() {
+            Value::Null => self
+                .live
+                .last_time()
+                .and_then(|at| self.live.snapshot(at))
+                .map_or(Value::Null, |snap| snap.to_value()),
+            s => s,
+        }
+    }
+
     /// The board's last `status` (`online`, `offline`, `restoring`), if heard.
     pub(crate) fn status(&self) -> Option<&str> {
         self.status.as_deref()
+    }
+
+    /// The board was heard from (any message of its own) at `now`.
+    pub(crate) fn heard(&mut self, now: Instant) {
+        self.last_heard = Some(now);
+    }
+
+    /// When the board was last heard from.
+    pub(crate) fn last_heard(&self) -> Option<Instant> {
+        self.last_heard
+    }
+
+    /// True when the board has a game set up that is not over: a board the fleet watch
+    /// keeps an eye on, and that *pause all* reaches.
+    pub(crate) fn in_play(&self) -> bool {
+        !self.game.is_empty() && self.phase.is_some_and(|p| p != "over")
+    }
+
+    /// True when the board dropped off (its last will said `offline`) or has said nothing
+    /// for `silence` at `now`.
+    pub(crate) fn silent(&self, now: Instant, silence: Duration) -> bool {
+        self.status.as_deref() == Some("offline")
+            || self
+                .last_heard
+                .is_some_and(|t| now.saturating_duration_since(t) >= silence)
     }
 
     /// The round of the current game (from `state` or `game_started`), maybe empty.
@@ -247,13 +295,33 @@ impl BoardView {
 
     /// A `.../state` payload. `can_ask`: the hall may send `republish`.
     pub(crate) fn on_state(&mut self, state: Value, now: Instant, can_ask: bool) -> Need {
+        let seq = state.get("seq").and_then(Value::as_u64).unwrap_or(0);
+        let game = state.get("game_id").and_then(Value::as_str).unwrap_or("");
+        if seq < self.feed.last_seq() && !game.is_empty() && game != self.game {
+            tracing::warn!(
+                "{}: a new journal (state at seq {seq} after {}, game {game:?} after {:?}): \
+                 following it",
+                state
+                    .get("board")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("a board"),
+                self.feed.last_seq(),
+                self.game
+            );
+            self.restart_journal();
+        }
         if let Some(r) = state.get("round").and_then(Value::as_str) {
             self.round = r.to_string();
         }
         if let Some(g) = state.get("game_id").and_then(Value::as_str) {
             self.game = g.to_string();
         }
-        let seq = state.get("seq").and_then(Value::as_u64).unwrap_or(0);
+        if let Some(p) = state.get("phase").and_then(Value::as_str) {
+            self.phase = [Phase::Playing, Phase::Counting, Phase::Over]
+                .into_iter()
+                .map(Phase::as_str)
+                .find(|known| *known == p);
+        }
         self.feed.set_state(state);
         self.state_at = Some(now);
         if seq > self.feed.last_seq() && !self.history.live {
@@ -287,8 +355,52 @@ impl BoardView {
         self.alerts = alerts;
     }
 
+    /// True when `envelope` cannot be a copy of what the feed holds: the board came back
+    /// with a new journal (a spare board, a re-flashed Pi), whose `seq` starts again.
+    fn is_new_journal(&self, envelope: &Envelope) -> bool {
+        if envelope.seq > self.feed.last_seq() {
+            return false;
+        }
+        match self.feed.event_at(envelope.seq) {
+            Some(have) => have != *envelope,
+            None => {
+                matches!(envelope.event, Event::GameStarted(_))
+                    && !self.game.is_empty()
+                    && envelope.game != self.game
+            }
+        }
+    }
+
+    /// Forgets the board's old journal: its feeds, folds and history start afresh (its
+    /// status, sign of life and open alerts stay), so every page follows the new one.
+    fn restart_journal(&mut self) {
+        let fresh = if self.public.is_some() {
+            BoardView::delayed()
+        } else {
+            BoardView::new()
+        };
+        let followed = self.followed.take().map(|_| Vec::new());
+        let old = std::mem::replace(self, fresh);
+        self.status = old.status;
+        self.last_heard = old.last_heard;
+        self.alerts = old.alerts;
+        self.alert_seen = old.alert_seen;
+        self.followed = followed.or(old.followed);
+    }
+
     /// One event from `.../events` (live or republished, maybe a duplicate).
     pub(crate) fn on_event(&mut self, envelope: Envelope, now: Instant, can_ask: bool) -> Need {
+        if self.is_new_journal(&envelope) {
+            tracing::warn!(
+                "{}: a new journal (seq {} after {}, game {:?} after {:?}): following it",
+                envelope.board,
+                envelope.seq,
+                self.feed.last_seq(),
+                envelope.game,
+                self.game
+            );
+            self.restart_journal();
+        }
         if let Event::GameStarted(setup) = &envelope.event {
             self.round.clone_from(&setup.round);
         }
@@ -399,6 +511,9 @@ impl BoardView {
         if let Some(followed) = &mut self.followed {
             followed.push(envelope.clone());
         }
+        if !envelope.game.is_empty() {
+            self.phase = Some(self.live.phase().as_str());
+        }
         self.feed.publish(envelope);
     }
 
@@ -421,17 +536,7 @@ impl BoardView {
         let public = if live { None } else { self.public.as_ref() };
         let s = match public {
             Some(_) => self.public_feed().state(),
-            None => self.feed().state(),
-        };
-        // Live, before the board's retained `state` came (or from a publisher that sends
-        // only events): the hall's own fold of the events it followed.
-        let s = match (public, s) {
-            (None, Value::Null) => self
-                .live
-                .last_time()
-                .and_then(|at| self.live.snapshot(at))
-                .map_or(Value::Null, |snap| snap.to_value()),
-            (_, s) => s,
+            None => self.live_state(),
         };
         let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
         let state_at = match public {
@@ -477,6 +582,9 @@ impl BoardView {
             "result": field("result"),
             "open_alerts": open_alerts,
             "seq": field("seq"),
+            "last_heard_ms": self.last_heard.map(|t| {
+                u64::try_from(now.saturating_duration_since(t).as_millis()).unwrap_or(u64::MAX)
+            }),
         })
     }
 }

@@ -13,6 +13,7 @@ use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 
 use crate::boards::board_view::{BoardView, Need};
 use crate::boards::command_log::{CommandError, CommandLog, Sent};
+use crate::boards::fleet_watch::FleetWatch;
 use crate::config::Broadcast;
 use crate::config::DelayPolicy;
 
@@ -61,6 +62,30 @@ pub struct HallState {
     taken: BTreeMap<(BoardKey, String), String>,
     /// Told the public views (`[analysis]`).
     public_watch: Option<PublicWatch>,
+    /// The boards in play that went silent (`board_offline`).
+    fleet: FleetWatch,
+}
+
+/// What *pause all* / *resume all* did ([`HallState::all_boards`]).
+#[derive(Debug, Default)]
+pub(crate) struct AllBoards {
+    /// The commands to publish, with their board and id.
+    pub(crate) sent: Vec<(BoardKey, String, Outgoing)>,
+    /// The boards in play not reached, and why (`offline`, or the command's error).
+    pub(crate) skipped: Vec<(BoardKey, String)>,
+}
+
+/// An alert taken by an arbiter, as the console store keeps it across a restart.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct TakenAlert {
+    /// The tournament.
+    pub(crate) tournament: String,
+    /// The board.
+    pub(crate) board: String,
+    /// The alert's id.
+    pub(crate) alert: String,
+    /// The arbiter on the way.
+    pub(crate) by: String,
 }
 
 impl HallState {
@@ -78,7 +103,15 @@ impl HallState {
             archived: None,
             taken: BTreeMap::new(),
             public_watch: None,
+            fleet: FleetWatch::new(Duration::from_secs(crate::config::BOARD_SILENCE_S)),
         }
+    }
+
+    /// The same hall raising `board_offline` for a board in play silent for `silence`
+    /// (`[hall] board_silence_s`).
+    pub(crate) fn with_board_silence(mut self, silence: Duration) -> HallState {
+        self.fleet = FleetWatch::new(silence);
+        self
     }
 
     /// The same hall telling `watch` each board's public view whenever it may have changed
@@ -190,6 +223,12 @@ impl HallState {
         self.messages += 1;
         let order = self.messages;
         let can_ask = self.identity.is_some();
+        // Any word of the board's own is a sign of life; its last will (`offline`, which
+        // the broker sends for it) is not.
+        let will = leaf == Leaf::Status && payload_says_offline(payload);
+        if !will {
+            self.board(key).heard(now);
+        }
         let need = match leaf {
             Leaf::CmdReply => {
                 let Ok(reply) = serde_json::from_slice::<Reply>(payload) else {
@@ -299,6 +338,7 @@ impl HallState {
 
     /// [`HallState::tick`] at `now`, which is `wall` in UTC.
     pub(crate) fn tick_at(&mut self, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
+        self.watch_fleet(now, wall);
         let asking: Vec<BoardKey> = self
             .boards
             .iter_mut()
@@ -323,6 +363,39 @@ impl HallState {
             self.watch_public(k);
         }
         out
+    }
+
+    /// Raises `board_offline` for the boards in play gone silent, clears it for those
+    /// heard again; logs both.
+    fn watch_fleet(&mut self, now: Instant, wall: Timestamp) {
+        let changes = self.fleet.check(&self.boards, now, wall, self.messages);
+        for key in &changes.raised {
+            let state = self.boards.get(key).map(BoardView::live_state);
+            let field = |k: &str| {
+                state
+                    .as_ref()
+                    .and_then(|s| s.get(k))
+                    .map(|v| v.to_string())
+                    .unwrap_or_else(|| "?".into())
+            };
+            tracing::warn!(
+                "board_offline: {}/{} (table {}, {} v {}) in play and silent for {} s or \
+                 dropped off",
+                key.tournament,
+                key.board,
+                field("table"),
+                field("black"),
+                field("white"),
+                self.fleet.silence().as_secs()
+            );
+        }
+        for key in &changes.cleared {
+            tracing::info!(
+                "board_offline cleared (board_back): {}/{} is heard again or no longer in play",
+                key.tournament,
+                key.board
+            );
+        }
     }
 
     /// Runs board `key`'s broadcast delay; the public tree's messages for what it released
@@ -501,11 +574,18 @@ impl HallState {
     /// recorded position). For the console only.
     pub fn alerts_json(&self) -> Value {
         let mut all: Vec<(u64, i64, Value)> = Vec::new();
+        let wall = Timestamp::now();
         for (k, b) in &self.boards {
-            let state = b.feed().state();
+            let state = b.live_state();
             let size = state.get("size").and_then(Value::as_u64).unwrap_or(19);
             let position = state.get("board").and_then(Value::as_str).unwrap_or("");
-            for (alert, seen) in b.alerts() {
+            let hall_alert = self
+                .fleet
+                .alert(k)
+                .map(|(_, _, order)| order)
+                .zip(self.fleet.alert_json(k, wall));
+            let hall_alert = hall_alert.as_ref().map(|(order, a)| (a, *order));
+            for (alert, seen) in b.alerts().chain(hall_alert) {
                 let mut a = alert.clone();
                 let seq = a.get("seq").and_then(Value::as_i64).unwrap_or(-1);
                 if let Some(o) = a.as_object_mut() {
@@ -546,15 +626,90 @@ impl HallState {
                 .any(|(a, _)| a.get("id").and_then(Value::as_str) == Some(id))
         };
         let board = self.boards.get(key).ok_or(NoSuchAlert)?;
-        if !open(board, alert) {
+        if !open(board, alert) && !self.fleet.is_open(key, alert) {
             return Err(NoSuchAlert);
         }
-        let boards = &self.boards;
-        self.taken
-            .retain(|(k, id), _| boards.get(k).is_some_and(|b| open(b, id)));
+        let (boards, fleet) = (&self.boards, &self.fleet);
+        self.taken.retain(|(k, id), _| {
+            boards.get(k).is_some_and(|b| open(b, id)) || fleet.is_open(k, id)
+        });
         self.taken
             .insert((key.clone(), alert.to_string()), arbiter.to_string());
         Ok(())
+    }
+
+    /// An arbiter dismisses the hall's own alert `alert` (`board_offline`) on board `key`
+    /// (`POST /api/console/alert/dismiss`): the board was taken off on purpose. It comes
+    /// back if the board is heard again and then drops off again.
+    pub(crate) fn dismiss_hall_alert(
+        &mut self,
+        key: &BoardKey,
+        alert: &str,
+    ) -> Result<(), NoSuchAlert> {
+        if self.fleet.dismiss(key, alert) {
+            self.taken.remove(&(key.clone(), alert.to_string()));
+            Ok(())
+        } else {
+            Err(NoSuchAlert)
+        }
+    }
+
+    /// Who took which alert, for the console store.
+    pub(crate) fn taken_saved(&self) -> Vec<TakenAlert> {
+        self.taken
+            .iter()
+            .map(|((k, alert), by)| TakenAlert {
+                tournament: k.tournament.clone(),
+                board: k.board.clone(),
+                alert: alert.clone(),
+                by: by.clone(),
+            })
+            .collect()
+    }
+
+    /// Takes back who took which alert before a restart (the alerts themselves come back
+    /// with the boards' retained `alerts/active`).
+    pub(crate) fn restore_taken(&mut self, saved: Vec<TakenAlert>) {
+        for t in saved {
+            if let Some(key) = BoardKey::new(&t.tournament, &t.board) {
+                self.taken.insert((key, t.alert), t.by);
+            }
+        }
+    }
+
+    /// *Pause all* or *resume all* (`command` is `pause` or `resume`), signed `by`: the
+    /// command to every board with a game in play (of `round`, when given); a board silent
+    /// or offline is skipped and named, as is one the command cannot be prepared for.
+    pub(crate) fn all_boards(
+        &mut self,
+        by: &str,
+        command: &str,
+        round: Option<u32>,
+        now: Instant,
+    ) -> AllBoards {
+        let silence = self.fleet.silence();
+        let round = round.map(|r| r.to_string());
+        let targets: Vec<(BoardKey, bool)> = self
+            .boards
+            .iter()
+            .filter(|(_, b)| b.in_play())
+            .filter(|(_, b)| round.as_deref().is_none_or(|r| b.round() == r))
+            .map(|(k, b)| (k.clone(), b.silent(now, silence)))
+            .collect();
+        let mut done = AllBoards::default();
+        for (key, silent) in targets {
+            if silent {
+                done.skipped.push((key, "offline".into()));
+                continue;
+            }
+            let mut body = Map::new();
+            body.insert("type".into(), json!(command));
+            match self.command(&key, by, body, now) {
+                Ok((id, out)) => done.sent.push((key, id, out)),
+                Err(e) => done.skipped.push((key, e.to_string())),
+            }
+        }
+        done
     }
 
     /// `/api/console/hardware`: every board's standing hardware trouble (`sensor_fault`:
@@ -645,6 +800,18 @@ pub(crate) struct CurrentGame {
     pub(crate) over: bool,
     /// The public SGF (empty before the setup is public, or when not asked for).
     pub(crate) sgf: String,
+}
+
+/// True when a `status` payload says `offline` (the board's last will).
+fn payload_says_offline(payload: &[u8]) -> bool {
+    serde_json::from_slice::<Value>(payload)
+        .ok()
+        .and_then(|v| {
+            v.get("state")
+                .and_then(Value::as_str)
+                .map(|s| s == "offline")
+        })
+        .unwrap_or(false)
 }
 
 /// The name of a game's SGF in a round zip: `{tournament}-{board}-{game}.sgf`.
@@ -1194,5 +1361,146 @@ mod tests {
             v,
             json!({"id": "h-2", "by": "hall-main", "type": "republish", "from_seq": 1})
         );
+    }
+
+    /// A hall that has seen board `b` set up for round 1 and play one move, at `now`.
+    fn in_play(h: &mut HallState, b: &str, now: Instant) {
+        let topic = format!("tengen/t/{b}/events");
+        let started = event(1, "2026-11-29T13:45:00Z", game_started());
+        h.on_message(&topic, &started, now);
+        h.on_message(
+            &topic,
+            &event(2, "2026-11-29T13:45:01Z", moved(1, "E5")),
+            now,
+        );
+        h.on_message(
+            &format!("tengen/t/{b}/status"),
+            br#"{"state":"online"}"#,
+            now,
+        );
+    }
+
+    #[test]
+    fn a_board_in_play_that_falls_silent_rings_in_the_console_until_it_is_back() {
+        let t0 = Instant::now();
+        let wall = Timestamp::parse("2026-11-29T13:45:01Z").unwrap();
+        let mut h = HallState::new("tengen", None, "h").with_board_silence(Duration::from_secs(15));
+        in_play(&mut h, "b1", t0);
+        h.on_message("tengen/t/idle/status", br#"{"state":"online"}"#, t0);
+        h.tick_at(t0 + Duration::from_secs(14), wall);
+        assert_eq!(h.alerts_json(), json!([]));
+        h.tick_at(t0 + Duration::from_secs(15), wall);
+        let alerts = h.alerts_json();
+        let a = alerts.as_array().expect("alerts");
+        assert_eq!(a.len(), 1, "the silent board in play only: {alerts}");
+        assert_eq!(
+            (
+                &a[0]["code"],
+                &a[0]["board"],
+                &a[0]["table"],
+                &a[0]["black"]
+            ),
+            (
+                &json!("board_offline"),
+                &json!("b1"),
+                &json!("1"),
+                &json!("B")
+            )
+        );
+        let key = BoardKey::new("t", "b1").unwrap();
+        let id = a[0]["id"].as_str().unwrap().to_string();
+        h.take_alert(&key, &id, "chief").expect("an arbiter goes");
+        assert_eq!(h.alerts_json()[0]["taken_by"], "chief");
+        assert_eq!(h.taken_saved().len(), 1, "kept for a restart");
+
+        // The heartbeat again: cleared.
+        h.on_message(
+            "tengen/t/b1/status",
+            br#"{"state":"online"}"#,
+            t0 + Duration::from_secs(16),
+        );
+        h.tick_at(t0 + Duration::from_secs(16), wall);
+        assert_eq!(h.alerts_json(), json!([]));
+
+        // The last will: at once.
+        h.on_message(
+            "tengen/t/b1/status",
+            br#"{"state":"offline"}"#,
+            t0 + Duration::from_secs(17),
+        );
+        h.tick_at(t0 + Duration::from_secs(17), wall);
+        let id = h.alerts_json()[0]["id"].as_str().unwrap().to_string();
+        assert!(h.dismiss_hall_alert(&key, "nope").is_err());
+        h.dismiss_hall_alert(&key, &id).expect("dismissed");
+        assert_eq!(h.alerts_json(), json!([]));
+    }
+
+    #[test]
+    fn pause_all_reaches_the_boards_in_play_and_names_the_silent_ones() {
+        let t0 = Instant::now();
+        let mut h = HallState::new("tengen", None, "h").with_board_silence(Duration::from_secs(15));
+        in_play(&mut h, "b1", t0);
+        in_play(&mut h, "b2", t0);
+        h.on_message("tengen/t/b2/status", br#"{"state":"offline"}"#, t0);
+        h.on_message("tengen/t/idle/status", br#"{"state":"online"}"#, t0);
+        let done = h.all_boards("chief", "pause", None, t0);
+        let sent: Vec<&str> = done.sent.iter().map(|(k, _, _)| k.board.as_str()).collect();
+        assert_eq!(sent, ["b1"]);
+        let body: Value = serde_json::from_slice(&done.sent[0].2.payload).unwrap();
+        assert_eq!(
+            (&body["type"], &body["by"]),
+            (&json!("pause"), &json!("chief"))
+        );
+        assert_eq!(done.sent[0].2.topic, "tengen/t/b1/cmd");
+        let skipped: Vec<(&str, &str)> = done
+            .skipped
+            .iter()
+            .map(|(k, w)| (k.board.as_str(), w.as_str()))
+            .collect();
+        assert_eq!(skipped, [("b2", "offline")]);
+        assert!(
+            h.all_boards("chief", "resume", Some(2), t0).sent.is_empty(),
+            "round 2: none"
+        );
+        assert_eq!(h.all_boards("chief", "resume", Some(1), t0).sent.len(), 1);
+    }
+
+    #[test]
+    fn a_board_back_with_a_new_journal_is_followed_on_every_page() {
+        let t0 = Instant::now();
+        let b = crate::config::HallConfig::parse(
+            "[broadcast]\ndelay_moves = 1\n",
+            std::path::Path::new("hall.toml"),
+        )
+        .unwrap()
+        .broadcast;
+        let mut h = HallState::new("tengen", None, "h").with_broadcast(b.as_ref());
+        in_play(&mut h, "b1", t0);
+        let key = BoardKey::new("t", "b1").unwrap();
+        assert_eq!(h.feed(&key).unwrap().last_seq(), 2);
+        // The spare board: a new journal, the same game set up again, a move elsewhere.
+        let started = event(1, "2026-11-29T14:00:00Z", game_started());
+        h.on_message("tengen/t/b1/events", &started, t0);
+        h.on_message(
+            "tengen/t/b1/events",
+            &event(2, "2026-11-29T14:00:05Z", moved(1, "D4")),
+            t0,
+        );
+        h.tick(t0);
+        let live = h.feed(&key).unwrap().events_after(0);
+        assert_eq!(live.len(), 2);
+        assert_eq!(
+            live[1].time,
+            Timestamp::parse("2026-11-29T14:00:05Z").unwrap()
+        );
+        let public = h.public_feed(&key).unwrap().events_after(0);
+        assert_eq!(public.len(), 1, "one move behind");
+        assert_eq!(
+            public[0].time,
+            Timestamp::parse("2026-11-29T14:00:00Z").unwrap()
+        );
+        // A republished copy of the current journal's event is a duplicate, not a reset.
+        h.on_message("tengen/t/b1/events", &started, t0);
+        assert_eq!(h.feed(&key).unwrap().events_after(0).len(), 2);
     }
 }

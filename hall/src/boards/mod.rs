@@ -4,5 +4,6 @@ pub(crate) mod archive;
 pub(crate) mod board_view;
 pub(crate) mod broadcast_delay;
 pub(crate) mod command_log;
+pub(crate) mod fleet_watch;
 pub(crate) mod hall_state;
 pub(crate) mod mqtt_client;

@@ -206,7 +206,20 @@ pub(crate) struct HallSection {
     /// Connections from one address that are not being answered (TLS handshake, waiting
     /// for a request) at once (`idle_per_address`).
     pub(crate) idle_per_address: Option<usize>,
+    /// How long a board with a game in play may stay silent before the hall raises
+    /// `board_offline` (`board_silence_s`, default [`BOARD_SILENCE_S`]; 3..=3600).
+    pub(crate) board_silence_s: Option<u64>,
 }
+
+impl HallSection {
+    /// How long a board in play may stay silent before the hall raises `board_offline`.
+    pub(crate) fn board_silence(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.board_silence_s.unwrap_or(BOARD_SILENCE_S))
+    }
+}
+
+/// The default `[hall] board_silence_s`: three of the boards' 5-second status heartbeats.
+pub(crate) const BOARD_SILENCE_S: u64 = 15;
 
 /// The largest `[hall] max_streams` and `streams_per_address`.
 const MAX_STREAMS: i64 = 1_000_000;
@@ -592,6 +605,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "max_streams",
             "streams_per_address",
             "idle_per_address",
+            "board_silence_s",
         ],
     );
     let commentary_live = match r.string(t, P, "commentary").as_deref() {
@@ -647,6 +661,9 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
     let max_streams = count("max_streams", MAX_STREAMS);
     let streams_per_address = count("streams_per_address", MAX_STREAMS);
     let idle_per_address = count("idle_per_address", MAX_IDLE_PER_ADDRESS);
+    let board_silence_s = r
+        .integer_in(t, P, "board_silence_s", 3, 3600)
+        .and_then(|v| u64::try_from(v).ok());
     HallSection {
         identity,
         session_hours,
@@ -658,6 +675,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         max_streams,
         streams_per_address,
         idle_per_address,
+        board_silence_s,
     }
 }
 

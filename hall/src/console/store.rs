@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
+use crate::boards::hall_state::TakenAlert;
 use crate::boards::mqtt_client::{lock, Shared};
 use crate::console::auth::{SavedSession, Sessions};
 use crate::wall_clock::wall_ms;
@@ -37,6 +38,9 @@ pub(crate) struct Saved {
     /// The commands, newest first, as `/api/console/commands` shows them, each with
     /// `at_ms` (when it was sent, ms since the epoch) instead of its age.
     pub(crate) commands: Vec<Value>,
+    /// Which arbiter took which open alert (*I'll go*).
+    #[serde(default)]
+    pub(crate) taken: Vec<TakenAlert>,
 }
 
 /// The store could not be read or written.
@@ -121,8 +125,14 @@ fn snapshot(app: &Kept) -> Saved {
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .saved(now, wall);
-    let commands = lock(&app.hall).commands_saved(now, wall);
-    Saved { sessions, commands }
+    let hall = lock(&app.hall);
+    let commands = hall.commands_saved(now, wall);
+    let taken = hall.taken_saved();
+    Saved {
+        sessions,
+        commands,
+        taken,
+    }
 }
 
 /// Puts what `path` holds (if anything) into the hall: the logins and the commands.
@@ -137,7 +147,10 @@ pub(crate) fn restore(app: &Kept, path: &Path) {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .restore(&saved.sessions, now, wall);
-            lock(&app.hall).restore_commands(saved.commands, now, wall);
+            let mut hall = lock(&app.hall);
+            hall.restore_commands(saved.commands, now, wall);
+            hall.restore_taken(saved.taken);
+            drop(hall);
             tracing::info!(
                 "console: {} login(s) and the commands sent before the restart taken back from {}",
                 saved.sessions.len(),
@@ -201,6 +214,12 @@ mod tests {
                 until_ms: 1,
             }],
             commands: vec![serde_json::json!({"id": "h-1", "at_ms": 5})],
+            taken: vec![TakenAlert {
+                tournament: "open".into(),
+                board: "b1".into(),
+                alert: "3".into(),
+                by: "chief".into(),
+            }],
         };
         write(&path, serde_json::to_string(&saved).unwrap().as_bytes()).unwrap();
         assert_eq!(load(&path).unwrap(), Some(saved));

@@ -4,6 +4,7 @@
 //! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
 //! nor reveal anything of the console.
 
+pub(crate) mod all_boards;
 pub(crate) mod broker;
 pub(crate) mod clock;
 pub(crate) mod commentary;

@@ -119,6 +119,13 @@ impl LiveFeed {
         self.read().events.last().map_or(0, |e| e.seq)
     }
 
+    /// The event with `seq`, if the feed holds it.
+    pub fn event_at(&self, seq: u64) -> Option<Envelope> {
+        let d = self.read();
+        let i = d.events.partition_point(|e| e.seq < seq);
+        d.events.get(i).filter(|e| e.seq == seq).cloned()
+    }
+
     /// Every event with `seq` greater than `after`, oldest first.
     pub fn events_after(&self, after: u64) -> Vec<Envelope> {
         let d = self.read();
