@@ -707,7 +707,7 @@ async fn a_phone_shows_the_alerts_first_and_the_round_in_play() {
 /// records W+T, then corrects it to W+R; table 6's board dies, the hall's `board_offline`
 /// card comes, and *Pause all* says it was not reached (table 5, over, is not in play); the Board panel shows each board's last sign of life.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn after_the_merge_every_decisive_step_can_be_undone() {
+async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
     let Some(chromium) = browser::chromium() else {
         return;
     };
