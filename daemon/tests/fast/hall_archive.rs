@@ -299,9 +299,10 @@ async fn commands(addr: SocketAddr, cookie: &str) -> http::Resp {
     get(addr, "/api/console/commands", &[("Cookie", cookie)]).await
 }
 
-/// With the archive, the console's logins and its command history outlive a hall restart
-/// (issue 13, part 8): the arbiter's cookie still opens the console, and the commands sent
-/// before are listed with the state they had reached. The file keeps no cookie.
+/// With the archive, the console's logins, its command history and who took which alert
+/// outlive a hall restart (issue 13, part 8; issue 20, item 8): the arbiter's cookie still
+/// opens the console, the commands sent before are listed with the state they had reached,
+/// and the alert still says who is on the way. The file keeps no cookie.
 #[tokio::test]
 async fn console_logins_and_commands_survive_a_hall_restart() {
     let Some(mosq) = Mosquitto::start() else {
@@ -316,6 +317,11 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/t/b1/cmd"]).await;
     let status = json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string();
     publish(&board, "tengen/t/b1/status", status, true).await;
+    // An open alert (retained, as a board keeps it), which the arbiter takes.
+    let alerts = json!([{"type": "alert", "id": "7", "code": "double_move", "seq": 7,
+        "color": "B", "message": "Black played twice"}])
+    .to_string();
+    publish(&board, "tengen/t/b1/alerts/active", alerts, true).await;
     wait_for("the board in the hall", || async {
         let v = get(first.addr, "/api/boards", &[]).await.json();
         (v[0]["status"] == "online").then_some(())
@@ -326,6 +332,17 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     let cookie = http::console_cookie(first.addr, "chief", token).await;
     let auth = ("Cookie", cookie.as_str());
     let json_ct = ("Content-Type", "application/json");
+    let take = json!({"tournament": "t", "board": "b1", "alert": "7"}).to_string();
+    let r = http::request(
+        first.addr,
+        "POST",
+        "/api/console/alert/take",
+        &[auth, json_ct, origin],
+        take.as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
     let cmd = json!({"tournament": "t", "board": "b1", "type": "pause"}).to_string();
     let r = http::request(
         first.addr,
@@ -349,7 +366,7 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     let file = tmp.path().join("archive/console.json");
     wait_for("the console store written", || async {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
-        text.contains("acked").then_some(())
+        (text.contains("acked") && text.contains("\"taken\"")).then_some(())
     })
     .await;
     let text = std::fs::read_to_string(&file).unwrap();
@@ -365,6 +382,12 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     assert_eq!(v[0]["status"], "acked");
     assert_eq!(v[0]["by"], "chief");
     assert!(v[0]["age_ms"].as_u64().is_some());
+    // I'll go is kept too (issue 20, item 8).
+    wait_for("the alert, taken by chief, after the restart", || async {
+        let v = get(second.addr, "/api/console/alerts", &[auth]).await.json();
+        (v[0]["id"] == "7" && v[0]["taken_by"] == "chief").then_some(())
+    })
+    .await;
     // A logout still ends the session.
     let r = http::request(
         second.addr,
