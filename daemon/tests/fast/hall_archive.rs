@@ -384,7 +384,9 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     assert!(v[0]["age_ms"].as_u64().is_some());
     // I'll go is kept too (issue 20, item 8).
     wait_for("the alert, taken by chief, after the restart", || async {
-        let v = get(second.addr, "/api/console/alerts", &[auth]).await.json();
+        let v = get(second.addr, "/api/console/alerts", &[auth])
+            .await
+            .json();
         (v[0]["id"] == "7" && v[0]["taken_by"] == "chief").then_some(())
     })
     .await;

@@ -32,6 +32,7 @@ mod browser_round;
 mod fault_serial;
 mod fault_service;
 mod hall_limits;
+mod hall_new_journal;
 mod pi_qemu;
 mod rehearsal;
 mod service_kill;
