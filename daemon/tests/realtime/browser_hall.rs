@@ -790,3 +790,113 @@ async fn hall_overview_console_and_delayed_public_page() {
     );
     hall.stop();
 }
+
+/// A board page whose event stream the hall refuses (503 and Retry-After: this address
+/// holds all the streams `[hall] streams_per_address` lets it) opens it again by itself once
+/// there is room, from the last event it has, and shows the game live: a browser closes a
+/// refused EventSource for good, so without the page's own retry a viewer turned away once
+/// would look at a frozen board until they reload (issue 21, item 4).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_turned_away_by_a_full_hall_comes_back_when_there_is_room() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let config = HallConfig::parse("[hall]\nstreams_per_address = 1\n", Path::new("hall.toml"))
+        .expect("hall config");
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let pubc = Subscriber::connect(&mosq.url(), "test-board-full", &["tengen/open/t09/cmd"]).await;
+    pubc.client
+        .publish(
+            "tengen/open/t09/status",
+            QoS::AtLeastOnce,
+            true,
+            json!({"state": "online", "version": "test"})
+                .to_string()
+                .into_bytes(),
+        )
+        .await
+        .expect("publish status");
+    let listed = tokio::time::Instant::now() + Duration::from_secs(10);
+    while http::get(hall.addr, "/api/boards", &[])
+        .await
+        .json()
+        .as_array()
+        .map(Vec::len)
+        != Some(1)
+    {
+        assert!(
+            tokio::time::Instant::now() < listed,
+            "the hall lists the board"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    fake_board(&pubc.client, "t09", &["D4", "Q16"]).await;
+
+    // This address's one stream, held by someone else.
+    let mut held = tokio::net::TcpStream::connect(hall.addr)
+        .await
+        .expect("connect");
+    held.write_all(
+        format!(
+            "GET /board/open/t09/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n",
+            hall.addr
+        )
+        .as_bytes(),
+    )
+    .await
+    .expect("ask for a stream");
+    let mut head = [0u8; 12];
+    held.read_exact(&mut head).await.expect("the answer");
+    assert_eq!(&head, b"HTTP/1.1 200", "the held stream is open");
+
+    let base = format!("http://{}", hall.addr);
+    let page = tokio::task::spawn_blocking(move || {
+        let browser = launch(chromium);
+        let tab = browser.new_tab().expect("tab");
+        tab.navigate_to(&format!("{base}/board/open/t09/"))
+            .expect("page");
+        tab.wait_until_navigated().expect("loaded");
+        // Refused: the page saw the position from /api/state but no stream.
+        wait_until(
+            &tab,
+            "window.streamsOpened >= 1",
+            true.into(),
+            Duration::from_secs(10),
+            "the first try",
+        );
+        std::thread::sleep(Duration::from_millis(500));
+        assert_eq!(
+            eval(&tab, "window.lastSeq || 0"),
+            json!(0),
+            "no event came through the refused stream"
+        );
+        (browser, tab)
+    })
+    .await
+    .expect("the page");
+    // The other viewer leaves: within the page's first wait (5 s, give or take a quarter)
+    // it is back, and the events come.
+    drop(held);
+    let (browser, tab) = page;
+    tokio::task::spawn_blocking(move || {
+        wait_until(
+            &tab,
+            "window.lastSeq",
+            json!(3),
+            Duration::from_secs(15),
+            "the stream opened again",
+        );
+        assert!(eval(&tab, "window.streamsOpened").as_u64() >= Some(2));
+        drop(browser);
+    })
+    .await
+    .expect("the page came back");
+    pubc.stop();
+    hall.stop();
+}
