@@ -534,10 +534,28 @@ impl BoardView {
         pages: &str,
     ) -> Value {
         let public = if live { None } else { self.public.as_ref() };
-        let s = match public {
-            Some(_) => self.public_feed().state(),
-            None => self.live_state(),
-        };
+        let build = |s: &Value| self.summary_of(s, public.is_some(), tournament, board, now, pages);
+        match public {
+            Some(p) => p.feed.with_state(build),
+            // The board's retained state, read in place; else the hall's own fold.
+            None => self
+                .feed
+                .with_state(|s| (!s.is_null()).then(|| build(s)))
+                .unwrap_or_else(|| build(&self.live_state())),
+        }
+    }
+
+    /// [`BoardView::summary`] of state `s`, the public one when `public`.
+    fn summary_of(
+        &self,
+        s: &Value,
+        public: bool,
+        tournament: &str,
+        board: &str,
+        now: Instant,
+        pages: &str,
+    ) -> Value {
+        let public = if public { self.public.as_ref() } else { None };
         let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
         let state_at = match public {
             Some(p) => p.state_at,

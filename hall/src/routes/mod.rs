@@ -36,7 +36,7 @@ use crate::config::{Arbiter, Role};
 use crate::console::auth::{self, Sessions, COOKIE};
 use crate::console::login_limit::LoginLimiter;
 use crate::listener::ClientAddr;
-use crate::public::overview_cache::OverviewCache;
+use crate::public::overview_cache::{OverviewCache, AGE_HEADER};
 use crate::tournament::link::TournamentLink;
 
 /// The overview page: every board, small and live.
@@ -109,8 +109,20 @@ async fn overview() -> Html<&'static str> {
     Html(OVERVIEW)
 }
 
-async fn boards(State(app): State<App>) -> Json<Value> {
-    Json(app.overview.boards(&app.hall, Instant::now()).await)
+/// `/api/boards`: the overview's shared copy, with its age in `X-Tengen-Age-Ms`.
+async fn boards(State(app): State<App>) -> Response {
+    let (bytes, age) = app.overview.boards(&app.hall, Instant::now()).await;
+    (
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (
+                header::HeaderName::from_static(AGE_HEADER),
+                age.as_millis().to_string(),
+            ),
+        ],
+        bytes,
+    )
+        .into_response()
 }
 
 pub(crate) fn not_found(what: &str) -> Response {

@@ -101,6 +101,11 @@ impl LiveFeed {
         self.read().state.clone()
     }
 
+    /// `f` of the latest `state` snapshot, read in place (no copy of the whole snapshot).
+    pub fn with_state<R>(&self, f: impl FnOnce(&serde_json::Value) -> R) -> R {
+        f(&self.read().state)
+    }
+
     /// The latest `state` snapshot with how long ago it was set (zero before the first):
     /// its running clock has run that much further since.
     pub fn state_with_age(&self) -> (serde_json::Value, Duration) {
