@@ -144,9 +144,12 @@ impl Repetition {
         Repetition {
             mode,
             words: board.packed_words(),
-            arena: Vec::with_capacity(board.packed_words() * 512),
-            entries: Vec::with_capacity(512),
-            index: HashMap::with_capacity_and_hasher(512, Default::default()),
+            // Grown as the game goes: reserving 512 positions up front cost ~100 KB per
+            // game, which a hall following 1,000 boards (two folds each under a broadcast
+            // delay) paid for every board (BENCHMARKS.md, "One state per board").
+            arena: Vec::new(),
+            entries: Vec::new(),
+            index: HashMap::default(),
         }
     }
 
@@ -319,8 +322,8 @@ impl Game {
             ko: None,
             passes: 0,
             prisoners: [0; 2],
-            history: Vec::with_capacity(512),
-            undo: Vec::with_capacity(512),
+            history: Vec::new(),
+            undo: Vec::new(),
             rep,
         }
     }

@@ -51,6 +51,11 @@ pub(crate) struct BoardView {
     /// The events followed since the last [`BoardView::take_followed`], when the hall keeps
     /// an archive (`None`: it does not, and nothing is kept).
     followed: Option<Vec<Envelope>>,
+    /// Counts the changes that can change the board's summary.
+    version: u64,
+    /// The public summary without its two time fields, serialised, and the `version` it is
+    /// of: the overview (`/api/boards`, once a second) rebuilds only the boards that changed.
+    summary_json: Option<(u64, String)>,
 }
 
 /// The board as the public sees it under a broadcast delay: the events not yet public, the
@@ -108,6 +113,8 @@ impl BoardView {
             history: History::default(),
             public: None,
             followed: None,
+            version: 0,
+            summary_json: None,
         }
     }
 
@@ -189,6 +196,10 @@ impl BoardView {
         if released.is_empty() {
             return released;
         }
+        self.version += 1;
+        let Some(p) = self.public.as_mut() else {
+            return Vec::new();
+        };
         for e in &released {
             if let Err(err) = p.view.apply_envelope(e) {
                 tracing::debug!("{} public view, seq {}: {err}", e.board, e.seq);
@@ -295,6 +306,7 @@ impl BoardView {
 
     /// A `.../state` payload. `can_ask`: the hall may send `republish`.
     pub(crate) fn on_state(&mut self, state: Value, now: Instant, can_ask: bool) -> Need {
+        self.version += 1;
         let seq = state.get("seq").and_then(Value::as_u64).unwrap_or(0);
         let game = state.get("game_id").and_then(Value::as_str).unwrap_or("");
         if seq < self.feed.last_seq() && !game.is_empty() && game != self.game {
@@ -337,11 +349,13 @@ impl BoardView {
 
     /// A `.../status` payload's `state` (`online`, `offline`, `restoring`).
     pub(crate) fn on_status(&mut self, state: &str) {
+        self.version += 1;
         self.status = Some(state.to_string());
     }
 
     /// A `.../alerts/active` payload: the alerts open now. `order` numbers the message.
     pub(crate) fn on_alerts_active(&mut self, alerts: Vec<Value>, order: u64) {
+        self.version += 1;
         for a in &alerts {
             if let Some(id) = a.get("id").and_then(Value::as_str) {
                 self.alert_seen.entry(id.to_string()).or_insert(order);
@@ -390,6 +404,7 @@ impl BoardView {
 
     /// One event from `.../events` (live or republished, maybe a duplicate).
     pub(crate) fn on_event(&mut self, envelope: Envelope, now: Instant, can_ask: bool) -> Need {
+        self.version += 1;
         if self.is_new_journal(&envelope) {
             tracing::warn!(
                 "{}: a new journal (seq {} after {}, game {:?} after {:?}): following it",
@@ -502,6 +517,7 @@ impl BoardView {
     /// The next event of the live stream: into the live fold and the feed, unless the
     /// feed has it already (a duplicate, or an old event republished).
     fn follow(&mut self, envelope: Envelope) {
+        self.version += 1;
         if envelope.seq <= self.feed.last_seq() {
             return;
         }
@@ -545,6 +561,50 @@ impl BoardView {
         }
     }
 
+    /// The public summary (`/api/boards`) as JSON text: the copy serialised when the board
+    /// last changed, with `state_age_ms` and `last_heard_ms` as of `now` put in front.
+    /// Equal to [`BoardView::summary`] (public, pages `""`) as JSON, keys aside.
+    pub(crate) fn public_summary_json(
+        &mut self,
+        tournament: &str,
+        board: &str,
+        now: Instant,
+    ) -> String {
+        if self
+            .summary_json
+            .as_ref()
+            .is_none_or(|(v, _)| *v != self.version)
+        {
+            let mut v = self.summary(tournament, board, now, false, "");
+            if let Some(o) = v.as_object_mut() {
+                o.remove("state_age_ms");
+                o.remove("last_heard_ms");
+            }
+            self.summary_json = Some((self.version, v.to_string()));
+        }
+        let (age, heard) = self.ages(now, self.public.is_some());
+        let heard = heard.map_or("null".to_string(), |h| h.to_string());
+        let rest = self
+            .summary_json
+            .as_ref()
+            .map_or("}", |(_, text)| text.get(1..).unwrap_or("}"));
+        let comma = if rest == "}" { "" } else { "," };
+        format!("{{\"state_age_ms\":{age},\"last_heard_ms\":{heard}{comma}{rest}")
+    }
+
+    /// How old the summary's state is at `now` (the public one when `public`), and how long
+    /// since the board was heard from, in ms.
+    fn ages(&self, now: Instant, public: bool) -> (u64, Option<u64>) {
+        let ms = |t: Instant| {
+            u64::try_from(now.saturating_duration_since(t).as_millis()).unwrap_or(u64::MAX)
+        };
+        let state_at = match self.public.as_ref().filter(|_| public) {
+            Some(p) => p.state_at,
+            None => self.state_at,
+        };
+        (state_at.map_or(0, ms), self.last_heard.map(ms))
+    }
+
     /// [`BoardView::summary`] of state `s`, the public one when `public`.
     fn summary_of(
         &self,
@@ -557,13 +617,7 @@ impl BoardView {
     ) -> Value {
         let public = if public { self.public.as_ref() } else { None };
         let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
-        let state_at = match public {
-            Some(p) => p.state_at,
-            None => self.state_at,
-        };
-        let age = state_at.map_or(0, |t| {
-            u64::try_from(now.duration_since(t).as_millis()).unwrap_or(u64::MAX)
-        });
+        let (age, last_heard) = self.ages(now, public.is_some());
         let open_alerts = match public {
             Some(_) => Value::Null,
             None => Value::from(self.alerts.len()),
@@ -600,9 +654,7 @@ impl BoardView {
             "result": field("result"),
             "open_alerts": open_alerts,
             "seq": field("seq"),
-            "last_heard_ms": self.last_heard.map(|t| {
-                u64::try_from(now.saturating_duration_since(t).as_millis()).unwrap_or(u64::MAX)
-            }),
+            "last_heard_ms": last_heard,
         })
     }
 }

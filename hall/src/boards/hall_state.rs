@@ -511,6 +511,20 @@ impl HallState {
         self.summaries(now, false, "")
     }
 
+    /// [`HallState::boards_json`] as JSON text, each board's part serialised only when the
+    /// board changed (the overview, once a second for every viewer).
+    pub(crate) fn boards_json_text(&mut self, now: Instant) -> String {
+        let mut out = String::from("[");
+        for (i, (k, b)) in self.boards.iter_mut().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&b.public_summary_json(&k.tournament, &k.board, now));
+        }
+        out.push(']');
+        out
+    }
+
     /// `/api/console/boards`: every board as the arbiters see it, live (never delayed),
     /// with its open alerts counted. For the console only.
     pub(crate) fn live_boards_json(&self, now: Instant) -> Value {
@@ -1502,5 +1516,32 @@ mod tests {
         // A republished copy of the current journal's event is a duplicate, not a reset.
         h.on_message("tengen/t/b1/events", &started, t0);
         assert_eq!(h.feed(&key).unwrap().events_after(0).len(), 2);
+    }
+
+    #[test]
+    fn the_overview_text_is_the_summaries_and_follows_every_change() {
+        let t0 = Instant::now();
+        let mut h = HallState::new("tengen", None, "h");
+        in_play(&mut h, "b1", t0);
+        h.on_message("tengen/t/b2/status", br#"{"state":"online"}"#, t0);
+        let same = |h: &mut HallState, at: Instant| {
+            let text: Value = serde_json::from_str(&h.boards_json_text(at)).expect("JSON");
+            assert_eq!(text, h.boards_json(at), "the text is the summaries");
+        };
+        same(&mut h, t0 + Duration::from_millis(300));
+        h.on_message(
+            "tengen/t/b1/events",
+            &event(3, "2026-11-29T13:45:02Z", moved(2, "C3")),
+            t0,
+        );
+        h.on_message("tengen/t/b2/status", br#"{"state":"offline"}"#, t0);
+        h.on_message("tengen/t/b1/alerts/active", br#"[{"id":"1"}]"#, t0);
+        same(&mut h, t0 + Duration::from_millis(900));
+        let v: Value = serde_json::from_str(&h.boards_json_text(t0)).unwrap();
+        assert_eq!(
+            (&v[0]["number"], &v[0]["open_alerts"]),
+            (&json!(2), &json!(1))
+        );
+        assert_eq!(v[1]["status"], "offline");
     }
 }

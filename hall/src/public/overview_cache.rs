@@ -37,8 +37,7 @@ impl OverviewCache {
         let (built, boards) = match last.as_ref() {
             Some((at, b)) if now.saturating_duration_since(*at) < REFRESH => (*at, b.clone()),
             _ => {
-                let v = lock(hall).boards_json(now);
-                let b = Bytes::from(v.to_string());
+                let b = Bytes::from(lock(hall).boards_json_text(now));
                 *last = Some((now, b.clone()));
                 (now, b)
             }

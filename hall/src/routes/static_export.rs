@@ -99,15 +99,15 @@ impl Exporter {
         }
         // What to write is read under the lock; the disk is written after.
         let (boards_json, feeds) = {
-            let hall = lock(&app.hall);
+            let mut hall = lock(&app.hall);
             let keys = hall.board_keys();
             let feeds: Vec<_> = keys
                 .into_iter()
                 .filter_map(|k| hall.public_feed(&k).map(|f| (k, f)))
                 .collect();
-            (hall.boards_json(Instant::now()), feeds)
+            (hall.boards_json_text(Instant::now()), feeds)
         };
-        self.write(&mut pass, "api/boards", boards_json.to_string().as_bytes())?;
+        self.write(&mut pass, "api/boards", boards_json.as_bytes())?;
         for (key, feed) in feeds {
             if let Some(analysis) = &self.analysis {
                 let text = analysis_value(analysis, &key).to_string();
