@@ -17,10 +17,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_net::live_view::LiveFeed;
 use tengen_protocol::view::FaultReport;
-use tengen_protocol::view::Phase;
+use tengen_protocol::view::{Phase, StateSnapshot};
 use tengen_protocol::{Envelope, Event, GameView, Timestamp};
 
 use crate::boards::broadcast_delay::DelayQueue;
@@ -53,6 +54,9 @@ pub(crate) struct BoardView {
     followed: Option<Vec<Envelope>>,
     /// Counts the changes that can change the board's summary.
     version: u64,
+    /// The `seq` of the board's `state` that last disagreed with the hall's own fold (logged
+    /// once until they agree again).
+    disagreed: Option<u64>,
     /// The public summary without its two time fields, serialised, and the `version` it is
     /// of: the overview (`/api/boards`, once a second) rebuilds only the boards that changed.
     summary_json: Option<(u64, String)>,
@@ -115,6 +119,7 @@ impl BoardView {
             followed: None,
             version: 0,
             summary_json: None,
+            disagreed: None,
         }
     }
 
@@ -334,12 +339,72 @@ impl BoardView {
                 .map(Phase::as_str)
                 .find(|known| *known == p);
         }
+        self.check_state(&state, seq);
         self.feed.set_state(state);
         self.state_at = Some(now);
         if seq > self.feed.last_seq() && !self.history.live {
             return self.missing(now, can_ask);
         }
         Need::Nothing
+    }
+
+    /// The board's own `state` (its fold of its journal), read into the protocol's typed
+    /// snapshot, against the hall's fold of the same events at the same `seq`: they must
+    /// agree on the position, the move number, the side to move, the phase, the captures,
+    /// the warnings and the result. A disagreement means the hall's view of the board is
+    /// wrong (an event lost, or a board that folds differently): logged once, until they
+    /// agree again.
+    fn check_state(&mut self, state: &Value, seq: u64) {
+        if !self.history.live || self.live.seq() != seq || seq == 0 {
+            return;
+        }
+        let Some(at) = self.live.last_time() else {
+            return;
+        };
+        let Some(own) = self.live.snapshot(at) else {
+            return;
+        };
+        let theirs = match StateSnapshot::deserialize(state) {
+            Ok(s) => s,
+            Err(e) => {
+                if self.disagreed != Some(seq) {
+                    tracing::warn!(
+                        "{}: its state at seq {seq} is not a snapshot: {e}",
+                        self.game
+                    );
+                    self.disagreed = Some(seq);
+                }
+                return;
+            }
+        };
+        let differs: Vec<&str> = [
+            ("board", own.board != theirs.board),
+            ("number", own.number != theirs.number),
+            ("to_move", own.to_move != theirs.to_move),
+            ("phase", own.phase != theirs.phase),
+            ("captured", own.captured != theirs.captured),
+            ("warnings", own.warnings != theirs.warnings),
+            ("result", own.result != theirs.result),
+        ]
+        .into_iter()
+        .filter_map(|(k, d)| d.then_some(k))
+        .collect();
+        if differs.is_empty() {
+            if self.disagreed.take().is_some() {
+                tracing::info!(
+                    "{}: the board's state and the hall's agree again",
+                    self.game
+                );
+            }
+        } else if self.disagreed.is_none() {
+            tracing::warn!(
+                "{}: the board's state at seq {seq} and the hall's fold of its events differ \
+                 in {}: the pages show the board's",
+                self.game,
+                differs.join(", ")
+            );
+            self.disagreed = Some(seq);
+        }
     }
 
     /// A `.../sgf` payload.
@@ -720,6 +785,31 @@ mod tests {
         b.on_event(pass(6), t, true);
         b.on_event(pass(7), t, true);
         assert_eq!(seqs(&b), vec![2, 3, 4, 5, 6, 7]);
+    }
+
+    #[test]
+    fn the_boards_state_is_checked_against_the_halls_fold() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        b.on_event(started(1), t, true);
+        b.on_event(pass(2), t, true);
+        let own = b
+            .live
+            .snapshot(b.live.last_time().expect("a time"))
+            .expect("a snapshot")
+            .to_value();
+        b.on_state(own.clone(), t, true);
+        assert_eq!(b.disagreed, None, "the same fold agrees");
+        let mut wrong = own.clone();
+        wrong["number"] = json!(5);
+        wrong["board"] = json!("X".repeat(361));
+        b.on_state(wrong, t, true);
+        assert_eq!(b.disagreed, Some(2), "a different position and number");
+        b.on_state(own, t, true);
+        assert_eq!(b.disagreed, None, "agreeing again");
+        // Not a snapshot at all: said once.
+        b.on_state(json!({"seq": 2}), t, true);
+        assert_eq!(b.disagreed, Some(2));
     }
 
     #[test]
