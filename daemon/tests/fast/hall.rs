@@ -201,7 +201,9 @@ async fn overview_board_pages_and_round_zip_from_the_broker() {
     assert_eq!(r.header("location").as_deref(), Some("/board/t/b1/"));
     let page = get(addr, "/board/t/b1/", &[]).await;
     assert_eq!(page.status, 200);
-    assert!(page.text().contains("EventSource(\"events\")"));
+    assert!(page
+        .text()
+        .contains("new EventSource(from ? \"events?from=\" + from : \"events\")"));
     let sgf = get(addr, "/board/t/b2/game.sgf", &[]).await;
     assert_eq!(sgf.text(), "(;FF[4]GM[1]SZ[19]PB[Black of b2]RO[1])");
     let st = get(addr, "/board/t/b2/api/state", &[]).await;

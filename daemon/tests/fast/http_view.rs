@@ -49,7 +49,7 @@ async fn page_sgf_and_state_are_served() {
         .expect("bind");
     let page = get(server.addr, "/", &[], "</html>").await;
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
-    assert!(page.contains("EventSource(\"events\")"));
+    assert!(page.contains("new EventSource(from ? \"events?from=\" + from : \"events\")"));
 
     let state = get(server.addr, "/api/state", &[], "\r\n\r\n").await;
     assert!(
