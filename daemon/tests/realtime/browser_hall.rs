@@ -212,9 +212,12 @@ async fn hall_overview_console_and_delayed_public_page() {
     };
     // The public site is also kept as static files, served below by a plain static server.
     let site = tempfile::tempdir().expect("temp dir");
+    // The test's made-up boards publish no status heartbeat: without a long
+    // `board_silence_s` the fleet watch would (rightly) call them offline.
     let config = HallConfig::parse(
         &format!(
-            "[broadcast]\ndelay_moves = 3\ntopic_prefix = \"public\"\nrepublish = true\n\
+            "[hall]\nboard_silence_s = 3600\n\
+             [broadcast]\ndelay_moves = 3\ntopic_prefix = \"public\"\nrepublish = true\n\
              export_dir = \"{}\"\n\
              [analysis]\ncommand = \"/usr/games/gnugo --mode gtp\"\nlevel = 1\n\
              [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n\
