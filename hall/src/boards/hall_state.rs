@@ -11,6 +11,7 @@ use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
 use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 
+use crate::boards::board_filter::BoardFilter;
 use crate::boards::board_view::{BoardView, Need};
 use crate::boards::command_log::{CommandError, CommandLog, Sent};
 use crate::config::Broadcast;
@@ -61,24 +62,33 @@ pub struct HallState {
     taken: BTreeMap<(BoardKey, String), String>,
     /// Told the public views (`[analysis]`).
     public_watch: Option<PublicWatch>,
+    /// The boards the hall believes; the others are dropped before they are one.
+    filter: BoardFilter,
 }
 
 impl HallState {
     /// An empty hall reading `{prefix}/+/+/#`. `identity`: the name the hall signs its own
-    /// `republish` commands with (none: it never sends one). `tag` makes command ids unique
-    /// among halls running side by side.
-    pub fn new(prefix: &str, identity: Option<String>, tag: &str) -> HallState {
+    /// `republish` commands with (none: it never sends one). `_tag` is no longer used:
+    /// command ids are random (issue 21), unique among halls without one.
+    pub fn new(prefix: &str, identity: Option<String>, _tag: &str) -> HallState {
         HallState {
             prefix: prefix.to_string(),
             identity,
             boards: BTreeMap::new(),
-            commands: CommandLog::new(tag),
+            commands: CommandLog::new(),
             messages: 0,
             delay: None,
             archived: None,
             taken: BTreeMap::new(),
             public_watch: None,
+            filter: BoardFilter::default(),
         }
+    }
+
+    /// The same hall believing only the boards `filter` admits (issue 21).
+    pub(crate) fn with_filter(mut self, filter: BoardFilter) -> HallState {
+        self.filter = filter;
+        self
     }
 
     /// The same hall telling `watch` each board's public view whenever it may have changed
@@ -169,6 +179,9 @@ impl HallState {
         let Some((key, leaf)) = parse_board_topic(&self.prefix, topic) else {
             return Vec::new();
         };
+        if !self.filter.check(&key, topic) {
+            return Vec::new();
+        }
         let mut out = self.handle(&key, leaf, topic, payload, now, wall);
         self.collect_archived(&key);
         if self.boards.contains_key(&key) {
@@ -1158,10 +1171,12 @@ mod tests {
         let out = h.on_message("tengen/t/b1/state", br#"{"seq":9}"#, now);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].topic, "tengen/t/b1/cmd");
-        let v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        let mut v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        assert_eq!(v["id"].as_str().map(str::len), Some(16), "a random id: {v}");
+        v["id"] = json!("random");
         assert_eq!(
             v,
-            json!({"id": "h-1", "by": "hall-main", "type": "republish", "from_seq": 1})
+            json!({"id": "random", "by": "hall-main", "type": "republish", "from_seq": 1})
         );
         assert!(h
             .on_message("tengen/t/b1/state", br#"{"seq":10}"#, now)
