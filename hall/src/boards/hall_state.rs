@@ -1190,12 +1190,13 @@ mod tests {
         let mut h = HallState::new("tengen", Some("hall-main".into()), "h");
         let out = h.on_message_at("tengen/t/b1/state", br#"{"seq":9}"#, now, wall);
         assert_eq!(out.len(), 1, "asked once");
+        let first: Value = serde_json::from_slice(&out[0].payload).unwrap();
         // Another hall asked just before: the board's rate limit refuses this one.
         let refusal = RepublishRefused {
             every_s: 10,
             wait_ms: 6_000,
         };
-        let reply = json!({"id": "h-1", "ok": false, "error": refusal.to_string()});
+        let reply = json!({"id": first["id"], "ok": false, "error": refusal.to_string()});
         let reply = reply.to_string();
         assert!(h
             .on_message_at("tengen/t/b1/cmd/reply", reply.as_bytes(), now, wall)
@@ -1204,10 +1205,12 @@ mod tests {
         let out = h.tick_at(now + Duration::from_millis(6_100), wall);
         assert_eq!(out.len(), 1, "asked again once the board takes it: {out:?}");
         assert_eq!(out[0].topic, "tengen/t/b1/cmd");
-        let v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        let mut v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        assert_ne!(v["id"], first["id"]);
+        v["id"] = json!("random");
         assert_eq!(
             v,
-            json!({"id": "h-2", "by": "hall-main", "type": "republish", "from_seq": 1})
+            json!({"id": "random", "by": "hall-main", "type": "republish", "from_seq": 1})
         );
     }
 }
