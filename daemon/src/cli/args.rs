@@ -292,7 +292,7 @@ pub struct BrokerConfigArgs {
     #[arg(long, value_name = "PATTERN")]
     pub boards: Option<String>,
     /// How many boards (tables 1 to N).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub count: Option<String>,
     /// The tournament id the boards publish under (`[board] tournament`).
     #[arg(long, value_name = "ID")]

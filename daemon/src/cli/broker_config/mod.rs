@@ -226,13 +226,13 @@ fn conf(dir: &Path) -> String {
          allow_anonymous false\n\
          password_file {passwd}\n\
          acl_file {acl}\n\
-         # The client id is the user name: no account can take a board's id and throw it off\n\
-         # the broker (a board's own account is its id).\n\
-         use_username_as_clientid true\n\
          \n\
-         # Boards on the hall network: TLS only (port 8883).\n\
+         # Boards on the hall network: TLS only (port 8883). On every listener the client id\n\
+         # is the user name (a listener's own setting): no account can take a board's id and\n\
+         # throw it off the broker (a board's own account is its id).\n\
          listener 8883\n\
          protocol mqtt\n\
+         use_username_as_clientid true\n\
          cafile /etc/mosquitto/tengen/certs/hall-ca.pem\n\
          certfile /etc/mosquitto/tengen/certs/broker.pem\n\
          keyfile /etc/mosquitto/tengen/certs/broker.key\n\
@@ -242,6 +242,7 @@ fn conf(dir: &Path) -> String {
          \n\
          # Plain MQTT only on the loopback, for local tools.\n\
          listener 1883 127.0.0.1\n\
+         use_username_as_clientid true\n\
          \n\
          # A board publishes a whole SGF as one retained message.\n\
          max_packet_size 1048576\n\
@@ -315,6 +316,15 @@ mod tests {
             ]
         );
         assert!(text.contains("user viewer\ntopic read public/#\n"));
+    }
+
+    /// The example ACL in `config/mosquitto/` is this command's output for eight boards.
+    #[test]
+    fn the_example_acl_is_the_output_for_eight_boards() {
+        let example = include_str!("../../../../config/mosquitto/acl");
+        let boards: Vec<String> = (1..=8).map(|t| format!("hall1-{t:02}")).collect();
+        assert!(example.ends_with(&acl("open-2026", &boards)), "{example}");
+        assert!(!example.lines().any(|l| l.starts_with("pattern")));
     }
 
     #[test]
