@@ -96,22 +96,19 @@ impl BoardFilter {
             return true;
         }
         self.dropped = self.dropped.saturating_add(1);
-        if self.logged.len() < MAX_LOGGED {
-            if self.logged.insert(key.clone()) {
+        if self.logged.len() < MAX_LOGGED && self.logged.insert(key.clone()) {
+            tracing::warn!(
+                "{topic}: dropped: board {} of tournament {} is not one of this hall's \
+                 ([hall] tournaments and boards, or [tournament] id and boards); its \
+                 messages are ignored from now on",
+                key.board,
+                key.tournament
+            );
+            if self.logged.len() == MAX_LOGGED {
                 tracing::warn!(
-                    "{topic}: dropped: board {} of tournament {} is not one of this hall's \
-                     ([hall] tournaments and boards, or [tournament] id and boards); its \
-                     messages are ignored from now on",
-                    key.board,
-                    key.tournament
+                    "{MAX_LOGGED} boards that are not this hall's were heard: the others \
+                     are dropped without a word (someone on the broker is making them up?)"
                 );
-                if self.logged.len() == MAX_LOGGED {
-                    tracing::warn!(
-                        "{MAX_LOGGED} boards that are not this hall's were heard: the \
-                         others are dropped without a word (someone on the broker is \
-                         making them up?)"
-                    );
-                }
             }
         }
         false
