@@ -274,7 +274,7 @@ fn a_refused_password_is_said_once_and_shown_on_the_board_and_the_hall() {
         t
     };
     assert!(
-        page.contains("fetch(BROKER)") && page.contains("\"/api/console/broker\""),
+        page.contains("fetch(BROKER)") && page.contains("\"/api/broker\""),
         "the overview shows it"
     );
 
