@@ -157,8 +157,10 @@ pub async fn start(
     config: &HallConfig,
 ) -> Result<RunningHall, HallError> {
     let url = BrokerUrl::parse(broker)?;
+    // A client id nobody can guess ahead (unless configured): a broker that does not tie
+    // client ids to user names lets whoever takes an id throw its holder off.
     let tag: String = {
-        let bytes: [u8; 4] = rand::rng().random();
+        let bytes: [u8; 8] = rand::rng().random();
         bytes.iter().map(|b| format!("{b:02x}")).collect()
     };
     let client_id = config
@@ -192,12 +194,6 @@ pub async fn start(
     };
     // The keys to the boards' live clocks (a tablet's link under a broadcast delay).
     let clock_keys = routes::clock::ClockKeys::new(command_key.as_deref());
-    // Command ids must not repeat across restarts (a board answers a repeated id from memory
-    // instead of carrying it out), so a configured client id gets this run's tag too.
-    let id_tag = match &config.mqtt.client_id {
-        Some(_) => format!("{client_id}-{tag}"),
-        None => client_id.clone(),
-    };
     // Read before the MQTT client starts, so every game is there for the first request.
     let archive = match &config.hall.archive_dir {
         Some(dir) => {
@@ -214,13 +210,17 @@ pub async fn start(
             Box::new(move |key, view| a.offer(key, view))
         });
     let state: Shared = Arc::new(Mutex::new(
-        HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), &id_tag)
+        HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), "")
             .with_broadcast(config.broadcast.as_ref())
             .with_command_key(command_key)
             .with_board_silence(config.hall.board_silence())
             .with_archive(archive.is_some())
-            .with_public_watch(public_watch),
+            .with_public_watch(public_watch)
+            .with_filter(boards::board_filter::BoardFilter::from_config(config)),
     ));
+    if let Some(warning) = config.trust_warning() {
+        tracing::warn!("{warning}");
+    }
     let tournament = match &config.tournament {
         Some(section) => {
             let link = TournamentLink::load(section)?;

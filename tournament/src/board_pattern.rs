@@ -144,6 +144,32 @@ impl BoardPattern {
         id
     }
 
+    /// The table whose board `id` is, when the pattern yields `id` for some table from 1
+    /// (`hall1-{table:02}`: `hall1-07` is table 7; `hall1-7`, `hall1-00` and `hall2-07`
+    /// are no table's). The hall believes only the boards its pattern names.
+    pub fn table_of(&self, id: &str) -> Option<u32> {
+        // The literal text before the first placeholder, then that placeholder's digits:
+        // each number they may start with is tried, and kept if it gives `id` back whole.
+        let mut rest = id;
+        for part in &self.parts {
+            match part {
+                Part::Literal(s) => rest = rest.strip_prefix(s.as_str())?,
+                Part::Table { .. } => {
+                    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                    return (1..=digits.min(10))
+                        .filter_map(|n| rest[..n].parse::<u32>().ok())
+                        .find(|&t| t >= 1 && self.board(t) == id);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether `id` is the board of some table ([`BoardPattern::table_of`]).
+    pub fn matches(&self, id: &str) -> bool {
+        self.table_of(id).is_some()
+    }
+
     /// The pattern as written.
     pub fn as_str(&self) -> &str {
         &self.text

@@ -34,6 +34,8 @@ pub enum Command {
     Gtp(GtpArgs),
     /// Rehearses a round tonight: a broker, a hall and simulated boards in one process.
     Rehearse(RehearseArgs),
+    /// Writes mosquitto's password file, ACL and config for a hall of N boards.
+    BrokerConfig(BrokerConfigArgs),
 }
 
 /// `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]`
@@ -280,4 +282,22 @@ pub struct RehearseArgs {
     /// The seed of the made-up games, their timing and their violations.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR`. Every value
+/// is checked by the command itself, so a bad one is one line (exit 2).
+#[derive(Args, Debug, Clone)]
+pub struct BrokerConfigArgs {
+    /// The board ids, as `[tournament] boards` (`hall1-{table:02}`): tables 1..N.
+    #[arg(long, value_name = "PATTERN")]
+    pub boards: Option<String>,
+    /// How many boards (tables 1 to N).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub count: Option<String>,
+    /// The tournament id the boards publish under (`[board] tournament`).
+    #[arg(long, value_name = "ID")]
+    pub tournament: Option<String>,
+    /// The folder the files go to (made if missing; existing files are never replaced).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }

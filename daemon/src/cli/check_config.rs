@@ -61,7 +61,7 @@ fn check_hall(path: &Path) -> Result<(), CliError> {
     for missing in config.missing_files() {
         eprintln!("tengen: warning: {file}: {missing}");
     }
-    for risk in config.warnings() {
+    for risk in config.warnings().into_iter().chain(config.trust_warning()) {
         eprintln!("tengen: warning: {file}: {risk}");
     }
     println!("{file}: ok ({})", config.summary());

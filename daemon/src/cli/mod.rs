@@ -3,6 +3,7 @@
 //! is 1 for a failure of the work and 2 for bad usage or bad input.
 
 pub mod args;
+mod broker_config;
 pub mod calibrate;
 mod check_config;
 mod demo;
@@ -38,6 +39,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Results(a) => results::run(a),
         Command::Gtp(a) => gtp::run(a),
         Command::Rehearse(a) => rehearse::run(a),
+        Command::BrokerConfig(a) => broker_config::run(a),
     }
 }
 

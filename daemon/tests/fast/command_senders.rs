@@ -1,5 +1,6 @@
 //! Who may command a board, checked twice and independently: the hall broker's ACL
-//! (`config/mosquitto/acl`, loaded into a real mosquitto) lets only arbiters write `cmd`, and
+//! (`config/mosquitto/acl`, `tengen broker-config`'s output for eight boards, loaded into a
+//! real mosquitto) lets only the hall at the arbiters' desk write `cmd`, and
 //! the board itself (`mqtt.arbiters`, `mqtt.command_key_file`) refuses a command whose sender
 //! is not an arbiter or whose signature is wrong, even when the broker lets it through.
 
@@ -82,29 +83,29 @@ async fn drain(sub: &mut Subscriber) -> Vec<broker::Msg> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_broker_acl_lets_only_arbiters_write_commands_and_boards_only_their_own_topics() {
     let Some((broker, _passwords)) =
-        hall_broker(&["hall1-07", "hall1-08", "viewer", "arbiter-chief", "hall"])
+        hall_broker(&["hall1-07", "hall1-08", "viewer", "hall-desk", "hall"])
     else {
         return;
     };
     let url = broker.url();
-    let cmd = "tengen/demo/hall1-07/cmd";
-    let events = "tengen/demo/hall1-07/events";
+    let cmd = "tengen/open-2026/hall1-07/cmd";
+    let events = "tengen/open-2026/hall1-07/events";
     let mut board = Subscriber::connect_as(&url, "hall1-07", "hall1-07-pw", &[cmd]).await;
     let mut hall = Subscriber::connect_as(&url, "hall", "hall-pw", &["tengen/#"]).await;
     let viewer =
-        Subscriber::connect_as(&url, "viewer", "viewer-pw", &["public/demo/+/events"]).await;
+        Subscriber::connect_as(&url, "viewer", "viewer-pw", &["public/open-2026/+/events"]).await;
     let other_board = Subscriber::connect_as(
         &url,
         "hall1-08",
         "hall1-08-pw",
-        &["tengen/demo/hall1-08/cmd"],
+        &["tengen/open-2026/hall1-08/cmd"],
     )
     .await;
     let arbiter = Subscriber::connect_as(
         &url,
-        "arbiter-chief",
-        "arbiter-chief-pw",
-        &["tengen/demo/hall1-07/cmd/reply"],
+        "hall-desk",
+        "hall-desk-pw",
+        &["tengen/open-2026/hall1-07/cmd/reply"],
     )
     .await;
 

@@ -40,6 +40,7 @@ mod hall_analysis;
 mod hall_archive;
 mod hall_clock;
 mod hall_security;
+mod hall_trust;
 mod http_view;
 mod journal;
 mod journal_fixture;

@@ -6,6 +6,7 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use rand::Rng;
 use serde_json::{json, Map, Value};
 use tengen_protocol::command::{check_fields, one_line, Command, CommandEnvelope, Reply};
 use tengen_protocol::signing::{sign_for, Stamp};
@@ -74,8 +75,6 @@ pub(crate) struct Sent {
 /// The hall's commands, newest last.
 #[derive(Debug)]
 pub(crate) struct CommandLog {
-    tag: String,
-    counter: u64,
     sent: VecDeque<Sent>,
     /// The command key shared with the boards (`hall.command_key_file`): commands are
     /// signed with it (see [`tengen_protocol::signing`]).
@@ -86,11 +85,11 @@ pub(crate) struct CommandLog {
 }
 
 impl CommandLog {
-    /// An empty log; ids are `{tag}-{n}`, so give each hall its own `tag`.
-    pub(crate) fn new(tag: &str) -> CommandLog {
+    /// An empty log. Each command's id is a random 64-bit number in hex: unique among
+    /// halls and across restarts (a board refuses an id it has seen), and it tells whoever
+    /// reads a `cmd` topic nothing of the hall (no client id, no count) (issue 21).
+    pub(crate) fn new() -> CommandLog {
         CommandLog {
-            tag: tag.to_string(),
-            counter: 0,
             sent: VecDeque::new(),
             key: None,
             before: VecDeque::new(),
@@ -136,12 +135,10 @@ impl CommandLog {
     ) -> Result<Sent, CommandError> {
         // The hall sets the id and the sender, whatever the body says.
         let mut object = body;
-        let id = format!("{}-{}", self.tag, self.counter + 1);
-        object.insert("id".into(), Value::String(id));
+        object.insert("id".into(), Value::String(self.next_id()));
         object.insert("by".into(), Value::String(by.to_string()));
         let envelope: CommandEnvelope = serde_json::from_value(Value::Object(object))?;
         check_fields(&envelope)?;
-        self.counter += 1;
         let payload = self.seal(&envelope, key, wall)?;
         Ok(self.remember(key, envelope, payload, now))
     }
@@ -165,10 +162,14 @@ impl CommandLog {
         Ok(self.remember(key, envelope, payload, now))
     }
 
-    /// The next command id of this hall: `{tag}-{n}`.
-    fn next_id(&mut self) -> String {
-        self.counter += 1;
-        format!("{}-{}", self.tag, self.counter)
+    /// A new command id: 16 hex digits of a random 64-bit number, none of the log's.
+    fn next_id(&self) -> String {
+        loop {
+            let id = format!("{:016x}", rand::rng().random::<u64>());
+            if !self.sent.iter().any(|s| s.id == id) {
+                return id;
+            }
+        }
     }
 
     /// Records a command as pending (keeping the last `KEEP`) and returns it.
@@ -330,7 +331,7 @@ mod tests {
         let secret = b"hall-and-boards-share-this".to_vec();
         let board = SenderPolicy::new(vec!["chief".into()], Some(&secret));
         let now = Instant::now();
-        let mut log = CommandLog::new("h1");
+        let mut log = CommandLog::new();
         log.set_key(Some(secret));
         let sent = log
             .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
@@ -345,7 +346,7 @@ mod tests {
             // Stamped for its board, at the time it was sent.
             assert_eq!(checked.stamp, Some(Stamp::new("t", "b1", WALL.millis())));
         }
-        let mut unsigned = CommandLog::new("h2");
+        let mut unsigned = CommandLog::new();
         let s = unsigned
             .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
             .unwrap();
@@ -356,7 +357,7 @@ mod tests {
     #[test]
     fn the_halls_own_republish_requests_are_not_listed() {
         let now = Instant::now();
-        let mut log = CommandLog::new("h1");
+        let mut log = CommandLog::new();
         log.republish(&key(), "hall-desk", 1, now, WALL).unwrap();
         log.prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
             .unwrap();
@@ -369,7 +370,7 @@ mod tests {
     #[test]
     fn pending_until_the_board_replies() {
         let now = Instant::now();
-        let mut log = CommandLog::new("h1");
+        let mut log = CommandLog::new();
         let s = log
             .prepare(
                 &key(),
@@ -379,18 +380,18 @@ mod tests {
                 WALL,
             )
             .unwrap();
-        assert_eq!(s.id, "h1-1");
+        let id = s.id.clone();
         assert_eq!(
             Value::Object(s.payload),
-            json!({"id": "h1-1", "by": "chief", "type": "confirm", "alert": "a3"})
+            json!({"id": id, "by": "chief", "type": "confirm", "alert": "a3"})
         );
         assert_eq!(log.to_json(now)[0]["status"], "pending");
         // A reply for another board or another hall's id changes nothing.
         let other = BoardKey::new("t", "b2").unwrap();
-        assert!(log.on_reply(&other, &reply("h1-1", true, None)).is_none());
+        assert!(log.on_reply(&other, &reply(&id, true, None)).is_none());
         assert!(log.on_reply(&key(), &reply("h2-1", true, None)).is_none());
         assert_eq!(log.to_json(now)[0]["status"], "pending");
-        assert!(log.on_reply(&key(), &reply("h1-1", true, None)).is_some());
+        assert!(log.on_reply(&key(), &reply(&id, true, None)).is_some());
         assert_eq!(log.to_json(now)[0]["status"], "acked");
         assert_eq!(log.to_json(now)[0]["by"], "chief");
     }
@@ -398,7 +399,7 @@ mod tests {
     #[test]
     fn the_console_cannot_choose_the_id_or_the_sender() {
         let now = Instant::now();
-        let mut log = CommandLog::new("h1");
+        let mut log = CommandLog::new();
         let s = log
             .prepare(
                 &key(),
@@ -408,19 +409,23 @@ mod tests {
                 WALL,
             )
             .unwrap();
+        let id = s.id.clone();
+        assert_ne!(id, "x");
         assert_eq!(
             Value::Object(s.payload),
-            json!({"id": "h1-1", "by": "chief", "type": "pause"})
+            json!({"id": id, "by": "chief", "type": "pause"})
         );
     }
 
     #[test]
     fn refusals_keep_the_reason() {
         let now = Instant::now();
-        let mut log = CommandLog::new("h1");
-        log.prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
-            .unwrap();
-        log.on_reply(&key(), &reply("h1-1", false, Some("no game")));
+        let mut log = CommandLog::new();
+        let id = log
+            .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
+            .unwrap()
+            .id;
+        log.on_reply(&key(), &reply(&id, false, Some("no game")));
         let j = log.to_json(now);
         assert_eq!(
             (j[0]["status"].as_str(), j[0]["error"].as_str()),
@@ -431,7 +436,7 @@ mod tests {
     #[test]
     fn invalid_commands_are_not_logged() {
         let now = Instant::now();
-        let mut log = CommandLog::new("h1");
+        let mut log = CommandLog::new();
         for bad in [
             json!({"type": "explode"}),
             json!({"type": "confirm"}),
@@ -462,9 +467,30 @@ mod tests {
             .unwrap_err();
         assert!(!e.to_string().contains('\n'), "{e}");
         assert_eq!(log.to_json(now), json!([]));
-        let s = log
+        assert!(log
             .prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
+            .is_ok());
+    }
+
+    /// Issue 21: an id is 16 hex digits of chance, none like another, and nothing in it
+    /// names the hall or counts its commands.
+    #[test]
+    fn command_ids_are_random_and_unique() {
+        let now = Instant::now();
+        let mut log = CommandLog::new();
+        let mut ids = std::collections::BTreeSet::new();
+        for n in 0..300 {
+            let s = if n % 2 == 0 {
+                log.prepare(&key(), "chief", body(json!({"type": "pause"})), now, WALL)
+            } else {
+                log.republish(&key(), "hall-desk", 1, now, WALL)
+            }
             .unwrap();
-        assert_eq!(s.id, "h1-1", "refused bodies use no id");
+            assert_eq!(s.id.len(), 16, "{}", s.id);
+            assert!(s.id.bytes().all(|b| b.is_ascii_hexdigit()), "{}", s.id);
+            assert!(ids.insert(s.id.clone()), "{} twice", s.id);
+        }
+        let other = CommandLog::new().next_id();
+        assert!(!ids.contains(&other));
     }
 }

@@ -11,6 +11,7 @@ use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
 use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 
+use crate::boards::board_filter::BoardFilter;
 use crate::boards::board_view::{BoardView, Need};
 use crate::boards::command_log::{CommandError, CommandLog, Sent};
 use crate::boards::fleet_watch::FleetWatch;
@@ -64,6 +65,8 @@ pub struct HallState {
     public_watch: Option<PublicWatch>,
     /// The boards in play that went silent (`board_offline`).
     fleet: FleetWatch,
+    /// The boards the hall believes; the others are dropped before they are one.
+    filter: BoardFilter,
 }
 
 /// What *pause all* / *resume all* did ([`HallState::all_boards`]).
@@ -90,20 +93,21 @@ pub(crate) struct TakenAlert {
 
 impl HallState {
     /// An empty hall reading `{prefix}/+/+/#`. `identity`: the name the hall signs its own
-    /// `republish` commands with (none: it never sends one). `tag` makes command ids unique
-    /// among halls running side by side.
-    pub fn new(prefix: &str, identity: Option<String>, tag: &str) -> HallState {
+    /// `republish` commands with (none: it never sends one). `_tag` is no longer used:
+    /// command ids are random (issue 21), unique among halls without one.
+    pub fn new(prefix: &str, identity: Option<String>, _tag: &str) -> HallState {
         HallState {
             prefix: prefix.to_string(),
             identity,
             boards: BTreeMap::new(),
-            commands: CommandLog::new(tag),
+            commands: CommandLog::new(),
             messages: 0,
             delay: None,
             archived: None,
             taken: BTreeMap::new(),
             public_watch: None,
             fleet: FleetWatch::new(Duration::from_secs(crate::config::BOARD_SILENCE_S)),
+            filter: BoardFilter::default(),
         }
     }
 
@@ -111,6 +115,12 @@ impl HallState {
     /// (`[hall] board_silence_s`).
     pub(crate) fn with_board_silence(mut self, silence: Duration) -> HallState {
         self.fleet = FleetWatch::new(silence);
+        self
+    }
+
+    /// The same hall believing only the boards `filter` admits (issue 21).
+    pub(crate) fn with_filter(mut self, filter: BoardFilter) -> HallState {
+        self.filter = filter;
         self
     }
 
@@ -202,6 +212,9 @@ impl HallState {
         let Some((key, leaf)) = parse_board_topic(&self.prefix, topic) else {
             return Vec::new();
         };
+        if !self.filter.check(&key, topic) {
+            return Vec::new();
+        }
         let mut out = self.handle(&key, leaf, topic, payload, now, wall);
         self.collect_archived(&key);
         if self.boards.contains_key(&key) {
@@ -1339,10 +1352,12 @@ mod tests {
         let out = h.on_message("tengen/t/b1/state", br#"{"seq":9}"#, now);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].topic, "tengen/t/b1/cmd");
-        let v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        let mut v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        assert_eq!(v["id"].as_str().map(str::len), Some(16), "a random id: {v}");
+        v["id"] = json!("random");
         assert_eq!(
             v,
-            json!({"id": "h-1", "by": "hall-main", "type": "republish", "from_seq": 1})
+            json!({"id": "random", "by": "hall-main", "type": "republish", "from_seq": 1})
         );
         assert!(h
             .on_message("tengen/t/b1/state", br#"{"seq":10}"#, now)
@@ -1356,12 +1371,13 @@ mod tests {
         let mut h = HallState::new("tengen", Some("hall-main".into()), "h");
         let out = h.on_message_at("tengen/t/b1/state", br#"{"seq":9}"#, now, wall);
         assert_eq!(out.len(), 1, "asked once");
+        let first: Value = serde_json::from_slice(&out[0].payload).unwrap();
         // Another hall asked just before: the board's rate limit refuses this one.
         let refusal = RepublishRefused {
             every_s: 10,
             wait_ms: 6_000,
         };
-        let reply = json!({"id": "h-1", "ok": false, "error": refusal.to_string()});
+        let reply = json!({"id": first["id"], "ok": false, "error": refusal.to_string()});
         let reply = reply.to_string();
         assert!(h
             .on_message_at("tengen/t/b1/cmd/reply", reply.as_bytes(), now, wall)
@@ -1370,10 +1386,12 @@ mod tests {
         let out = h.tick_at(now + Duration::from_millis(6_100), wall);
         assert_eq!(out.len(), 1, "asked again once the board takes it: {out:?}");
         assert_eq!(out[0].topic, "tengen/t/b1/cmd");
-        let v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        let mut v: Value = serde_json::from_slice(&out[0].payload).unwrap();
+        assert_ne!(v["id"], first["id"]);
+        v["id"] = json!("random");
         assert_eq!(
             v,
-            json!({"id": "h-2", "by": "hall-main", "type": "republish", "from_seq": 1})
+            json!({"id": "random", "by": "hall-main", "type": "republish", "from_seq": 1})
         );
     }
 

@@ -1,6 +1,7 @@
 //! The boards as the broker tells of them: the hall's state, one board's views, the MQTT client.
 
 pub(crate) mod archive;
+pub(crate) mod board_filter;
 pub(crate) mod board_view;
 pub(crate) mod broadcast_delay;
 pub(crate) mod command_log;

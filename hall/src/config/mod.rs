@@ -209,6 +209,12 @@ pub(crate) struct HallSection {
     /// How long a board with a game in play may stay silent before the hall raises
     /// `board_offline` (`board_silence_s`, default [`BOARD_SILENCE_S`]; 3..=3600).
     pub(crate) board_silence_s: Option<u64>,
+    /// The tournaments whose boards the hall believes (`tournaments`; none: `[tournament]
+    /// id`, or every tournament).
+    pub(crate) tournaments: Option<Vec<String>>,
+    /// The boards the hall believes (`boards`; none: the `[tournament] boards` pattern, or
+    /// every board).
+    pub(crate) boards: Option<Vec<String>>,
 }
 
 impl HallSection {
@@ -382,6 +388,36 @@ impl HallConfig {
             ));
         }
         out
+    }
+
+    /// The warning of a hall that believes every board it hears, or every tournament's
+    /// (issue 21), for the log at start and `tengen check-config`: it names the keys to
+    /// set. `None` when the hall follows only its own boards of its own tournaments.
+    pub fn trust_warning(&self) -> Option<String> {
+        let tournaments = self.hall.tournaments.is_some()
+            || self.tournament.as_ref().is_some_and(|t| t.id.is_some());
+        let boards = self.hall.boards.is_some() || self.tournament.is_some();
+        let (what, keys) = match (tournaments, boards) {
+            (true, true) => return None,
+            (false, false) => (
+                "board of every tournament",
+                "[hall] tournaments = [\"open-2026\"] and boards = [\"hall1-01\", ...] \
+                 (or [tournament] id and boards)",
+            ),
+            (false, true) => (
+                "tournament",
+                "[hall] tournaments = [\"open-2026\"] (or [tournament] id)",
+            ),
+            (true, false) => (
+                "board",
+                "[hall] boards = [\"hall1-01\", ...] (or [tournament] boards)",
+            ),
+        };
+        Some(format!(
+            "!!! the hall believes every {what} it hears on the broker: any broker account \
+             may pose as a board there, put a made-up game on the pages and ring alerts in \
+             the console. Set {keys} (docs/operating.md) !!!"
+        ))
     }
 
     /// One line saying what the config sets up, for `tengen check-config`.
@@ -606,6 +642,8 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "streams_per_address",
             "idle_per_address",
             "board_silence_s",
+            "tournaments",
+            "boards",
         ],
     );
     let commentary_live = match r.string(t, P, "commentary").as_deref() {
@@ -664,6 +702,8 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
     let board_silence_s = r
         .integer_in(t, P, "board_silence_s", 3, 3600)
         .and_then(|v| u64::try_from(v).ok());
+    let tournaments = id_list(t, P, "tournaments", r);
+    let boards = id_list(t, P, "boards", r);
     HallSection {
         identity,
         session_hours,
@@ -676,7 +716,67 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         streams_per_address,
         idle_per_address,
         board_silence_s,
+        tournaments,
+        boards,
     }
+}
+
+/// The most ids `[hall] tournaments` or `boards` may list.
+const MAX_LISTED_IDS: usize = 10_000;
+
+/// `[hall] tournaments` / `boards`: a non-empty array of ids (SPEC.md's `a-z`, `0-9`, `-`),
+/// each once. `None` when absent or wrong (recorded).
+fn id_list(t: &Table, p: &str, key: &str, r: &mut Reader) -> Option<Vec<String>> {
+    let at = join(p, key);
+    let items = match t.get(key)? {
+        Value::Array(items) => items,
+        other => {
+            r.problem(
+                at,
+                format!(
+                    "expected an array of ids ([\"hall1-01\", ...]), found {}",
+                    article(other.type_str())
+                ),
+            );
+            return None;
+        }
+    };
+    if items.is_empty() {
+        r.problem(
+            at,
+            "give at least one id, or leave the key out to follow every one",
+        );
+        return None;
+    }
+    if items.len() > MAX_LISTED_IDS {
+        r.problem(at, format!("at most {MAX_LISTED_IDS} ids"));
+        return None;
+    }
+    let mut ids: Vec<String> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::String(id) if !is_valid_id(id) => {
+                r.problem(
+                    format!("{at}[{i}]"),
+                    "not an id: use lower-case letters, digits and '-'",
+                );
+                return None;
+            }
+            Value::String(id) if ids.contains(id) => {
+                r.problem(format!("{at}[{i}]"), "the same id is given twice");
+                return None;
+            }
+            Value::String(id) => ids.push(id.clone()),
+            other => {
+                r.problem(
+                    format!("{at}[{i}]"),
+                    format!("expected a string, found {}", article(other.type_str())),
+                );
+                return None;
+            }
+        }
+    }
+    Some(ids)
 }
 
 /// `[[arbiter]]`: an array of tables, each at the key path `arbiter[i]`.
@@ -1244,6 +1344,48 @@ mod tests {
             lines("arbiter = \"chief\"\n"),
             ["hall.toml: arbiter: expected an array of tables ([[arbiter]]), found a string"]
         );
+    }
+
+    #[test]
+    fn the_boards_and_tournaments_it_believes_are_lists_of_ids() {
+        let c =
+            parse("[hall]\ntournaments = [\"open-2026\"]\nboards = [\"hall1-01\", \"hall1-02\"]\n")
+                .expect("valid");
+        assert_eq!(c.hall.tournaments, Some(vec!["open-2026".to_string()]));
+        assert_eq!(
+            c.hall.boards.as_deref(),
+            Some(&["hall1-01".to_string(), "hall1-02".to_string()][..])
+        );
+        assert_eq!(c.trust_warning(), None);
+        assert!(parse("").expect("valid").trust_warning().is_some());
+        for (text, says) in [
+            (
+                "[hall]\nboards = \"hall1-01\"\n",
+                "hall.toml: hall.boards: expected an array of ids ([\"hall1-01\", ...]), found a string",
+            ),
+            (
+                "[hall]\nboards = []\n",
+                "hall.toml: hall.boards: give at least one id, or leave the key out to follow every one",
+            ),
+            (
+                "[hall]\nboards = [\"hall1-01\", \"Hall1-02\"]\n",
+                "hall.toml: hall.boards[1]: not an id: use lower-case letters, digits and '-'",
+            ),
+            (
+                "[hall]\ntournaments = [\"a\", \"a\"]\n",
+                "hall.toml: hall.tournaments[1]: the same id is given twice",
+            ),
+            (
+                "[hall]\ntournaments = [3]\n",
+                "hall.toml: hall.tournaments[0]: expected a string, found an integer",
+            ),
+            (
+                "[hall]\ntournament = [\"a\"]\n",
+                "hall.toml: hall.tournament: unknown key",
+            ),
+        ] {
+            assert_eq!(lines(text), [says], "{text}");
+        }
     }
 
     #[test]

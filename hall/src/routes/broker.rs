@@ -1,21 +1,35 @@
-//! `/api/broker`: whether the hall reaches its broker and, when it does not, why, in the one
-//! line it also logged: `{"broker":"mqtt://...","connected":false,"error":"..."}`. The
-//! overview shows it above the boards, so a hall whose login the broker refuses does not
-//! just show no boards.
+//! The hall's own link to its broker. `/api/broker` (everyone): only whether the hall is
+//! connected, `{"connected":false}`: the broker's address and why it refuses (a user name,
+//! a certificate) are the arbiters' business (issue 21). `/api/console/broker` (arbiters,
+//! behind the console login): the whole status, in the one line the hall also logged:
+//! `{"broker":"mqtt://...","connected":false,"error":"..."}`. The overview shows it above
+//! the boards, so a hall whose login the broker refuses does not just show no boards.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use serde_json::json;
 
-use tengen_net::link::LinkStatus;
+use crate::routes::{arbiter, unauthorized, App};
 
-use crate::routes::App;
-
-/// The route; `lib.rs` joins it to the others.
+/// The routes; `lib.rs` joins them to the others.
 pub(crate) fn routes() -> Router<App> {
-    Router::new().route("/api/broker", get(status))
+    Router::new()
+        .route("/api/broker", get(status))
+        .route("/api/console/broker", get(console_status))
 }
 
-async fn status(State(app): State<App>) -> Json<LinkStatus> {
-    Json(app.mqtt.status())
+/// What anyone may know: connected or not.
+async fn status(State(app): State<App>) -> Json<serde_json::Value> {
+    Json(json!({"connected": app.mqtt.status().connected}))
+}
+
+/// The arbiters' view: the broker and why the link is down.
+async fn console_status(State(app): State<App>, headers: HeaderMap) -> Response {
+    if arbiter(&app, &headers).is_none() {
+        return unauthorized();
+    }
+    Json(app.mqtt.status()).into_response()
 }

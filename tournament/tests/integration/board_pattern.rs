@@ -69,3 +69,35 @@ fn bad_patterns_are_refused() {
         assert_eq!(err.to_string(), message);
     }
 }
+
+#[test]
+fn a_board_id_is_matched_back_to_its_table() {
+    let hall = BoardPattern::parse("hall1-{table:02}").expect("pattern");
+    assert_eq!(hall.table_of("hall1-07"), Some(7));
+    assert_eq!(hall.table_of("hall1-123"), Some(123));
+    for other in [
+        "hall1-7",
+        "hall1-00",
+        "hall2-07",
+        "hall1-07x",
+        "hall1-",
+        "viewer",
+        "hall1-0007",
+        "hall1-99999999999",
+    ] {
+        assert_eq!(hall.table_of(other), None, "{other}");
+        assert!(!hall.matches(other), "{other}");
+    }
+    let default = BoardPattern::default();
+    assert_eq!(default.table_of("table-12"), Some(12));
+    assert_eq!(default.table_of("table-012"), None);
+    let twice = BoardPattern::parse("b{table:04}-t{table}").expect("pattern");
+    assert_eq!(twice.table_of("b0042-t42"), Some(42));
+    assert_eq!(twice.table_of("b0042-t43"), None);
+    let bare = BoardPattern::parse("{table}{table}").expect("pattern");
+    assert_eq!(bare.table_of("1212"), Some(12));
+    assert_eq!(bare.table_of("1213"), None);
+    for t in 1..=300 {
+        assert_eq!(hall.table_of(&hall.board(t)), Some(t));
+    }
+}

@@ -108,6 +108,20 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
     let arbiter = tengen_hall::arbiter_entry(ARBITER, &password, "arbiter")
         .map_err(|e| CliError::work(format!("the arbiter's login: {e}")))?;
     let pattern = BoardPattern::default();
+    // The hall believes these boards of this tournament only (issue 21): the rehearsal's.
+    let listed: Vec<String> = plan
+        .tables
+        .iter()
+        .map(|p| quoted(&pattern.board(p.table)))
+        .collect();
+    let believed = if listed.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "tournaments = [\"{TOURNAMENT_ID}\"]\nboards = [{}]\n",
+            listed.join(", ")
+        )
+    };
     let hall_config = dir.join("hall.toml");
     write(
         &hall_config,
@@ -115,7 +129,8 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
             "# The hall of a rehearsal (`tengen rehearse`): its tournament is a copy, its\n\
              # results go beside it, its arbiter's password was shown once.\n\
              [tournament]\nfile = {}\nresults_file = {}\nboards = {}\nid = \"{TOURNAMENT_ID}\"\n\n\
-             [hall]\ncommand_key_file = \"command.key\"\narchive_dir = \"archive\"\n\n{arbiter}",
+             [hall]\ncommand_key_file = \"command.key\"\narchive_dir = \"archive\"\n{believed}\n\
+             {arbiter}",
             quoted(&name),
             quoted(&format!("{stem}-results.xml")),
             quoted(pattern.as_str()),
