@@ -160,6 +160,39 @@ async fn fake_board(client: &rumqttc::AsyncClient, board: &str, points: &[&str])
     }
 }
 
+/// Publishes the retained `online` status of each of `boards` (tournament `open`) and waits
+/// until the hall lists them all: then it is subscribed, and their events (not retained)
+/// cannot be published before it listens.
+async fn announce(client: &rumqttc::AsyncClient, hall: std::net::SocketAddr, boards: &[&str]) {
+    for b in boards {
+        client
+            .publish(
+                format!("tengen/open/{b}/status"),
+                QoS::AtLeastOnce,
+                true,
+                json!({"state": "online", "version": "test"})
+                    .to_string()
+                    .into_bytes(),
+            )
+            .await
+            .expect("publish status");
+    }
+    let listed = tokio::time::Instant::now() + Duration::from_secs(10);
+    while http::get(hall, "/api/boards", &[])
+        .await
+        .json()
+        .as_array()
+        .map(Vec::len)
+        != Some(boards.len())
+    {
+        assert!(
+            tokio::time::Instant::now() < listed,
+            "the hall lists the test's boards"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Collects every message of `sub` in the background.
 fn collect(mut sub: Subscriber) -> Arc<Mutex<Vec<Msg>>> {
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -269,35 +302,8 @@ async fn hall_overview_console_and_delayed_public_page() {
         ("t03", vec!["K10"]),
         ("t04", vec![]),
     ];
-    // Their retained status first, until the hall lists them: then it is subscribed, and
-    // their events (not retained) cannot be published before it listens.
-    for (b, _) in &fakes {
-        pubc.client
-            .publish(
-                format!("tengen/open/{b}/status"),
-                QoS::AtLeastOnce,
-                true,
-                json!({"state": "online", "version": "test"})
-                    .to_string()
-                    .into_bytes(),
-            )
-            .await
-            .expect("publish status");
-    }
-    let listed = tokio::time::Instant::now() + Duration::from_secs(10);
-    while http::get(hall.addr, "/api/boards", &[])
-        .await
-        .json()
-        .as_array()
-        .map(Vec::len)
-        != Some(fakes.len())
-    {
-        assert!(
-            tokio::time::Instant::now() < listed,
-            "the hall lists the test's boards"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let names: Vec<&str> = fakes.iter().map(|(b, _)| *b).collect();
+    announce(&pubc.client, hall.addr, &names).await;
     for (b, points) in &fakes {
         fake_board(&pubc.client, b, points).await;
     }
@@ -814,31 +820,7 @@ async fn a_page_turned_away_by_a_full_hall_comes_back_when_there_is_room() {
         .await
         .expect("hall starts");
     let pubc = Subscriber::connect(&mosq.url(), "test-board-full", &["tengen/open/t09/cmd"]).await;
-    pubc.client
-        .publish(
-            "tengen/open/t09/status",
-            QoS::AtLeastOnce,
-            true,
-            json!({"state": "online", "version": "test"})
-                .to_string()
-                .into_bytes(),
-        )
-        .await
-        .expect("publish status");
-    let listed = tokio::time::Instant::now() + Duration::from_secs(10);
-    while http::get(hall.addr, "/api/boards", &[])
-        .await
-        .json()
-        .as_array()
-        .map(Vec::len)
-        != Some(1)
-    {
-        assert!(
-            tokio::time::Instant::now() < listed,
-            "the hall lists the board"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    announce(&pubc.client, hall.addr, &["t09"]).await;
     fake_board(&pubc.client, "t09", &["D4", "Q16"]).await;
 
     // This address's one stream, held by someone else.
