@@ -332,7 +332,21 @@ struct Client {
     task: tokio::task::JoinHandle<()>,
 }
 
-async fn login(port: u16, id: &str, user: &str, password: &str) -> Result<Client, String> {
+/// Why a test client could not log in to the broker.
+#[derive(Debug, thiserror::Error)]
+enum LoginError {
+    /// No CONNACK within 10 s.
+    #[error("no CONNACK")]
+    NoConnAck,
+    /// The broker refused the login.
+    #[error("refused: {0:?}")]
+    Refused(ConnectReturnCode),
+    /// The connection failed.
+    #[error(transparent)]
+    Connection(#[from] rumqttc::ConnectionError),
+}
+
+async fn login(port: u16, id: &str, user: &str, password: &str) -> Result<Client, LoginError> {
     let mut o = MqttOptions::new(id, "127.0.0.1", port);
     o.set_credentials(user, password);
     o.set_keep_alive(Duration::from_secs(5));
@@ -341,14 +355,14 @@ async fn login(port: u16, id: &str, user: &str, password: &str) -> Result<Client
     loop {
         let polled = tokio::time::timeout_at(deadline, eventloop.poll())
             .await
-            .map_err(|_| "no CONNACK".to_string())?;
+            .map_err(|_| LoginError::NoConnAck)?;
         match polled {
             Ok(MqttEvent::Incoming(Packet::ConnAck(a))) if a.code == ConnectReturnCode::Success => {
                 break
             }
-            Ok(MqttEvent::Incoming(Packet::ConnAck(a))) => return Err(format!("{:?}", a.code)),
+            Ok(MqttEvent::Incoming(Packet::ConnAck(a))) => return Err(LoginError::Refused(a.code)),
             Ok(_) => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         }
     }
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();

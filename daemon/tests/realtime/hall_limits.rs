@@ -155,7 +155,7 @@ async fn console_probe(
     client: &TlsClient,
     hall: SocketAddr,
     cookie: &str,
-) -> Result<Duration, String> {
+) -> Result<Duration, ProbeError> {
     let started = Instant::now();
     let ask = async {
         let s = client.connect(ip("127.0.0.1"), hall).await?;
@@ -166,10 +166,33 @@ async fn console_probe(
     };
     match tokio::time::timeout(Duration::from_secs(5), ask).await {
         Ok(Ok(r)) if r.status == 200 => Ok(started.elapsed()),
-        Ok(Ok(r)) => Err(format!("status {}: {}", r.status, r.text())),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err("no answer within 5 s".to_string()),
+        Ok(Ok(r)) => Err(ProbeError::Status {
+            status: r.status,
+            body: r.text(),
+        }),
+        Ok(Err(e)) => Err(ProbeError::Io(e)),
+        Err(_) => Err(ProbeError::Timeout),
     }
+}
+
+/// Why a probe of the hall (the console, a public stream) got no usable answer.
+#[derive(Debug, thiserror::Error)]
+enum ProbeError {
+    /// An answer, but not the one asked for.
+    #[error("status {status}: {body}")]
+    Status { status: u16, body: String },
+    /// The connection failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// Nothing within 5 s.
+    #[error("no answer within 5 s")]
+    Timeout,
+    /// The hall closed the connection without a word.
+    #[error("closed before answering")]
+    Closed,
+    /// The test's own deadline passed first.
+    #[error("no answer before the test's deadline")]
+    Deadline,
 }
 
 /// `n` TCP connections from `from` that say nothing, all renewed every `every` (the new
@@ -296,14 +319,14 @@ async fn open_streams(
                     let turn = at_once.acquire().await.expect("open");
                     let got = tokio::time::timeout_at(deadline, one_stream(&client, hall, addr))
                         .await
-                        .unwrap_or_else(|_| Err("no answer before the test's deadline".into()));
+                        .unwrap_or(Err(ProbeError::Deadline));
                     drop(turn);
                     let mut all = all.lock().await;
                     match got {
                         Ok((s, head)) if head.starts_with("HTTP/1.1 200") => all.open.push(s),
                         Ok((_, head)) if head.starts_with("HTTP/1.1 503") => all.refused.push(head),
                         Ok((_, head)) => all.failed.push(head),
-                        Err(e) => all.failed.push(e),
+                        Err(e) => all.failed.push(e.to_string()),
                     }
                 }
             })
@@ -323,23 +346,18 @@ async fn one_stream(
     client: &TlsClient,
     hall: SocketAddr,
     from: IpAddr,
-) -> Result<(tokio_rustls::client::TlsStream<TcpStream>, String), String> {
-    let mut s = client
-        .connect(from, hall)
-        .await
-        .map_err(|e| e.to_string())?;
+) -> Result<(tokio_rustls::client::TlsStream<TcpStream>, String), ProbeError> {
+    let mut s = client.connect(from, hall).await?;
     s.write_all(b"GET /board/t/b1/events HTTP/1.1\r\nHost: test\r\n\r\n")
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
     let mut head = Vec::new();
     let mut buf = [0u8; 2048];
     while !head.windows(4).any(|w| w == b"\r\n\r\n") {
         let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
             .await
-            .map_err(|_| "no answer within 5 s".to_string())?
-            .map_err(|e| e.to_string())?;
+            .map_err(|_| ProbeError::Timeout)??;
         if n == 0 {
-            return Err("closed before answering".into());
+            return Err(ProbeError::Closed);
         }
         head.extend_from_slice(&buf[..n]);
     }
