@@ -15,7 +15,7 @@ use std::time::Instant;
 use tengen_protocol::topics::BoardKey;
 
 use crate::boards::mqtt_client::lock;
-use crate::routes::{arbiter, not_found, unauthorized, App};
+use crate::routes::{arbiter, not_found, unauthorized, AlertRef, App};
 
 /// The routes; `lib.rs` joins them to the others.
 pub(crate) fn routes() -> Router<App> {
@@ -77,20 +77,12 @@ async fn all_boards(app: App, headers: HeaderMap, command: &str, which: Which) -
     .into_response()
 }
 
-/// The body of `alert/dismiss`.
-#[derive(Deserialize)]
-struct Dismiss {
-    tournament: String,
-    board: String,
-    alert: String,
-}
-
 /// `POST /api/console/alert/dismiss`: the hall's own alert on a board is closed by an
 /// arbiter (a board's own alerts are dismissed by a `dismiss` command to the board).
 async fn dismiss(
     State(app): State<App>,
     headers: HeaderMap,
-    Json(body): Json<Dismiss>,
+    Json(body): Json<AlertRef>,
 ) -> Response {
     let Some(by) = arbiter(&app, &headers) else {
         return unauthorized();

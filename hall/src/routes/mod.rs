@@ -570,12 +570,15 @@ async fn console_boards(State(app): State<App>, headers: HeaderMap) -> Response 
     Json(lock(&app.hall).live_boards_json(Instant::now())).into_response()
 }
 
-/// The body of `POST /api/console/alert/take`.
+/// The body of `POST /api/console/alert/take` and `/alert/dismiss`: one alert of one board.
 #[derive(Deserialize)]
-struct TakeAlert {
-    tournament: String,
-    board: String,
-    alert: String,
+pub(crate) struct AlertRef {
+    /// The tournament.
+    pub(crate) tournament: String,
+    /// The board.
+    pub(crate) board: String,
+    /// The alert's id.
+    pub(crate) alert: String,
 }
 
 /// `POST /api/console/alert/take` with `{"tournament":..,"board":..,"alert":..}`: the
@@ -583,7 +586,7 @@ struct TakeAlert {
 async fn take_alert(
     State(app): State<App>,
     headers: HeaderMap,
-    Json(body): Json<TakeAlert>,
+    Json(body): Json<AlertRef>,
 ) -> Response {
     let Some(by) = arbiter(&app, &headers) else {
         return unauthorized();
