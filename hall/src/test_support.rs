@@ -54,3 +54,20 @@ pub(crate) fn mv(number: u32, point: &str) -> Event {
         clock: None,
     }
 }
+
+/// A board's whole `state` snapshot (game `g1`, [`game_started`] of a 19x19 game without
+/// clocks, no move yet) with the fields of `patch` written over it: what a board retains on
+/// `.../state`.
+pub(crate) fn whole_state(patch: serde_json::Value) -> serde_json::Value {
+    let mut view = tengen_protocol::GameView::new();
+    if let Err(e) = view.apply_envelope(&env(1, game_started(19, 0, "none"))) {
+        panic!("game_started folds: {e}");
+    }
+    let Some(mut state) = view.snapshot(T0).map(|s| s.to_value()) else {
+        panic!("a snapshot after game_started");
+    };
+    if let (Some(o), serde_json::Value::Object(p)) = (state.as_object_mut(), patch) {
+        o.extend(p);
+    }
+    state
+}

@@ -33,7 +33,8 @@ fn position(stones: &[(usize, char)]) -> String {
 
 fn state(board: &str, number: u32, round: &str, stones: &[(usize, char)]) -> Value {
     json!({
-        "size": 19, "komi": 7.5, "handicap": 0, "black": format!("Black of {board}"),
+        "size": 19, "komi": 7.5, "handicap": 0, "rules": "chinese", "superko": "situational",
+        "time_control": "none", "captured": {"B": 0, "W": 0}, "black": format!("Black of {board}"),
         "white": format!("White of {board}"), "round": round, "table": board, "phase": "playing",
         "board": position(stones), "to_move": if number % 2 == 0 { "B" } else { "W" },
         "number": number, "clocks": null, "warnings": {"B": 0, "W": 0}, "alerts": [],

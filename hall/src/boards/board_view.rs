@@ -17,12 +17,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tengen_net::live_view::LiveFeed;
-use tengen_protocol::view::FaultReport;
-use tengen_protocol::view::{Phase, StateSnapshot};
-use tengen_protocol::{Envelope, Event, GameView, Timestamp};
+use tengen_protocol::view::{ClocksNow, FaultReport, Phase, StateSnapshot};
+use tengen_protocol::{Envelope, Event, GameView, PerColor, Timestamp};
+use tengen_rules::Color;
 
 use crate::boards::broadcast_delay::DelayQueue;
 use crate::config::DelayPolicy;
@@ -57,6 +57,10 @@ pub(crate) struct BoardView {
     /// The `seq` of the board's `state` that last disagreed with the hall's own fold (logged
     /// once until they agree again).
     disagreed: Option<u64>,
+    /// The board's own `state` (its fold of its journal), read once into the typed
+    /// snapshot: the check on the hall's fold, and what the pages show only while the hall
+    /// has no fold of the current game (its history not in yet).
+    board_state: Option<StateSnapshot>,
     /// The public summary without its two time fields, serialised, and the `version` it is
     /// of: the overview (`/api/boards`, once a second) rebuilds only the boards that changed.
     summary_json: Option<(u64, String)>,
@@ -86,6 +90,61 @@ struct History {
     again_at: Option<Instant>,
     /// How many times it was asked again.
     asked_again: u32,
+}
+
+/// What the hall reads of any `state` payload, a whole snapshot or not.
+#[derive(Debug, Default, Deserialize)]
+struct StateHead {
+    #[serde(default)]
+    seq: u64,
+    #[serde(default)]
+    game_id: Option<String>,
+    #[serde(default)]
+    round: Option<String>,
+    #[serde(default)]
+    phase: Option<String>,
+    #[serde(default)]
+    board_id: Option<String>,
+}
+
+impl StateHead {
+    fn of(s: &StateSnapshot) -> StateHead {
+        StateHead {
+            seq: s.seq,
+            game_id: Some(s.game_id.clone()),
+            round: Some(s.round.clone()),
+            phase: Some(s.phase.as_str().to_string()),
+            board_id: Some(s.board_id.clone()),
+        }
+    }
+}
+
+/// A board's card on the overview and the consoles (`/api/boards`), without its two ages.
+#[derive(Serialize)]
+struct Summary<'a> {
+    tournament: &'a str,
+    board: &'a str,
+    url: String,
+    status: Option<&'a str>,
+    game: Option<&'a str>,
+    round: Option<&'a str>,
+    table: Option<&'a str>,
+    black: Option<&'a str>,
+    white: Option<&'a str>,
+    black_rank: Option<&'a str>,
+    white_rank: Option<&'a str>,
+    time_control: Option<String>,
+    size: Option<u8>,
+    position: Option<&'a str>,
+    to_move: Option<Color>,
+    number: Option<u32>,
+    phase: Option<&'static str>,
+    captured: Option<&'a PerColor<u32>>,
+    clocks: Option<&'a ClocksNow>,
+    warnings: Option<&'a PerColor<u32>>,
+    result: Option<&'a str>,
+    open_alerts: Option<usize>,
+    seq: Option<u64>,
 }
 
 /// How many times the hall asks a board again for its history after a refusal for now.
@@ -120,6 +179,7 @@ impl BoardView {
             version: 0,
             summary_json: None,
             disagreed: None,
+            board_state: None,
         }
     }
 
@@ -218,11 +278,7 @@ impl BoardView {
             p.feed.publish(e.clone());
         }
         let at = p.view.last_time().unwrap_or(wall);
-        p.feed.set_state(
-            p.view
-                .public_snapshot(at)
-                .map_or(Value::Null, |s| s.to_value()),
-        );
+        p.feed.set_snapshot(p.view.public_snapshot(at));
         p.feed.set_sgf(p.view.sgf(false));
         p.state_at = Some(now);
         public
@@ -233,18 +289,36 @@ impl BoardView {
         &self.feed
     }
 
-    /// The board's live `state`: the board's own retained snapshot, or, before it came
-    /// (or from a publisher that sends only events), the hall's fold of the events it
-    /// followed; `null` when the hall has neither.
-    pub(crate) fn live_state(&self) -> Value {
-        match self.feed.state() {
-            Value::Null => self
-                .live
-                .last_time()
-                .and_then(|at| self.live.snapshot(at))
-                .map_or(Value::Null, |snap| snap.to_value()),
-            s => s,
+    /// `f` of the board's live `state`, read in place: the hall's own fold of the events it
+    /// followed, or, while it has no fold of the current game (its history not in yet, or
+    /// a hall that may not ask for it), the board's own retained snapshot; `None` before
+    /// any game.
+    pub(crate) fn with_live<R>(&self, f: impl FnOnce(Option<&StateSnapshot>) -> R) -> R {
+        self.feed.with_snapshot(f)
+    }
+
+    /// What the live feed shows now (see [`BoardView::with_live`]).
+    fn live_snapshot(&self) -> Option<StateSnapshot> {
+        let own = self
+            .fold_shown()
+            .then(|| self.live.last_time().and_then(|at| self.live.snapshot(at)))
+            .flatten();
+        own.or_else(|| self.board_state.clone())
+    }
+
+    /// True when the live feed shows the hall's own fold: it follows the board live and
+    /// holds a game from its start.
+    fn fold_shown(&self) -> bool {
+        self.history.live && self.live.game().is_some() && self.live.last_time().is_some()
+    }
+
+    /// Sets the live feed's `state` from [`BoardView::live_snapshot`], as of `now`.
+    fn show_live(&mut self, now: Instant) {
+        self.feed.set_snapshot(self.live_snapshot());
+        if self.fold_shown() {
+            self.feed.sgf_from_events();
         }
+        self.state_at = Some(now);
     }
 
     /// The board's last `status` (`online`, `offline`, `restoring`), if heard.
@@ -309,43 +383,52 @@ impl BoardView {
         self.live.faults()
     }
 
-    /// A `.../state` payload. `can_ask`: the hall may send `republish`.
-    pub(crate) fn on_state(&mut self, state: Value, now: Instant, can_ask: bool) -> Need {
+    /// A `.../state` payload. `can_ask`: the hall may send `republish`. Errors (and changes
+    /// nothing) when the payload is not a JSON object.
+    pub(crate) fn on_state(
+        &mut self,
+        payload: &[u8],
+        now: Instant,
+        can_ask: bool,
+    ) -> Result<Need, serde_json::Error> {
+        let (head, full) = match serde_json::from_slice::<StateSnapshot>(payload) {
+            Ok(full) => (StateHead::of(&full), Some(full)),
+            Err(_) => (serde_json::from_slice::<StateHead>(payload)?, None),
+        };
         self.version += 1;
-        let seq = state.get("seq").and_then(Value::as_u64).unwrap_or(0);
-        let game = state.get("game_id").and_then(Value::as_str).unwrap_or("");
+        let seq = head.seq;
+        let game = head.game_id.as_deref().unwrap_or("");
         if seq < self.feed.last_seq() && !game.is_empty() && game != self.game {
             tracing::warn!(
                 "{}: a new journal (state at seq {seq} after {}, game {game:?} after {:?}): \
                  following it",
-                state
-                    .get("board")
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("a board"),
+                head.board_id.as_deref().unwrap_or("a board"),
                 self.feed.last_seq(),
                 self.game
             );
             self.restart_journal();
         }
-        if let Some(r) = state.get("round").and_then(Value::as_str) {
-            self.round = r.to_string();
+        if let Some(r) = head.round {
+            self.round = r;
         }
-        if let Some(g) = state.get("game_id").and_then(Value::as_str) {
-            self.game = g.to_string();
+        if let Some(g) = head.game_id {
+            self.game = g;
         }
-        if let Some(p) = state.get("phase").and_then(Value::as_str) {
+        if let Some(p) = head.phase {
             self.phase = [Phase::Playing, Phase::Counting, Phase::Over]
                 .into_iter()
                 .map(Phase::as_str)
                 .find(|known| *known == p);
         }
-        self.check_state(&state, seq);
-        self.feed.set_state(state);
-        self.state_at = Some(now);
-        if seq > self.feed.last_seq() && !self.history.live {
-            return self.missing(now, can_ask);
+        self.board_state = full;
+        self.check_state(seq);
+        if !self.fold_shown() {
+            self.show_live(now);
         }
-        Need::Nothing
+        if seq > self.feed.last_seq() && !self.history.live {
+            return Ok(self.missing(now, can_ask));
+        }
+        Ok(Need::Nothing)
     }
 
     /// The board's own `state` (its fold of its journal), read into the protocol's typed
@@ -354,41 +437,38 @@ impl BoardView {
     /// the warnings and the result. A disagreement means the hall's view of the board is
     /// wrong (an event lost, or a board that folds differently): logged once, until they
     /// agree again.
-    fn check_state(&mut self, state: &Value, seq: u64) {
-        if !self.history.live || self.live.seq() != seq || seq == 0 {
+    fn check_state(&mut self, seq: u64) {
+        if !self.fold_shown() || self.live.seq() != seq || seq == 0 {
             return;
         }
-        let Some(at) = self.live.last_time() else {
-            return;
-        };
-        let Some(own) = self.live.snapshot(at) else {
-            return;
-        };
-        let theirs = match StateSnapshot::deserialize(state) {
-            Ok(s) => s,
-            Err(e) => {
-                if self.disagreed != Some(seq) {
-                    tracing::warn!(
-                        "{}: its state at seq {seq} is not a snapshot: {e}",
-                        self.game
-                    );
-                    self.disagreed = Some(seq);
-                }
-                return;
+        let Some(theirs) = &self.board_state else {
+            if self.disagreed != Some(seq) {
+                tracing::warn!(
+                    "{}: its state at seq {seq} is not a whole snapshot",
+                    self.game
+                );
+                self.disagreed = Some(seq);
             }
+            return;
         };
-        let differs: Vec<&str> = [
-            ("board", own.board != theirs.board),
-            ("number", own.number != theirs.number),
-            ("to_move", own.to_move != theirs.to_move),
-            ("phase", own.phase != theirs.phase),
-            ("captured", own.captured != theirs.captured),
-            ("warnings", own.warnings != theirs.warnings),
-            ("result", own.result != theirs.result),
-        ]
-        .into_iter()
-        .filter_map(|(k, d)| d.then_some(k))
-        .collect();
+        // The feed shows the hall's fold as of its last event, which is `seq`.
+        let differs: Vec<&str> = self.feed.with_snapshot(|own| {
+            let Some(own) = own else {
+                return Vec::new();
+            };
+            [
+                ("board", own.board != theirs.board),
+                ("number", own.number != theirs.number),
+                ("to_move", own.to_move != theirs.to_move),
+                ("phase", own.phase != theirs.phase),
+                ("captured", own.captured != theirs.captured),
+                ("warnings", own.warnings != theirs.warnings),
+                ("result", own.result != theirs.result),
+            ]
+            .into_iter()
+            .filter_map(|(k, d)| d.then_some(k))
+            .collect()
+        });
         if differs.is_empty() {
             if self.disagreed.take().is_some() {
                 tracing::info!(
@@ -399,7 +479,7 @@ impl BoardView {
         } else if self.disagreed.is_none() {
             tracing::warn!(
                 "{}: the board's state at seq {seq} and the hall's fold of its events differ \
-                 in {}: the pages show the board's",
+                 in {}: the pages show the hall's",
                 self.game,
                 differs.join(", ")
             );
@@ -407,9 +487,12 @@ impl BoardView {
         }
     }
 
-    /// A `.../sgf` payload.
-    pub(crate) fn on_sgf(&mut self, sgf: String) {
-        self.feed.set_sgf(sgf);
+    /// A `.../sgf` payload: served only while the hall has no fold of the game (else the
+    /// feed writes the SGF from the events it holds, as the board does from its journal).
+    pub(crate) fn on_sgf(&mut self, sgf: &[u8]) {
+        if !self.fold_shown() {
+            self.feed.set_sgf(String::from_utf8_lossy(sgf).into_owned());
+        }
     }
 
     /// A `.../status` payload's `state` (`online`, `offline`, `restoring`).
@@ -488,11 +571,11 @@ impl BoardView {
             self.game.clone_from(&envelope.game);
         }
         if self.history.live {
-            self.follow(envelope);
+            self.follow(envelope, now);
             return Need::Nothing;
         }
         self.history.held.insert(envelope.seq, envelope);
-        if self.try_complete() {
+        if self.try_complete(now) {
             return Need::Nothing;
         }
         self.missing(now, can_ask)
@@ -507,7 +590,7 @@ impl BoardView {
                 self.history.asked_again += 1;
                 self.history.again_at = Some(now + wait);
             }
-            _ => self.go_live(),
+            _ => self.go_live(now),
         }
     }
 
@@ -527,7 +610,7 @@ impl BoardView {
         }
         if let Some(at) = self.history.asked_at {
             if now.duration_since(at) >= HISTORY_WAIT {
-                self.go_live();
+                self.go_live(now);
             }
         }
         Need::Nothing
@@ -537,7 +620,7 @@ impl BoardView {
     /// has arrived and follow live.
     fn missing(&mut self, now: Instant, can_ask: bool) -> Need {
         if !can_ask {
-            self.go_live();
+            self.go_live(now);
             return Need::Nothing;
         }
         if self.history.asked_at.is_none() {
@@ -549,7 +632,7 @@ impl BoardView {
 
     /// Feeds the held events if they hold the current game from its `game_started` on,
     /// without a gap; true when it did.
-    fn try_complete(&mut self) -> bool {
+    fn try_complete(&mut self, now: Instant) -> bool {
         let held = &self.history.held;
         let Some(last) = held.keys().next_back().copied() else {
             return false;
@@ -568,20 +651,20 @@ impl BoardView {
         }
         let tail = self.history.held.split_off(&start);
         self.history.held = tail;
-        self.go_live();
+        self.go_live(now);
         true
     }
 
-    fn go_live(&mut self) {
+    fn go_live(&mut self, now: Instant) {
         self.history.live = true;
         for (_, e) in std::mem::take(&mut self.history.held) {
-            self.follow(e);
+            self.follow(e, now);
         }
     }
 
     /// The next event of the live stream: into the live fold and the feed, unless the
     /// feed has it already (a duplicate, or an old event republished).
-    fn follow(&mut self, envelope: Envelope) {
+    fn follow(&mut self, envelope: Envelope, now: Instant) {
         self.version += 1;
         if envelope.seq <= self.feed.last_seq() {
             return;
@@ -596,6 +679,7 @@ impl BoardView {
             self.phase = Some(self.live.phase().as_str());
         }
         self.feed.publish(envelope);
+        self.show_live(now);
     }
 
     /// The board for the overview (`/api/boards`): ids, status, players, position, clocks,
@@ -614,47 +698,67 @@ impl BoardView {
         live: bool,
         pages: &str,
     ) -> Value {
-        let public = if live { None } else { self.public.as_ref() };
-        let build = |s: &Value| self.summary_of(s, public.is_some(), tournament, board, now, pages);
-        match public {
-            Some(p) => p.feed.with_state(build),
-            // The board's retained state, read in place; else the hall's own fold.
-            None => self
-                .feed
-                .with_state(|s| (!s.is_null()).then(|| build(s)))
-                .unwrap_or_else(|| build(&self.live_state())),
+        let public = !live && self.public.is_some();
+        let mut v = self.summary_with(public, |s| {
+            serde_json::to_value(self.summary_of(s, public, tournament, board, pages))
+                .unwrap_or(Value::Null)
+        });
+        let (age, heard) = self.ages(now, public);
+        if let Some(o) = v.as_object_mut() {
+            o.insert("state_age_ms".into(), json!(age));
+            o.insert("last_heard_ms".into(), json!(heard));
+        }
+        v
+    }
+
+    /// `f` of the state a summary is made of: the public one when `public`, else the live
+    /// one, read in place.
+    fn summary_with<R>(&self, public: bool, f: impl FnOnce(Option<&StateSnapshot>) -> R) -> R {
+        match self.public.as_ref().filter(|_| public) {
+            Some(p) => p.feed.with_snapshot(f),
+            None => self.feed.with_snapshot(f),
         }
     }
 
-    /// The public summary (`/api/boards`) as JSON text: the copy serialised when the board
-    /// last changed, with `state_age_ms` and `last_heard_ms` as of `now` put in front.
-    /// Equal to [`BoardView::summary`] (public, pages `""`) as JSON, keys aside.
-    pub(crate) fn public_summary_json(
+    /// Writes the public summary (`/api/boards`) as JSON text to `out`: the copy serialised
+    /// when the board last changed, with `state_age_ms` and `last_heard_ms` as of `now` put
+    /// in front. Equal to [`BoardView::summary`] (public, pages `""`) as JSON, keys aside.
+    pub(crate) fn write_public_summary(
         &mut self,
+        out: &mut String,
         tournament: &str,
         board: &str,
         now: Instant,
-    ) -> String {
+    ) {
+        use std::fmt::Write as _;
+        let public = self.public.is_some();
         if self
             .summary_json
             .as_ref()
             .is_none_or(|(v, _)| *v != self.version)
         {
-            let mut v = self.summary(tournament, board, now, false, "");
-            if let Some(o) = v.as_object_mut() {
-                o.remove("state_age_ms");
-                o.remove("last_heard_ms");
-            }
-            self.summary_json = Some((self.version, v.to_string()));
+            let text = self.summary_with(public, |s| {
+                serde_json::to_string(&self.summary_of(s, public, tournament, board, ""))
+                    .unwrap_or_else(|_| "{}".into())
+            });
+            self.summary_json = Some((self.version, text));
         }
-        let (age, heard) = self.ages(now, self.public.is_some());
-        let heard = heard.map_or("null".to_string(), |h| h.to_string());
+        let (age, heard) = self.ages(now, public);
         let rest = self
             .summary_json
             .as_ref()
             .map_or("}", |(_, text)| text.get(1..).unwrap_or("}"));
-        let comma = if rest == "}" { "" } else { "," };
-        format!("{{\"state_age_ms\":{age},\"last_heard_ms\":{heard}{comma}{rest}")
+        let _ = write!(out, "{{\"state_age_ms\":{age},\"last_heard_ms\":");
+        match heard {
+            Some(h) => {
+                let _ = write!(out, "{h}");
+            }
+            None => out.push_str("null"),
+        }
+        if rest != "}" {
+            out.push(',');
+        }
+        out.push_str(rest);
     }
 
     /// How old the summary's state is at `now` (the public one when `public`), and how long
@@ -670,57 +774,45 @@ impl BoardView {
         (state_at.map_or(0, ms), self.last_heard.map(ms))
     }
 
-    /// [`BoardView::summary`] of state `s`, the public one when `public`.
-    fn summary_of(
-        &self,
-        s: &Value,
+    /// [`BoardView::summary`] of state `s` (the public one when `public`), without its ages.
+    fn summary_of<'a>(
+        &'a self,
+        s: Option<&'a StateSnapshot>,
         public: bool,
-        tournament: &str,
-        board: &str,
-        now: Instant,
+        tournament: &'a str,
+        board: &'a str,
         pages: &str,
-    ) -> Value {
-        let public = if public { self.public.as_ref() } else { None };
-        let field = |k: &str| s.get(k).cloned().unwrap_or(Value::Null);
-        let (age, last_heard) = self.ages(now, public.is_some());
-        let open_alerts = match public {
-            Some(_) => Value::Null,
-            None => Value::from(self.alerts.len()),
+    ) -> Summary<'a> {
+        let (round, game) = if public {
+            (s.map(|s| s.round.as_str()), s.map(|s| s.game_id.as_str()))
+        } else {
+            (Some(self.round.as_str()), Some(self.game.as_str()))
         };
-        let (round, game) = match public {
-            Some(_) => (field("round"), field("game_id")),
-            None => (
-                Value::from(self.round.as_str()),
-                Value::from(self.game.as_str()),
-            ),
-        };
-        json!({
-            "tournament": tournament,
-            "board": board,
-            "url": format!("{pages}/board/{tournament}/{board}/"),
-            "status": self.status,
-            "game": game,
-            "round": round,
-            "table": field("table"),
-            "black": field("black"),
-            "white": field("white"),
-            "black_rank": field("black_rank"),
-            "white_rank": field("white_rank"),
-            "time_control": field("time_control"),
-            "size": field("size"),
-            "position": field("board"),
-            "to_move": field("to_move"),
-            "number": field("number"),
-            "phase": field("phase"),
-            "captured": field("captured"),
-            "clocks": field("clocks"),
-            "state_age_ms": age,
-            "warnings": field("warnings"),
-            "result": field("result"),
-            "open_alerts": open_alerts,
-            "seq": field("seq"),
-            "last_heard_ms": last_heard,
-        })
+        Summary {
+            tournament,
+            board,
+            url: format!("{pages}/board/{tournament}/{board}/"),
+            status: self.status.as_deref(),
+            game,
+            round,
+            table: s.map(|s| s.table.as_str()),
+            black: s.map(|s| s.black.as_str()),
+            white: s.map(|s| s.white.as_str()),
+            black_rank: s.and_then(|s| s.black_rank.as_deref()),
+            white_rank: s.and_then(|s| s.white_rank.as_deref()),
+            time_control: s.map(|s| s.time_control.to_string()),
+            size: s.map(|s| s.size),
+            position: s.map(|s| s.board.as_str()),
+            to_move: s.map(|s| s.to_move),
+            number: s.map(|s| s.number),
+            phase: s.map(|s| s.phase.as_str()),
+            captured: s.map(|s| &s.captured),
+            clocks: s.and_then(|s| s.clocks.as_ref()),
+            warnings: s.map(|s| &s.warnings),
+            result: s.and_then(|s| s.result.as_deref()),
+            open_alerts: (!public).then_some(self.alerts.len()),
+            seq: s.map(|s| s.seq),
+        }
     }
 }
 
@@ -761,11 +853,31 @@ mod tests {
         assert_eq!(b.game(), "g1");
     }
 
+    /// `v` as the board's `state` payload.
+    fn on_state(b: &mut BoardView, v: &Value, t: Instant, can_ask: bool) -> Need {
+        b.on_state(v.to_string().as_bytes(), t, can_ask)
+            .expect("a JSON object")
+    }
+
+    /// A board's whole `state` after `started(1)` and `pass(2)`, said to be at `seq`.
+    fn board_snapshot(seq: u64) -> Value {
+        let mut view = GameView::new();
+        for e in [started(1), pass(2)] {
+            view.apply_envelope(&e).expect("folds");
+        }
+        let mut s = view
+            .snapshot(view.last_time().expect("a time"))
+            .expect("a game")
+            .to_value();
+        s["seq"] = json!(seq);
+        s
+    }
+
     #[test]
     fn late_hall_asks_once_and_fills_the_gap_in_order() {
         let t = Instant::now();
         let mut b = BoardView::new();
-        let need = b.on_state(json!({"seq": 5, "round": "3", "number": 3}), t, true);
+        let need = on_state(&mut b, &json!({"seq": 5, "round": "3", "number": 3}), t, true);
         assert_eq!(need, Need::History);
         // Live events overtake the republished ones.
         assert_eq!(b.on_event(pass(6), t, true), Need::Nothing);
@@ -798,18 +910,26 @@ mod tests {
             .snapshot(b.live.last_time().expect("a time"))
             .expect("a snapshot")
             .to_value();
-        b.on_state(own.clone(), t, true);
+        on_state(&mut b, &own, t, true);
         assert_eq!(b.disagreed, None, "the same fold agrees");
         let mut wrong = own.clone();
         wrong["number"] = json!(5);
         wrong["board"] = json!("X".repeat(361));
-        b.on_state(wrong, t, true);
+        on_state(&mut b, &wrong, t, true);
         assert_eq!(b.disagreed, Some(2), "a different position and number");
-        b.on_state(own, t, true);
+        assert_eq!(
+            b.feed().state()["number"],
+            1,
+            "the pages show the hall's fold, not the board's"
+        );
+        on_state(&mut b, &own, t, true);
         assert_eq!(b.disagreed, None, "agreeing again");
         // Not a snapshot at all: said once.
-        b.on_state(json!({"seq": 2}), t, true);
+        on_state(&mut b, &json!({"seq": 2}), t, true);
         assert_eq!(b.disagreed, Some(2));
+        // Not JSON at all: an error, nothing changes.
+        assert!(b.on_state(b"{\"seq\":", t, true).is_err());
+        assert_eq!(b.feed().state()["number"], 1);
     }
 
     #[test]
@@ -828,19 +948,26 @@ mod tests {
             (Some("Shusaku"), Some("7"), Some(1)),
             "{live}"
         );
-        // The board's own snapshot wins once it comes.
-        b.on_state(json!({"seq": 2, "round": "3", "number": 7}), t, true);
-        assert_eq!(b.summary("open", "t01", t, true, "/console")["number"], 7);
+        // The board's own snapshot is a check; the hall's fold stays what is shown.
+        let mut theirs = board_snapshot(2);
+        theirs["number"] = json!(7);
+        on_state(&mut b, &theirs, t, true);
+        assert_eq!(b.summary("open", "t01", t, true, "/console")["number"], 1);
+        assert_eq!(b.disagreed, Some(2));
     }
 
     #[test]
     fn without_an_identity_it_shows_what_it_has() {
         let t = Instant::now();
         let mut b = BoardView::new();
-        assert_eq!(b.on_state(json!({"seq": 5}), t, false), Need::Nothing);
+        assert_eq!(on_state(&mut b, &board_snapshot(5), t, false), Need::Nothing);
         b.on_event(pass(6), t, false);
         assert_eq!(seqs(&b), vec![6]);
-        assert_eq!(b.feed().state()["seq"], 5);
+        assert_eq!(
+            b.feed().state()["seq"],
+            5,
+            "without the game's start the hall has no fold of it: the board's own state"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 use tengen_net::live_view::LiveFeed;
 use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
+use tengen_protocol::view::{Phase, StateSnapshot};
 use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 
 use crate::boards::board_filter::BoardFilter;
@@ -187,9 +188,25 @@ impl HallState {
         self
     }
 
-    /// The subscription: `{prefix}/+/+/#`.
-    pub(crate) fn filter(&self) -> String {
-        format!("{}/+/+/#", self.prefix)
+    /// The subscriptions, each with whether it needs every message (QoS 1) or only the
+    /// newest (QoS 0). Every event, command reply and list of open alerts counts; a board's
+    /// `state` (a check on the hall's fold), its SGF (wanted only until the hall has a fold
+    /// of the game) and its `status` (a heartbeat every 5 s, and the last will) are each
+    /// followed by a newer one, and need no acknowledgement back to the broker for each.
+    /// Nothing else under the boards' topics (the commands the hall sends, each alert
+    /// again) is taken.
+    pub(crate) fn filters(&self) -> Vec<(String, bool)> {
+        [
+            ("events", true),
+            ("cmd/reply", true),
+            ("alerts/active", true),
+            ("state", false),
+            ("sgf", false),
+            ("status", false),
+        ]
+        .into_iter()
+        .map(|(leaf, every)| (format!("{}/+/+/{leaf}", self.prefix), every))
+        .collect()
     }
 
     /// One message from the broker, received `now` (and now on this machine's clock, for
@@ -217,7 +234,8 @@ impl HallState {
         }
         let mut out = self.handle(&key, leaf, topic, payload, now, wall);
         self.collect_archived(&key);
-        if self.boards.contains_key(&key) {
+        // Without a broadcast delay nothing is released: no lookup of the board again.
+        if self.delay.is_some() && self.boards.contains_key(&key) {
             out.extend(self.release(&key, now, wall));
             self.watch_public(&key);
         }
@@ -239,55 +257,42 @@ impl HallState {
         // Any word of the board's own is a sign of life; its last will (`offline`, which
         // the broker sends for it) is not.
         let will = leaf == Leaf::Status && payload_says_offline(payload);
+        if leaf == Leaf::CmdReply {
+            if !will {
+                self.board(key).heard(now);
+            }
+            self.on_reply(key, payload, now);
+            return Vec::new();
+        }
+        // One search of the boards for every message.
+        let board = self.board(key);
         if !will {
-            self.board(key).heard(now);
+            board.heard(now);
         }
         let need = match leaf {
-            Leaf::CmdReply => {
-                let Ok(reply) = serde_json::from_slice::<Reply>(payload) else {
-                    return Vec::new();
-                };
-                let refused_republish = self.commands.on_reply(key, &reply).is_some_and(|s| {
-                    matches!(s.command.command, Command::Republish { .. }) && !reply.ok
-                });
-                if refused_republish {
-                    // The board's rate limit (another consumer asked just before): ask again
-                    // once it takes one.
-                    let again_in = reply
-                        .error
-                        .as_deref()
-                        .and_then(RepublishRefused::parse)
-                        .map(|r| Duration::from_millis(r.wait_ms.saturating_add(100)));
-                    if let Some(b) = self.boards.get_mut(key) {
-                        b.history_refused(again_in, now);
-                    }
-                }
-                Need::Nothing
-            }
             Leaf::Events => match serde_json::from_slice::<Envelope>(payload) {
-                Ok(e) => self.board(key).on_event(e, now, can_ask),
+                Ok(e) => board.on_event(e, now, can_ask),
                 Err(e) => {
                     tracing::warn!("{topic}: not an event: {e}");
                     Need::Nothing
                 }
             },
-            Leaf::State => match serde_json::from_slice::<Value>(payload) {
-                Ok(v) if v.is_object() => self.board(key).on_state(v, now, can_ask),
-                _ => {
-                    tracing::warn!("{topic}: not a JSON object");
+            Leaf::State => match board.on_state(payload, now, can_ask) {
+                Ok(need) => need,
+                Err(e) => {
+                    tracing::warn!("{topic}: not a state: {e}");
                     Need::Nothing
                 }
             },
             Leaf::Sgf => {
-                self.board(key)
-                    .on_sgf(String::from_utf8_lossy(payload).into_owned());
+                board.on_sgf(payload);
                 Need::Nothing
             }
             Leaf::Status => {
                 let v: Value = serde_json::from_slice(payload).unwrap_or(Value::Null);
                 match v.get("state").and_then(Value::as_str) {
                     Some(s) => {
-                        self.board(key).on_status(s);
+                        board.on_status(s);
                         // Whether a board is online is not news of the game: the public
                         // tree gets it at once, retained.
                         return self.public_status(key, payload).into_iter().collect();
@@ -298,13 +303,36 @@ impl HallState {
             }
             Leaf::AlertsActive => {
                 match serde_json::from_slice::<Value>(payload) {
-                    Ok(Value::Array(a)) => self.board(key).on_alerts_active(a, order),
+                    Ok(Value::Array(a)) => board.on_alerts_active(a, order),
                     _ => tracing::warn!("{topic}: not a JSON array"),
                 }
                 Need::Nothing
             }
+            Leaf::CmdReply => Need::Nothing,
         };
         self.ask_history(key, need, now, wall)
+    }
+
+    /// A board's `cmd/reply`: the command log learns the answer; a `republish` the board
+    /// refused for now (its rate limit: another consumer asked just before) is asked
+    /// again once it takes one.
+    fn on_reply(&mut self, key: &BoardKey, payload: &[u8], now: Instant) {
+        let Ok(reply) = serde_json::from_slice::<Reply>(payload) else {
+            return;
+        };
+        let refused_republish = self.commands.on_reply(key, &reply).is_some_and(|s| {
+            matches!(s.command.command, Command::Republish { .. }) && !reply.ok
+        });
+        if refused_republish {
+            let again_in = reply
+                .error
+                .as_deref()
+                .and_then(RepublishRefused::parse)
+                .map(|r| Duration::from_millis(r.wait_ms.saturating_add(100)));
+            if let Some(b) = self.boards.get_mut(key) {
+                b.history_refused(again_in, now);
+            }
+        }
     }
 
     /// The `republish` request for board `key`'s history, when `need` says so and the hall
@@ -383,22 +411,23 @@ impl HallState {
     fn watch_fleet(&mut self, now: Instant, wall: Timestamp) {
         let changes = self.fleet.check(&self.boards, now, wall, self.messages);
         for key in &changes.raised {
-            let state = self.boards.get(key).map(BoardView::live_state);
-            let field = |k: &str| {
-                state
-                    .as_ref()
-                    .and_then(|s| s.get(k))
-                    .map(|v| v.to_string())
-                    .unwrap_or_else(|| "?".into())
-            };
+            let (table, black, white) = self
+                .boards
+                .get(key)
+                .and_then(|b| {
+                    b.with_live(|s| {
+                        s.map(|s| (s.table.clone(), s.black.clone(), s.white.clone()))
+                    })
+                })
+                .unwrap_or_else(|| ("?".into(), "?".into(), "?".into()));
             tracing::warn!(
                 "board_offline: {}/{} (table {}, {} v {}) in play and silent for {} s or \
                  dropped off",
                 key.tournament,
                 key.board,
-                field("table"),
-                field("black"),
-                field("white"),
+                table,
+                black,
+                white,
                 self.fleet.silence().as_secs()
             );
         }
@@ -527,12 +556,13 @@ impl HallState {
     /// [`HallState::boards_json`] as JSON text, each board's part serialised only when the
     /// board changed (the overview, once a second for every viewer).
     pub(crate) fn boards_json_text(&mut self, now: Instant) -> String {
-        let mut out = String::from("[");
+        let mut out = String::with_capacity(self.boards.len() * 1024 + 2);
+        out.push('[');
         for (i, (k, b)) in self.boards.iter_mut().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str(&b.public_summary_json(&k.tournament, &k.board, now));
+            b.write_public_summary(&mut out, &k.tournament, &k.board, now);
         }
         out.push(']');
         out
@@ -568,11 +598,11 @@ impl HallState {
         &self,
         tournament: Option<&str>,
         board: &str,
-    ) -> Vec<(&BoardKey, Option<&str>, Value)> {
+    ) -> Vec<(&BoardKey, Option<&str>, Option<StateSnapshot>)> {
         self.boards
             .iter()
             .filter(|(k, _)| k.board == board && tournament.is_none_or(|t| k.tournament == t))
-            .map(|(k, b)| (k, b.status(), b.feed().state()))
+            .map(|(k, b)| (k, b.status(), b.with_live(|s| s.cloned())))
             .collect()
     }
 
@@ -589,7 +619,7 @@ impl HallState {
                     key: k.clone(),
                     game: b.game().to_string(),
                     round: b.round().to_string(),
-                    over: feed.state().get("phase").and_then(Value::as_str) == Some("over"),
+                    over: feed.with_snapshot(|s| s.is_some_and(|s| s.phase == Phase::Over)),
                     sgf: if sgf { feed.sgf() } else { String::new() },
                 }
             })
@@ -603,9 +633,19 @@ impl HallState {
         let mut all: Vec<(u64, i64, Value)> = Vec::new();
         let wall = Timestamp::now();
         for (k, b) in &self.boards {
-            let state = b.live_state();
-            let size = state.get("size").and_then(Value::as_u64).unwrap_or(19);
-            let position = state.get("board").and_then(Value::as_str).unwrap_or("");
+            let (size, position, who) = b.with_live(|s| match s {
+                Some(s) => (
+                    s.size,
+                    s.board.clone(),
+                    [
+                        json!(s.table),
+                        json!(s.black),
+                        json!(s.white),
+                        json!(s.number),
+                    ],
+                ),
+                None => (19, String::new(), [Value::Null, Value::Null, Value::Null, Value::Null]),
+            });
             let hall_alert = self
                 .fleet
                 .alert(k)
@@ -620,12 +660,12 @@ impl HallState {
                     o.insert("board".into(), json!(k.board));
                     o.insert("size".into(), json!(size));
                     // Who plays there and how far the game is, for the alert's card.
-                    for key in ["table", "black", "white", "number"] {
-                        o.insert(key.into(), state.get(key).cloned().unwrap_or(Value::Null));
+                    for (key, v) in ["table", "black", "white", "number"].iter().zip(&who) {
+                        o.insert((*key).into(), v.clone());
                     }
                     o.insert(
                         "should_look".into(),
-                        json!(expected_position(position, size, alert.get("expected"))),
+                        json!(expected_position(&position, size, alert.get("expected"))),
                     );
                     let id = alert.get("id").and_then(Value::as_str).unwrap_or("");
                     let taken = self.taken.get(&(k.clone(), id.to_string()));
@@ -850,10 +890,7 @@ pub(crate) fn zip_name(key: &BoardKey, game: &str) -> String {
 /// The board's `state.board` string with the alert's `expected` points set (`B`, `W`,
 /// `empty`): what the physical board should show. An empty string when there is no usable
 /// position.
-fn expected_position(position: &str, size: u64, expected: Option<&Value>) -> String {
-    let Ok(size) = u8::try_from(size) else {
-        return String::new();
-    };
+fn expected_position(position: &str, size: u8, expected: Option<&Value>) -> String {
     let n = size as usize * size as usize;
     if position.len() != n || !position.is_ascii() {
         return String::new();
@@ -894,6 +931,7 @@ fn safe(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::whole_state;
 
     #[test]
     fn expected_points_are_drawn_over_the_position() {
@@ -910,11 +948,13 @@ mod tests {
     fn messages_build_boards_and_ignore_junk() {
         let now = Instant::now();
         let mut h = HallState::new("tengen", None, "h");
-        assert_eq!(h.filter(), "tengen/+/+/#");
+        assert_eq!(h.filters()[0], ("tengen/+/+/events".to_string(), true));
         h.on_message("tengen/t/b1/status", br#"{"state":"online"}"#, now);
         h.on_message(
             "tengen/t/b1/state",
-            br#"{"number":4,"round":"2","seq":9}"#,
+            whole_state(json!({"number": 4, "round": "2", "seq": 9}))
+                .to_string()
+                .as_bytes(),
             now,
         );
         h.on_message("tengen/t/b2/state", b"not json", now);
@@ -933,7 +973,7 @@ mod tests {
         h.on_message("tengen/t/b1/sgf", b"(;GM[1])", now);
         let current = h.current_games(true);
         assert_eq!(current[0].sgf, "(;GM[1])");
-        assert_eq!(zip_name(&current[0].key, &current[0].game), "t-b1-game.sgf");
+        assert_eq!(zip_name(&current[0].key, &current[0].game), "t-b1-g1.sgf");
     }
 
     fn event(seq: u64, time: &str, body: Value) -> Vec<u8> {

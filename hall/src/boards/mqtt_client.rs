@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rumqttc::{
-    AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS, TlsConfiguration, Transport,
+    AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS, SubscribeFilter, TlsConfiguration,
+    Transport,
 };
 use tokio::task::JoinHandle;
 
@@ -78,7 +79,19 @@ impl MqttLink {
         // (after a restart): room for that without dropping messages.
         let (filter, capacity) = {
             let h = lock(&hall);
-            (h.filter(), if h.is_delayed() { 1 << 16 } else { 1024 })
+            let filters: Vec<SubscribeFilter> = h
+                .filters()
+                .into_iter()
+                .map(|(path, every)| {
+                    let qos = if every {
+                        QoS::AtLeastOnce
+                    } else {
+                        QoS::AtMostOnce
+                    };
+                    SubscribeFilter::new(path, qos)
+                })
+                .collect();
+            (filters, if h.is_delayed() { 1 << 16 } else { 1024 })
         };
         let (client, eventloop) = AsyncClient::new(o, capacity);
         let target = Target {
@@ -121,7 +134,7 @@ impl MqttLink {
 /// What the polling task works with.
 struct Poller {
     client: AsyncClient,
-    filter: String,
+    filter: Vec<SubscribeFilter>,
     hall: Shared,
     archive: Option<SharedArchive>,
     link: LinkReport,
@@ -169,11 +182,9 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
                 backoff.reset();
                 connected = true;
                 link.connected();
-                tracing::info!("hall connected; subscribing to {filter}");
-                if client
-                    .try_subscribe(filter.clone(), QoS::AtLeastOnce)
-                    .is_err()
-                {
+                let paths: Vec<&str> = filter.iter().map(|f| f.path.as_str()).collect();
+                tracing::info!("hall connected; subscribing to {}", paths.join(" "));
+                if client.try_subscribe_many(filter.clone()).is_err() {
                     tracing::error!("could not queue the subscription");
                 }
             }

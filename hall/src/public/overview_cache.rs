@@ -61,8 +61,9 @@ mod tests {
     }
 
     fn state(hall: &Shared, number: u64, now: Instant) {
-        let payload = format!(r#"{{"number":{number},"seq":{number}}}"#);
-        lock(hall).on_message("tengen/t/b1/state", payload.as_bytes(), now);
+        let payload =
+            crate::test_support::whole_state(serde_json::json!({"number": number, "seq": number}));
+        lock(hall).on_message("tengen/t/b1/state", payload.to_string().as_bytes(), now);
     }
 
     async fn served(cache: &OverviewCache, hall: &Shared, now: Instant) -> (Value, u128) {

@@ -259,7 +259,7 @@ impl TournamentLink {
         // Several tournaments with this board id: the one playing this game, else the first.
         let chosen = found
             .iter()
-            .find(|(_, _, s)| s.get("game_id").and_then(Value::as_str) == Some(game))
+            .find(|(_, _, s)| s.as_ref().is_some_and(|s| s.game_id == game))
             .or(found.first());
         let Some((key, status, state)) = chosen else {
             return TableBoard {
@@ -271,23 +271,19 @@ impl TournamentLink {
                 stopped: false,
             };
         };
-        let board_game = state
-            .get("game_id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let number = state.get("number").and_then(Value::as_u64).unwrap_or(0);
-        let phase = state.get("phase").and_then(Value::as_str).unwrap_or("");
+        let board_game = state.as_ref().map_or("", |s| s.game_id.as_str()).to_string();
+        let number = state.as_ref().map_or(0, |s| u64::from(s.number));
+        let phase = state.as_ref().map_or("", |s| s.phase.as_str());
         let result = state
-            .get("result")
-            .and_then(Value::as_str)
+            .as_ref()
+            .and_then(|s| s.result.as_deref())
             .filter(|r| !r.is_empty())
             .map(str::to_string);
         let this_game = board_game == game;
         let stopped = state
-            .pointer("/clocks/paused")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
+            .as_ref()
+            .and_then(|s| s.clocks.as_ref())
+            .is_some_and(|c| c.paused);
         let what = if *status == Some("offline") {
             "offline"
         } else if this_game {
@@ -694,7 +690,11 @@ mod tests {
             json!({ "state": status }).to_string().as_bytes(),
             now,
         );
-        h.on_message(&format!("{base}/state"), state.to_string().as_bytes(), now);
+        h.on_message(
+            &format!("{base}/state"),
+            crate::test_support::whole_state(state).to_string().as_bytes(),
+            now,
+        );
     }
 
     fn tables(v: &[Planned]) -> Vec<u32> {

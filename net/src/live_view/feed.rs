@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast;
 
-use tengen_protocol::Envelope;
+use tengen_protocol::view::StateSnapshot;
+use tengen_protocol::{Envelope, Event, GameView};
 
 /// How many events a slow viewer may fall behind before it re-reads from the feed. The
 /// channel allocates every slot up front (about 330 bytes each): with 1024 a hall of 500
@@ -29,10 +30,45 @@ struct Inner {
 #[derive(Default)]
 struct Data {
     events: Vec<Envelope>,
-    state: serde_json::Value,
+    state: Shown,
     /// When `state` was set: its clocks read as of then.
     state_at: Option<Instant>,
-    sgf: String,
+    sgf: Sgf,
+}
+
+/// Where the SGF served comes from.
+enum Sgf {
+    /// Given as it is (the board service's recorder, a board's retained `sgf`).
+    Given(String),
+    /// Written from the feed's own events, from the last `game_started` on, when asked
+    /// for: the record as of `seq`, once written.
+    FromEvents { written: Option<(u64, String)> },
+}
+
+impl Default for Sgf {
+    fn default() -> Sgf {
+        Sgf::Given(String::new())
+    }
+}
+
+/// The `state` snapshot served: none yet, the board service's JSON, or a typed snapshot
+/// (the hall's own fold), written out only when someone asks for it.
+#[derive(Default)]
+enum Shown {
+    #[default]
+    None,
+    Json(serde_json::Value),
+    Typed(Box<StateSnapshot>),
+}
+
+impl Shown {
+    fn to_value(&self) -> serde_json::Value {
+        match self {
+            Shown::None => serde_json::Value::Null,
+            Shown::Json(v) => v.clone(),
+            Shown::Typed(s) => s.to_value(),
+        }
+    }
 }
 
 impl Default for LiveFeed {
@@ -47,10 +83,7 @@ impl LiveFeed {
         let (tx, _) = broadcast::channel(BROADCAST_CAPACITY);
         LiveFeed {
             inner: Arc::new(Inner {
-                data: RwLock::new(Data {
-                    state: serde_json::Value::Null,
-                    ..Data::default()
-                }),
+                data: RwLock::new(Data::default()),
                 tx,
             }),
         }
@@ -87,23 +120,49 @@ impl LiveFeed {
     /// Replaces the `state` snapshot served on `/api/state`.
     pub fn set_state(&self, state: serde_json::Value) {
         let mut d = self.write();
-        d.state = state;
+        d.state = match state {
+            serde_json::Value::Null => Shown::None,
+            v => Shown::Json(v),
+        };
+        d.state_at = Some(Instant::now());
+    }
+
+    /// Replaces the `state` snapshot with a typed one (`None`: no game yet), kept as it is
+    /// and written out as JSON only when asked for.
+    pub fn set_snapshot(&self, state: Option<StateSnapshot>) {
+        let mut d = self.write();
+        d.state = state.map_or(Shown::None, |s| Shown::Typed(Box::new(s)));
         d.state_at = Some(Instant::now());
     }
 
     /// Replaces the SGF served on `/game.sgf`.
     pub fn set_sgf(&self, sgf: String) {
-        self.write().sgf = sgf;
+        self.write().sgf = Sgf::Given(sgf);
+    }
+
+    /// From now on the SGF served is written from the feed's own events (the current
+    /// game's, from its `game_started` on, with the arbiters' comments), when someone asks
+    /// for it, rather than given by [`LiveFeed::set_sgf`]: a feed that holds the whole game
+    /// costs nothing per event for its SGF.
+    pub fn sgf_from_events(&self) {
+        let mut d = self.write();
+        if !matches!(d.sgf, Sgf::FromEvents { .. }) {
+            d.sgf = Sgf::FromEvents { written: None };
+        }
     }
 
     /// The latest `state` snapshot (`null` before the first one).
     pub fn state(&self) -> serde_json::Value {
-        self.read().state.clone()
+        self.read().state.to_value()
     }
 
-    /// `f` of the latest `state` snapshot, read in place (no copy of the whole snapshot).
-    pub fn with_state<R>(&self, f: impl FnOnce(&serde_json::Value) -> R) -> R {
-        f(&self.read().state)
+    /// `f` of the latest typed snapshot (set by [`LiveFeed::set_snapshot`]), read in place;
+    /// `None` before one, or when the state is the board service's JSON.
+    pub fn with_snapshot<R>(&self, f: impl FnOnce(Option<&StateSnapshot>) -> R) -> R {
+        match &self.read().state {
+            Shown::Typed(s) => f(Some(s)),
+            _ => f(None),
+        }
     }
 
     /// The latest `state` snapshot with how long ago it was set (zero before the first):
@@ -111,12 +170,42 @@ impl LiveFeed {
     pub fn state_with_age(&self) -> (serde_json::Value, Duration) {
         let d = self.read();
         let age = d.state_at.map_or(Duration::ZERO, |t| t.elapsed());
-        (d.state.clone(), age)
+        (d.state.to_value(), age)
     }
 
     /// The SGF of the game so far.
     pub fn sgf(&self) -> String {
-        self.read().sgf.clone()
+        let last = {
+            let d = self.read();
+            match &d.sgf {
+                Sgf::Given(text) => return text.clone(),
+                Sgf::FromEvents {
+                    written: Some((seq, text)),
+                } if d.events.last().map_or(0, |e| e.seq) == *seq => return text.clone(),
+                Sgf::FromEvents { .. } => d.events.last().map_or(0, |e| e.seq),
+            }
+        };
+        let text = self.sgf_of_current_game();
+        let mut d = self.write();
+        if let Sgf::FromEvents { written } = &mut d.sgf {
+            *written = Some((last, text.clone()));
+        }
+        text
+    }
+
+    /// The SGF of the events from the last `game_started` on (empty without one).
+    fn sgf_of_current_game(&self) -> String {
+        let d = self.read();
+        let start = d
+            .events
+            .iter()
+            .rposition(|e| matches!(e.event, Event::GameStarted(_)));
+        let mut view = GameView::new();
+        for e in start.map_or(&[][..], |i| &d.events[i..]) {
+            // An event the fold refuses is left out, as the board's recorder leaves it.
+            let _ = view.apply_envelope(e);
+        }
+        view.sgf(true)
     }
 
     /// The `seq` of the newest event, 0 when there is none.
@@ -189,6 +278,43 @@ mod tests {
             }
         }
         assert_eq!(ids, (1..=n).collect::<Vec<_>>());
+    }
+
+    /// A feed told to write its SGF from its events writes what the board's recorder
+    /// writes from the same events (the protocol's fold), from the last `game_started` on,
+    /// and writes it again only once a newer event came.
+    #[test]
+    fn the_sgf_is_written_from_the_events_of_the_current_game() {
+        let started = |seq: u64, black: &str| Envelope {
+            event: Event::GameStarted(tengen_protocol::event::GameSetup {
+                black: black.into(),
+                white: "Gennan".into(),
+                ..Default::default()
+            }),
+            ..env(seq)
+        };
+        let f = LiveFeed::new();
+        f.set_sgf("(;GM[1]PB[given])".into());
+        assert_eq!(f.sgf(), "(;GM[1]PB[given])");
+        f.sgf_from_events();
+        let first = [started(1, "Dosaku"), env(2)];
+        let second = [started(3, "Shusaku"), env(4), env(5)];
+        for e in first.iter().chain(&second[..2]) {
+            f.publish(e.clone());
+        }
+        let fold = |events: &[Envelope]| {
+            let mut v = GameView::new();
+            for e in events {
+                v.apply_envelope(e).expect("folds");
+            }
+            v.sgf(true)
+        };
+        let sgf = f.sgf();
+        assert!(sgf.contains("PB[Shusaku]") && !sgf.contains("Dosaku"), "{sgf}");
+        assert_eq!(sgf, fold(&second[..2]));
+        f.publish(second[2].clone());
+        assert_eq!(f.sgf(), fold(&second), "a newer event: written again");
+        assert_ne!(f.sgf(), sgf);
     }
 
     #[test]
