@@ -877,7 +877,12 @@ mod tests {
     fn late_hall_asks_once_and_fills_the_gap_in_order() {
         let t = Instant::now();
         let mut b = BoardView::new();
-        let need = on_state(&mut b, &json!({"seq": 5, "round": "3", "number": 3}), t, true);
+        let need = on_state(
+            &mut b,
+            &json!({"seq": 5, "round": "3", "number": 3}),
+            t,
+            true,
+        );
         assert_eq!(need, Need::History);
         // Live events overtake the republished ones.
         assert_eq!(b.on_event(pass(6), t, true), Need::Nothing);
@@ -960,7 +965,10 @@ mod tests {
     fn without_an_identity_it_shows_what_it_has() {
         let t = Instant::now();
         let mut b = BoardView::new();
-        assert_eq!(on_state(&mut b, &board_snapshot(5), t, false), Need::Nothing);
+        assert_eq!(
+            on_state(&mut b, &board_snapshot(5), t, false),
+            Need::Nothing
+        );
         b.on_event(pass(6), t, false);
         assert_eq!(seqs(&b), vec![6]);
         assert_eq!(

@@ -320,9 +320,10 @@ impl HallState {
         let Ok(reply) = serde_json::from_slice::<Reply>(payload) else {
             return;
         };
-        let refused_republish = self.commands.on_reply(key, &reply).is_some_and(|s| {
-            matches!(s.command.command, Command::Republish { .. }) && !reply.ok
-        });
+        let refused_republish = self
+            .commands
+            .on_reply(key, &reply)
+            .is_some_and(|s| matches!(s.command.command, Command::Republish { .. }) && !reply.ok);
         if refused_republish {
             let again_in = reply
                 .error
@@ -415,9 +416,7 @@ impl HallState {
                 .boards
                 .get(key)
                 .and_then(|b| {
-                    b.with_live(|s| {
-                        s.map(|s| (s.table.clone(), s.black.clone(), s.white.clone()))
-                    })
+                    b.with_live(|s| s.map(|s| (s.table.clone(), s.black.clone(), s.white.clone())))
                 })
                 .unwrap_or_else(|| ("?".into(), "?".into(), "?".into()));
             tracing::warn!(
@@ -644,7 +643,11 @@ impl HallState {
                         json!(s.number),
                     ],
                 ),
-                None => (19, String::new(), [Value::Null, Value::Null, Value::Null, Value::Null]),
+                None => (
+                    19,
+                    String::new(),
+                    [Value::Null, Value::Null, Value::Null, Value::Null],
+                ),
             });
             let hall_alert = self
                 .fleet

@@ -271,7 +271,10 @@ impl TournamentLink {
                 stopped: false,
             };
         };
-        let board_game = state.as_ref().map_or("", |s| s.game_id.as_str()).to_string();
+        let board_game = state
+            .as_ref()
+            .map_or("", |s| s.game_id.as_str())
+            .to_string();
         let number = state.as_ref().map_or(0, |s| u64::from(s.number));
         let phase = state.as_ref().map_or("", |s| s.phase.as_str());
         let result = state
@@ -692,7 +695,9 @@ mod tests {
         );
         h.on_message(
             &format!("{base}/state"),
-            crate::test_support::whole_state(state).to_string().as_bytes(),
+            crate::test_support::whole_state(state)
+                .to_string()
+                .as_bytes(),
             now,
         );
     }

@@ -310,7 +310,10 @@ mod tests {
             v.sgf(true)
         };
         let sgf = f.sgf();
-        assert!(sgf.contains("PB[Shusaku]") && !sgf.contains("Dosaku"), "{sgf}");
+        assert!(
+            sgf.contains("PB[Shusaku]") && !sgf.contains("Dosaku"),
+            "{sgf}"
+        );
         assert_eq!(sgf, fold(&second[..2]));
         f.publish(second[2].clone());
         assert_eq!(f.sgf(), fold(&second), "a newer event: written again");
