@@ -271,6 +271,7 @@ pub async fn start(
         overview: Arc::default(),
         tournament,
         archive,
+        lang: config.hall.lang,
     };
     if let Some(dir) = &config.hall.archive_dir {
         // The logins and the commands of the last run, before the first request.
@@ -303,6 +304,10 @@ pub async fn start(
         .merge(routes::broker::routes())
         .merge(routes::all_boards::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
+        .layer(axum::middleware::from_fn_with_state(
+            app.lang,
+            routes::lang::in_its_language,
+        ))
         .with_state(app)
         .merge(analysis::route::routes(analysis.clone(), knows))
         .layer(axum::middleware::from_fn_with_state(

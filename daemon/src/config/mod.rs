@@ -81,6 +81,7 @@ impl Config {
                 size: 19,
                 black_side: Side::South,
                 game: "game-1".into(),
+                lang: Lang::En,
             },
             hardware: HardwareConfig {
                 backend: Backend::Sim,

@@ -70,7 +70,11 @@ pub(crate) fn read(root: &Table, r: &mut Reader) -> Config {
 
 fn read_board(t: &Table, r: &mut Reader) -> BoardConfig {
     const P: &str = "board";
-    r.unknown_keys(t, P, &["id", "tournament", "size", "black_side", "game"]);
+    r.unknown_keys(
+        t,
+        P,
+        &["id", "tournament", "size", "black_side", "game", "lang"],
+    );
     let id = if t.contains_key("id") {
         r.id(t, P, "id").unwrap_or_default()
     } else {
@@ -91,6 +95,9 @@ fn read_board(t: &Table, r: &mut Reader) -> BoardConfig {
             })
             .unwrap_or(d.black_side),
         game: r.id(t, P, "game").unwrap_or(d.game),
+        lang: r
+            .word(t, P, "lang", "en|zh|zh-Hant|ja", |w| Lang::parse(w).ok())
+            .unwrap_or(d.lang),
     }
 }
 

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 pub use tengen_hal::Side;
+pub use tengen_l10n::Lang;
 pub use tengen_protocol::event::ClockStart;
 pub use tengen_referee::Penalties;
 pub use tengen_rules::Superko;
@@ -23,6 +24,9 @@ pub struct BoardConfig {
     /// `board.game`: the id of the first game (until a `new_game` command), `[a-z0-9-]`.
     /// Default `"game-1"`.
     pub game: String,
+    /// `board.lang`: the language of the board's own pages (its live page and `/clock`)
+    /// where a reader's browser asks for none: `en`, `zh`, `zh-Hant` or `ja`. Default `en`.
+    pub lang: Lang,
 }
 
 /// `[hardware]`: where the readings come from.

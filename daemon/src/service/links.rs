@@ -148,11 +148,16 @@ pub async fn start_links(
         .clone()
         .unwrap_or_else(|| config.http.listen.to_string());
     let link = Arc::new(OnceLock::new());
-    let routes = live_view::router(feed.clone())
+    let page = live_view::PageOptions {
+        lang: config.board.lang,
+        ..live_view::PageOptions::default()
+    };
+    let routes = live_view::router_with(feed.clone(), page)
         .merge(clock_view::router(
             outputs.subscribe_faces(),
             // Black's face is turned away on a tablet whose near edge faces south.
             matches!(config.board.black_side, Side::North | Side::West),
+            config.board.lang,
         ))
         .merge(mqtt_status::router(link.clone()));
     let http = live_view::serve(&http_addr, routes)

@@ -233,6 +233,7 @@ fn bad_values_are_named_by_path() {
         ("[board]\nid = \"b\"\nsize = 26", "board.size: 26 is not in 2..=25"),
         ("[board]\nid = \"b\"\nsize = \"19\"", "board.size: expected an integer, found a string"),
         ("[board]\nid = \"b\"\nblack_side = \"up\"", r#"board.black_side: "up" is not one of south|north|east|west"#),
+        ("[board]\nid = \"b\"\nlang = \"fr\"", r#"board.lang: "fr" is not one of en|zh|zh-Hant|ja"#),
         ("[board]\nid = \"b\"\ntournament = \"Open\"", r#"board.tournament: "Open" is not [a-z0-9-]"#),
         ("[board]\nid = \"b\"\ngame = \"\"", r#"board.game: "" is not [a-z0-9-]"#),
         ("[board]\nid = \"b\"\n[hardware]\nbackend = \"usb\"", r#"hardware.backend: "usb" is not one of rpi|serial|sim"#),

@@ -524,7 +524,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
 }
 
 /// Emulates a phone of `width` x `height` CSS pixels (a touch screen, 3 device pixels each).
-fn phone(tab: &Tab, width: u32, height: u32) {
+pub(crate) fn phone(tab: &Tab, width: u32, height: u32) {
     use headless_chrome::protocol::cdp::Emulation::SetDeviceMetricsOverride;
     tab.call_method(SetDeviceMetricsOverride {
         width,

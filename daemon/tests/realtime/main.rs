@@ -27,6 +27,7 @@ mod tls;
 mod browser_clock;
 mod browser_console;
 mod browser_hall;
+mod browser_lang;
 mod browser_live;
 mod browser_round;
 mod fault_serial;

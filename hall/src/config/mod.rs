@@ -215,6 +215,9 @@ pub(crate) struct HallSection {
     /// The boards the hall believes (`boards`; none: the `[tournament] boards` pattern, or
     /// every board).
     pub(crate) boards: Option<Vec<String>>,
+    /// The pages' language where a reader's browser asks for none (`lang`: `en`, `zh`,
+    /// `zh-Hant`, `ja`; default `en`), and the static export's.
+    pub(crate) lang: tengen_l10n::Lang,
 }
 
 impl HallSection {
@@ -644,6 +647,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "board_silence_s",
             "tournaments",
             "boards",
+            "lang",
         ],
     );
     let commentary_live = match r.string(t, P, "commentary").as_deref() {
@@ -704,6 +708,11 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         .and_then(|v| u64::try_from(v).ok());
     let tournaments = id_list(t, P, "tournaments", r);
     let boards = id_list(t, P, "boards", r);
+    let lang = r
+        .word(t, P, "lang", "en|zh|zh-Hant|ja", |w| {
+            tengen_l10n::Lang::parse(w).ok()
+        })
+        .unwrap_or_default();
     HallSection {
         identity,
         session_hours,
@@ -718,6 +727,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         board_silence_s,
         tournaments,
         boards,
+        lang,
     }
 }
 
@@ -978,6 +988,25 @@ mod tests {
 
     fn lines(text: &str) -> Vec<String> {
         parse(text).expect_err("a bad file").lines()
+    }
+
+    /// `[hall] lang`: one of the four languages (read leniently), else one line naming it.
+    #[test]
+    fn the_pages_language_is_one_of_four() {
+        use tengen_l10n::Lang;
+        assert_eq!(parse("").unwrap().hall.lang, Lang::En);
+        assert_eq!(
+            parse("[hall]\nlang = \"zh-TW\"\n").unwrap().hall.lang,
+            Lang::ZhHant
+        );
+        assert_eq!(
+            parse("[hall]\nlang = \"ja\"\n").unwrap().hall.lang,
+            Lang::Ja
+        );
+        assert_eq!(
+            lines("[hall]\nlang = \"fr\"\n"),
+            ["hall.toml: hall.lang: \"fr\" is not one of en|zh|zh-Hant|ja"]
+        );
     }
 
     #[test]

@@ -304,7 +304,7 @@ async fn serve(
     };
     // The hall does not know where each board's Black sits: the default (south), and the
     // page's `?flip` for the others.
-    serve_at(clock_view::router(faces, false), &path, req).await
+    serve_at(clock_view::router(faces, false, app.lang), &path, req).await
 }
 
 /// `/board/{t}/{b}/clock[/...]`: the public clock, or the live one with the board's key.

@@ -21,6 +21,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
+use tengen_l10n::{text, Lang, Render};
 use tengen_net::live_view::PageOptions;
 
 use crate::boards::mqtt_client::lock;
@@ -59,7 +60,7 @@ impl Seen {
     fn of(app: &App) -> Seen {
         let delay = lock(&app.hall)
             .delay_policy()
-            .filter(|d| delay_words(d).is_some());
+            .filter(|d| delay_words(d, Lang::En).is_some());
         if app.commentary_live {
             Seen::Live { delay }
         } else {
@@ -68,41 +69,42 @@ impl Seen {
     }
 
     /// The pages' heading: what they are.
-    fn heading(self) -> String {
+    fn heading(self, lang: Lang) -> String {
         let what = match self {
-            Seen::Live { .. } => "live (closed room)".to_string(),
-            Seen::Public { delay: Some(d) } => {
-                format!("delayed by {}", delay_words(&d).unwrap_or_default())
-            }
-            Seen::Public { delay: None } => "live (no broadcast delay)".to_string(),
+            Seen::Live { .. } => text(lang, "commentary-live-closed", &[]),
+            Seen::Public { delay: Some(d) } => text(
+                lang,
+                "commentary-delayed",
+                &[("delay", &delay_words(&d, lang).unwrap_or_default())],
+            ),
+            Seen::Public { delay: None } => text(lang, "commentary-live-public", &[]),
         };
-        format!("Commentary \u{2013} {what}")
+        text(lang, "commentary-heading", &[("what", &what)])
     }
 
     /// What a board's page says under the heading.
-    fn note(self) -> String {
+    fn note(self, lang: Lang) -> String {
         match self {
-            Seen::Live { delay: Some(_) } => "Every move as it is played, ahead of the \
-                broadcast: keep it in this room until the public pages show it."
-                .to_string(),
+            Seen::Live { delay: Some(_) } => text(lang, "commentary-note-live-ahead", &[]),
             Seen::Live { delay: None } | Seen::Public { delay: None } => {
-                "Every move as it is played, as the public sees it.".to_string()
+                text(lang, "commentary-note-live", &[])
             }
-            Seen::Public { delay: Some(d) } => format!(
-                "As the public sees the game: the last {} are not shown yet.",
-                delay_words(&d).unwrap_or_default()
+            Seen::Public { delay: Some(d) } => text(
+                lang,
+                "commentary-note-delayed",
+                &[("delay", &delay_words(&d, lang).unwrap_or_default())],
             ),
         }
     }
 
     /// What the analysis panel says of what the engine saw, where it is not what the page
     /// shows.
-    fn analysis_note(self) -> Option<String> {
+    fn analysis_note(self, lang: Lang) -> Option<String> {
         match self {
-            Seen::Live { delay: Some(d) } => Some(format!(
-                "The engine sees only what the public has seen, {} behind: the newest \
-                 moves have no estimate yet.",
-                delay_words(&d).unwrap_or_default()
+            Seen::Live { delay: Some(d) } => Some(text(
+                lang,
+                "commentary-analysis-note",
+                &[("delay", &delay_words(&d, lang).unwrap_or_default())],
             )),
             _ => None,
         }
@@ -111,20 +113,25 @@ impl Seen {
 
 /// A broadcast delay in words (`3 moves / 5 min`, `1 move`, `30 s`); `None` when it holds
 /// nothing back.
-fn delay_words(d: &DelayPolicy) -> Option<String> {
+fn delay_words(d: &DelayPolicy, lang: Lang) -> Option<String> {
     let mut parts = Vec::new();
     match d.moves {
         0 => {}
-        1 => parts.push("1 move".to_string()),
-        n => parts.push(format!("{n} moves")),
+        1 => parts.push(text(lang, "delay-moves-one", &[])),
+        n => parts.push(text(lang, "delay-moves", &[("n", &n.to_string())])),
     }
     let ms = d.window_ms;
+    let minutes = |n: String| text(lang, "delay-min", &[("n", &n)]);
     if ms >= 60_000 && ms % 60_000 == 0 {
-        parts.push(format!("{} min", ms / 60_000));
+        parts.push(minutes((ms / 60_000).to_string()));
     } else if ms >= 60_000 {
-        parts.push(format!("{:.1} min", ms as f64 / 60_000.0));
+        parts.push(minutes(format!("{:.1}", ms as f64 / 60_000.0)));
     } else if ms > 0 {
-        parts.push(format!("{} s", ms.div_ceil(1000)));
+        parts.push(text(
+            lang,
+            "delay-s",
+            &[("n", &ms.div_ceil(1000).to_string())],
+        ));
     }
     (!parts.is_empty()).then(|| parts.join(" / "))
 }
@@ -133,11 +140,13 @@ async fn overview(State(app): State<App>, headers: HeaderMap) -> Response {
     if commentator(&app, &headers).is_none() {
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
-    let heading = serde_json::to_string(&Seen::of(&app).heading())
+    let lang = super::lang::current();
+    let heading = serde_json::to_string(&Seen::of(&app).heading(lang))
         .unwrap_or_default()
         .replace('<', "\\u003c");
     Html(
-        OVERVIEW
+        Render::served(lang)
+            .page(OVERVIEW)
             .replacen(
                 "const BOARDS = \"/api/boards\";",
                 "const BOARDS = \"/api/commentary/boards\";",
@@ -194,15 +203,16 @@ async fn board_view(
         return not_found("no such board in this hall");
     };
     let seen = Seen::of(&app);
+    let lang = super::lang::current();
     let options = PageOptions {
-        heading: Some(seen.heading()),
-        note: Some(seen.note()),
+        heading: Some(seen.heading(lang)),
+        note: Some(seen.note(lang)),
         // The public page's analysis: the same estimates of the same public positions.
         analysis: Some(format!(
             "/board/{}/{}/api/analysis",
             key.tournament, key.board
         )),
-        analysis_note: seen.analysis_note(),
+        analysis_note: seen.analysis_note(lang),
         ..PageOptions::default()
     };
     one_board(feed, options, &params, req).await
@@ -222,7 +232,7 @@ mod tests {
 
     #[test]
     fn every_heading_says_live_or_delayed_and_by_how_much() {
-        let heading = |s: Seen| s.heading();
+        let heading = |s: Seen| s.heading(Lang::En);
         assert_eq!(
             heading(Seen::Public {
                 delay: delay(2, 300_000)
@@ -253,12 +263,22 @@ mod tests {
             heading(Seen::Live { delay: delay(3, 0) }),
             "Commentary \u{2013} live (closed room)"
         );
-        assert_eq!(delay_words(&delay(0, 0).unwrap()), None);
+        assert_eq!(delay_words(&delay(0, 0).unwrap(), Lang::En), None);
         // Only a live room ahead of the broadcast is told its analysis lags.
         assert!(Seen::Live { delay: delay(3, 0) }
-            .analysis_note()
+            .analysis_note(Lang::En)
             .is_some_and(|n| n.contains("3 moves behind")));
-        assert_eq!(Seen::Public { delay: delay(3, 0) }.analysis_note(), None);
-        assert_eq!(Seen::Live { delay: None }.analysis_note(), None);
+        assert_eq!(
+            Seen::Public { delay: delay(3, 0) }.analysis_note(Lang::En),
+            None
+        );
+        assert_eq!(Seen::Live { delay: None }.analysis_note(Lang::En), None);
+        assert_eq!(
+            Seen::Public {
+                delay: delay(2, 300_000)
+            }
+            .heading(Lang::Zh),
+            "解说 \u{2013} 延迟 2手 / 5分钟"
+        );
     }
 }

@@ -8,6 +8,7 @@ pub(crate) mod all_boards;
 pub(crate) mod broker;
 pub(crate) mod clock;
 pub(crate) mod commentary;
+pub(crate) mod lang;
 pub(crate) mod round_api;
 pub(crate) mod rounds;
 pub(crate) mod static_export;
@@ -27,6 +28,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tower::ServiceExt;
 
+use tengen_l10n::Render;
 use tengen_net::live_view::{self, LiveFeed, PageOptions};
 use tengen_protocol::topics::BoardKey;
 
@@ -76,6 +78,8 @@ pub(crate) struct App {
     pub(crate) tournament: Option<Arc<Mutex<TournamentLink>>>,
     /// Every game the hall has followed (`[hall] archive_dir`), if configured.
     pub(crate) archive: Option<SharedArchive>,
+    /// The pages' language where a request asks for none (`[hall] lang`).
+    pub(crate) lang: tengen_l10n::Lang,
 }
 
 /// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'
@@ -105,8 +109,8 @@ pub(crate) fn router() -> Router<App> {
         .route("/api/console/command", post(console_command))
 }
 
-async fn overview() -> Html<&'static str> {
-    Html(OVERVIEW)
+async fn overview() -> Html<String> {
+    Html(page_in_its_language(OVERVIEW))
 }
 
 /// `/api/boards`: the overview's shared copy, with its age in `X-Tengen-Age-Ms`.
@@ -172,14 +176,11 @@ async fn live_view(
     let Some(feed) = key.and_then(|k| lock(&app.hall).feed(&k)) else {
         return not_found("no such board in this hall");
     };
+    let lang = lang::current();
     let options = PageOptions {
-        heading: Some("Arbiters \u{2013} live".into()),
+        heading: Some(tengen_l10n::text(lang, "live-arbiters-heading", &[])),
         clock_link: Some("clock-link".into()),
-        clock_note: Some(
-            "It shows the live time and move number: under a broadcast delay, give it to \
-             that tablet only."
-                .into(),
-        ),
+        clock_note: Some(tengen_l10n::text(lang, "live-arbiters-clock-note", &[])),
         ..PageOptions::default()
     };
     one_board(feed, options, &params, req).await
@@ -218,6 +219,7 @@ pub(crate) async fn one_board(
 ) -> Response {
     let options = PageOptions {
         hide_faces: true,
+        lang: lang::current(),
         ..options
     };
     let rest = params.get("rest").map(String::as_str).unwrap_or("");
@@ -272,17 +274,31 @@ pub(crate) fn commentator(app: &App, headers: &HeaderMap) -> Option<String> {
     logged_in(app, headers).map(|(name, _)| name)
 }
 
+/// The login form in the request's language, with `error` (a message id of the login's,
+/// `""` for none) above it.
 pub(crate) fn login_page(status: StatusCode, error: &str) -> Response {
-    let escaped = error
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
-    (status, Html(LOGIN.replace("{{error}}", &escaped))).into_response()
+    login_page_with(status, error, &[])
+}
+
+fn login_page_with(status: StatusCode, error: &str, args: &[(&str, &str)]) -> Response {
+    let lang = lang::current();
+    let said = if error.is_empty() {
+        String::new()
+    } else {
+        tengen_l10n::html_escape(&tengen_l10n::text(lang, error, args))
+    };
+    let page = Render::served(lang).page(LOGIN).replace("{{error}}", &said);
+    (status, Html(page)).into_response()
+}
+
+/// A page of the hall's in the request's language.
+fn page_in_its_language(template: &str) -> String {
+    Render::served(lang::current()).page(template)
 }
 
 async fn console(State(app): State<App>, headers: HeaderMap) -> Response {
     match logged_in(&app, &headers) {
-        Some((_, Role::Arbiter)) => Html(CONSOLE).into_response(),
+        Some((_, Role::Arbiter)) => Html(page_in_its_language(CONSOLE)).into_response(),
         // A commentator has no console: the boards are on the commentary pages.
         Some((_, Role::Commentator)) => Redirect::to("/commentary").into_response(),
         None => login_page(StatusCode::UNAUTHORIZED, ""),
@@ -314,7 +330,7 @@ async fn login(
     // Argon2 takes tens of milliseconds and 19 MiB: not on the async threads, and only
     // HASH_CHECKS at once.
     let Ok(_permit) = app.hash_checks.acquire().await else {
-        return login_page(StatusCode::SERVICE_UNAVAILABLE, "The hall is stopping.");
+        return login_page(StatusCode::SERVICE_UNAVAILABLE, "login-stopping");
     };
     // Again after the wait: guesses sent all at once must not all pass the check above
     // before the first of them has failed.
@@ -340,7 +356,7 @@ async fn login(
         if let Err(wait) = logins.check(addr, &name, now) {
             return too_many(wait);
         }
-        return login_page(StatusCode::UNAUTHORIZED, "Wrong name or password.");
+        return login_page(StatusCode::UNAUTHORIZED, "login-wrong");
     };
     app.logins
         .lock()
@@ -384,9 +400,10 @@ fn truncate(name: &str) -> String {
 /// `429 Too Many Requests` with `Retry-After` (whole seconds, rounded up) and the form.
 fn too_many(wait: Duration) -> Response {
     let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    let mut r = login_page(
+    let mut r = login_page_with(
         StatusCode::TOO_MANY_REQUESTS,
-        &format!("Too many failed logins: try again in {secs} s."),
+        "login-too-many",
+        &[("s", &secs.to_string())],
     );
     r.headers_mut()
         .insert(header::RETRY_AFTER, header::HeaderValue::from(secs));
@@ -552,7 +569,7 @@ async fn console_command(
 /// lags behind the broadcast delay.
 async fn console_overview(State(app): State<App>, headers: HeaderMap) -> Response {
     match arbiter(&app, &headers) {
-        Some(_) => Html(OVERVIEW.replacen(
+        Some(_) => Html(page_in_its_language(OVERVIEW).replacen(
             "const BOARDS = \"/api/boards\";",
             "const BOARDS = \"/api/console/boards\";",
             1,

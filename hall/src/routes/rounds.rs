@@ -33,6 +33,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
+use tengen_l10n::Render;
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
 use tengen_tournament::GameResult;
@@ -289,11 +290,12 @@ fn escape(s: &str) -> String {
 }
 
 async fn rounds_page(State(app): State<App>) -> Html<String> {
-    Html(rounds_html(&app))
+    Html(rounds_html(&app, Render::served(super::lang::current())))
 }
 
-/// The `/rounds` page.
-pub(crate) fn rounds_html(app: &App) -> String {
+/// The `/rounds` page, its words as `render` says.
+pub(crate) fn rounds_html(app: &App, render: Render) -> String {
+    let t = |id: &str| tengen_l10n::html_escape(&tengen_l10n::text(render.lang, id, &[]));
     let rows: String = rounds(app)
         .into_iter()
         .map(|(round, games, finished)| {
@@ -307,20 +309,27 @@ pub(crate) fn rounds_html(app: &App) -> String {
         })
         .collect();
     let body = if rows.is_empty() {
-        "<p>No rounds yet.</p>".to_string()
+        format!("<p>{}</p>", t("rounds-none"))
     } else {
         format!(
-            "<table>\n<tr><th>Round</th><th>Games</th><th>Finished</th><th>Records</th></tr>\n\
-             {rows}</table>"
+            "<table>\n<tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>\n{rows}</table>",
+            t("rounds-round"),
+            t("rounds-games"),
+            t("rounds-finished"),
+            t("rounds-records"),
         )
     };
-    format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+    // The frame goes through the renderer (language and switch); the rows, with their
+    // round names from outside, are put in after it, so that no `{{` of theirs is read.
+    let frame = render.page(
+        "<!doctype html>\n<html lang=\"{{lang}}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>Rounds</title><style>body{{font-family:sans-serif;margin:1em}}\
-         td,th{{padding:.2em .8em;text-align:left}}</style></head>\n<body>\
-         <h1>Rounds</h1>\n{body}\n<p><a href=\"/\">All boards</a></p>\n</body></html>\n"
-    )
+         <title>{{t:rounds-title}}</title><style>body{font-family:sans-serif;margin:1em}\
+         td,th{padding:.2em .8em;text-align:left}</style></head>\n<body>\
+         <h1>{{t:rounds-title}}</h1>\n@BODY@\n<p><a href=\"/\">{{t:rounds-all-boards}}</a></p>\n\
+         {{lang-switch}}\n</body></html>\n",
+    );
+    frame.replacen("@BODY@", &body, 1)
 }
 
 #[cfg(test)]

@@ -27,7 +27,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use tengen_net::live_view::PAGE;
+use tengen_l10n::Render;
+use tengen_net::live_view::PageOptions;
 use tengen_protocol::topics::BoardKey;
 use thiserror::Error;
 
@@ -93,8 +94,14 @@ impl Exporter {
     /// One pass: writes what changed on the public side since the last pass.
     pub(crate) fn sync(&mut self, app: &App) -> Result<Pass, ExportError> {
         let mut pass = Pass::default();
+        // The export's pages speak the hall's default language (`[hall] lang`): a static
+        // server reads no `?lang=` nor cookie, so they show no language switch.
+        let render = Render {
+            lang: app.lang,
+            switch: false,
+        };
         if !self.started {
-            self.write(&mut pass, "index.html", OVERVIEW.as_bytes())?;
+            self.write(&mut pass, "index.html", render.page(OVERVIEW).as_bytes())?;
             self.started = true;
         }
         // What to write is read under the lock; the disk is written after.
@@ -124,7 +131,11 @@ impl Exporter {
             }
             let base = format!("board/{}/{}", key.tournament, key.board);
             if done.is_none() {
-                let page = PAGE.replacen("<head>", &format!("<head>\n{STATIC_MARK}"), 1);
+                let page = PageOptions::default().page(render).replacen(
+                    "<head>",
+                    &format!("<head>\n{STATIC_MARK}"),
+                    1,
+                );
                 self.write(&mut pass, &format!("{base}/index.html"), page.as_bytes())?;
             }
             let events = serde_json::to_vec(&feed.events_after(0)).unwrap_or_default();
@@ -153,7 +164,7 @@ impl Exporter {
         }
         if rounds_changed || !self.rounds_page {
             self.rounds_page = true;
-            let page = rounds::rounds_html(app);
+            let page = rounds::rounds_html(app, render);
             self.write(&mut pass, "rounds/index.html", page.as_bytes())?;
             let list = rounds::rounds_value(app).to_string();
             self.write(&mut pass, "api/rounds", list.as_bytes())?;

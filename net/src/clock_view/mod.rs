@@ -15,8 +15,8 @@
 
 use std::convert::Infallible;
 
-use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{Path, Query, RawQuery, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -25,6 +25,7 @@ use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use tokio::sync::watch;
 
+use tengen_l10n::{Lang, Render};
 use tengen_rules::Color;
 use tengen_table::PlayerFaces;
 
@@ -40,21 +41,33 @@ struct ClockState {
     /// Black's face is turned upside down on the tablet by default: Black sits at the far
     /// side of a tablet whose near edge faces south.
     black_far: bool,
+    /// The page's language where the request names none.
+    lang: Lang,
 }
 
 /// The routes of `/clock`, reading the faces from `faces`; `black_far`: Black sits at the
 /// far side of the tablet (north or west of the board), so Black's face is turned upside
-/// down (the page's `?flip` swaps it).
-pub fn router(faces: watch::Receiver<PlayerFaces>, black_far: bool) -> Router {
+/// down (the page's `?flip` swaps it). The page's words are in the language the request
+/// asks for (`?lang=`, the `lang` cookie, `Accept-Language`), else in `lang`.
+pub fn router(faces: watch::Receiver<PlayerFaces>, black_far: bool, lang: Lang) -> Router {
     Router::new()
         .route("/clock", get(page))
         .route("/clock/events", get(events))
         .route("/clock/{face}", get(picture))
-        .with_state(ClockState { faces, black_far })
+        .with_state(ClockState {
+            faces,
+            black_far,
+            lang,
+        })
 }
 
-async fn page(State(state): State<ClockState>) -> Html<String> {
-    Html(PAGE.replace(
+async fn page(
+    State(state): State<ClockState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Html<String> {
+    let lang = tengen_l10n::from_request(query.as_deref(), &headers, state.lang);
+    Html(Render::served(lang).page(PAGE).replace(
         "__BLACK_FAR__",
         if state.black_far { "true" } else { "false" },
     ))
@@ -137,5 +150,21 @@ fn color_of(c: &str) -> Color {
         Color::Black
     } else {
         Color::White
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every word of the tablet page is a message in every language.
+    #[test]
+    fn the_tablet_page_is_in_every_language() {
+        assert_eq!(tengen_l10n::check_template(PAGE), vec![]);
+        for lang in Lang::ALL {
+            let page = Render::served(lang).page(PAGE);
+            assert!(page.contains(&format!("<html lang=\"{}\">", lang.tag())));
+            assert!(!page.contains("{{"));
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 
-use axum::extract::{Query, State};
+use axum::extract::{Query, RawQuery, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
@@ -21,11 +21,13 @@ use tokio::sync::broadcast;
 
 pub use feed::LiveFeed;
 
+use tengen_l10n::{Lang, Render};
 use tengen_protocol::Envelope;
 
-/// The live page: board (SVG), clocks, moves, alerts; rebuilt in the browser from `/events`.
-/// `?move=N` opens it at move N (the record's first N moves on the board, not following
-/// new ones until *live* is pressed).
+/// The live page's template: board (SVG), clocks, moves, alerts; rebuilt in the browser
+/// from `/events`. `?move=N` opens it at move N (the record's first N moves on the board,
+/// not following new ones until *live* is pressed). Its words are placeholders that
+/// [`tengen_l10n::Render`] fills in the reader's language.
 pub const PAGE: &str = include_str!("page.html");
 
 /// The line of [`PAGE`] that [`PageOptions`] replace.
@@ -60,13 +62,23 @@ pub struct PageOptions {
     /// hall's pages keep to one each (a browser opens at most six connections to a host).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hide_faces: bool,
+    /// The page's language where the request names none (`?lang=`, the `lang` cookie,
+    /// `Accept-Language`): the board's `[board] lang` or the hall's `[hall] lang`.
+    #[serde(skip)]
+    pub lang: Lang,
 }
 
 impl PageOptions {
-    /// [`PAGE`] with these options in it.
-    pub fn page(&self) -> String {
-        if *self == PageOptions::default() {
-            return PAGE.to_string();
+    /// [`PAGE`] with these options in it, its words as `render` says.
+    pub fn page(&self, render: Render) -> String {
+        let page = render.page(PAGE);
+        if *self
+            == (PageOptions {
+                lang: self.lang,
+                ..PageOptions::default()
+            })
+        {
+            return page;
         }
         let json = serde_json::to_string(self).unwrap_or_else(|_| "{}".to_string());
         // Inside a <script>: no '<' (no `</script>`, no `<!--`), and no line separators.
@@ -74,7 +86,7 @@ impl PageOptions {
             .replace('<', "\\u003c")
             .replace('\u{2028}', "\\u2028")
             .replace('\u{2029}', "\\u2029");
-        PAGE.replacen(OPTIONS_LINE, &format!("const OPTIONS = {json};"), 1)
+        page.replacen(OPTIONS_LINE, &format!("const OPTIONS = {json};"), 1)
     }
 }
 
@@ -83,11 +95,18 @@ pub fn router(feed: LiveFeed) -> Router {
     router_with(feed, PageOptions::default())
 }
 
-/// [`router`] with the page framed by `options`.
+/// [`router`] with the page framed by `options`, in the language each request asks for.
 pub fn router_with(feed: LiveFeed, options: PageOptions) -> Router {
-    let page = options.page();
     Router::new()
-        .route("/", get(move || async move { Html(page) }))
+        .route(
+            "/",
+            get(
+                move |RawQuery(query): RawQuery, headers: HeaderMap| async move {
+                    let lang = tengen_l10n::from_request(query.as_deref(), &headers, options.lang);
+                    Html(options.page(Render::served(lang)))
+                },
+            ),
+        )
         .route("/game.sgf", get(sgf))
         .route("/api/state", get(state))
         .route("/events", get(events))
@@ -257,7 +276,8 @@ mod tests {
     /// cannot end the script (a name with `</script>` in it stays text).
     #[test]
     fn options_are_written_into_the_page_safely() {
-        assert_eq!(PageOptions::default().page(), PAGE);
+        let en = Render::served(Lang::En);
+        assert_eq!(PageOptions::default().page(en), en.page(PAGE));
         assert!(
             PAGE.contains(OPTIONS_LINE),
             "the page has the line to replace"
@@ -267,7 +287,7 @@ mod tests {
             note: Some("</script><script>alert(1)</script>\u{2028}".into()),
             ..PageOptions::default()
         }
-        .page();
+        .page(en);
         assert!(!page.contains(OPTIONS_LINE));
         let line = page
             .lines()
@@ -283,8 +303,20 @@ mod tests {
         assert_eq!(back["note"], "</script><script>alert(1)</script>\u{2028}");
         assert_eq!(
             page.matches("</script>").count(),
-            PAGE.matches("</script>").count()
+            en.page(PAGE).matches("</script>").count()
         );
+    }
+
+    /// Every word the page names is a message in every language, and the page says which
+    /// language it is in.
+    #[test]
+    fn the_page_is_in_every_language() {
+        assert_eq!(tengen_l10n::check_template(PAGE), vec![]);
+        for lang in Lang::ALL {
+            let page = PageOptions::default().page(Render::served(lang));
+            assert!(page.contains(&format!("<html lang=\"{}\">", lang.tag())));
+            assert!(!page.contains("{{"), "every placeholder filled");
+        }
     }
 
     /// A viewer that joined a long game gets the whole backlog in order, then the live

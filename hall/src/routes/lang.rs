@@ -1,0 +1,112 @@
+//! The language of each request (`?lang=`, the `lang` cookie, `Accept-Language`, then
+//! `[hall] lang`), found once by a middleware and read by any handler that writes words:
+//! the pages, the login page wherever it is served from.
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use tengen_l10n::Lang;
+
+tokio::task_local! {
+    static LANG: Lang;
+}
+
+/// Runs the request's handler with its language at hand ([`current`]).
+pub(crate) async fn in_its_language(
+    State(default): State<Lang>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let lang = tengen_l10n::from_request(req.uri().query(), req.headers(), default);
+    LANG.scope(lang, next.run(req)).await
+}
+
+/// The language of the request being answered; English outside one (a test calling a
+/// handler's helper directly).
+pub(crate) fn current() -> Lang {
+    LANG.try_with(|l| *l).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use tengen_l10n::{check_template, message_ids, Render};
+
+    use super::*;
+    use crate::routes::{CONSOLE, LOGIN, OVERVIEW};
+
+    /// The names after `marker` in `text` (`T.name`, `say("name"`).
+    fn names_after<'a>(text: &'a str, marker: &str) -> BTreeSet<&'a str> {
+        text.match_indices(marker)
+            // `T.x`, not `WAIT.x` or `/…T/.test`.
+            .filter(|(i, _)| {
+                !text[..*i]
+                    .chars()
+                    .last()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/')
+            })
+            .map(|(i, _)| {
+                let rest = &text[i + marker.len()..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            })
+            .filter(|n| !n.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn every_page_of_the_hall_is_in_every_language() {
+        for page in [OVERVIEW, CONSOLE, LOGIN] {
+            assert_eq!(check_template(page), vec![]);
+            for lang in Lang::ALL {
+                let filled = Render::served(lang).page(page);
+                assert!(filled.contains(&format!("<html lang=\"{}\">", lang.tag())));
+                assert!(
+                    !filled.replace("{{error}}", "").contains("{{"),
+                    "every placeholder filled"
+                );
+                assert!(filled.contains("class=\"lang-switch\""));
+            }
+        }
+    }
+
+    /// The console's table `T` is built from the messages: every word it looks up is one.
+    #[test]
+    fn every_word_the_console_looks_up_is_a_message() {
+        let ids = message_ids(Lang::En);
+        let console: BTreeSet<&str> = ids
+            .iter()
+            .filter_map(|id| id.strip_prefix("console-"))
+            .map(|id| id.split("--").next().unwrap_or(id))
+            .collect();
+        // Built by the page from alerts.ftl and clock.ftl rather than console.ftl.
+        let built = [
+            "codes",
+            "checks",
+            "faults",
+            "resDraw",
+            "resVoid",
+            "resUnknown",
+            "resResign",
+            "resTime",
+            "resForfeit",
+            "resPoints",
+            "resWin",
+            "articleClause",
+        ];
+        let script = &CONSOLE[CONSOLE.find("const T = (() => {").expect("the table")..];
+        let mut used = names_after(script, "T.");
+        used.extend(names_after(script, "say(\""));
+        let missing: Vec<&str> = used
+            .into_iter()
+            .filter(|n| !console.contains(n) && !built.contains(n))
+            .collect();
+        assert_eq!(missing, Vec::<&str>::new());
+        for id in ["result-draw", "result-resign", "alert-article-clause"] {
+            assert!(ids.contains(&id), "{id}");
+        }
+    }
+}

@@ -1,0 +1,48 @@
+# Alerts: for each code of `AlertCode` (and the hall's `board_offline`), a short title and
+# the sentence the arbiter reads: the article and what to check. The events keep their
+# code and English `message`; the page picks these by code.
+
+alert-article = Art. { $a }
+alert-article-clause = Art. { $a }.{ $c }
+alert-uncaptured_stones = Captured stones left on the board
+alert-uncaptured_stones-check = Art. 18.2 and 22.6: stones without liberties were not (all) taken off before the clock was pressed. Check which stones have no liberties: they come off, and the player who left them gets one warning.
+alert-wrong_capture = Stones taken off that were not captured
+alert-wrong_capture-check = Art. 18.1: stones that still had liberties were taken off. Put them back where they were; the player who took them gets one warning.
+alert-stone_moved = A stone on the board moved
+alert-stone_moved-check = Art. 17.5: a stone already on the board is found moved. Put it back where it was, as both players agree; if it was moved on purpose, the mover loses.
+alert-takeback = Takeback
+alert-takeback-check = Art. 17.3: a stone that had left the hand was picked up and played elsewhere. The stone goes back where it was first played; one warning.
+alert-double_move = Two moves in a row
+alert-double_move-check = Art. 17.2: one side played twice in a row without the other passing. The second move is void; one warning.
+alert-wrong_color = Wrong colours
+alert-wrong_color-check = Art. 17.1: the players took the wrong colours. Correct it up to and including move 10; after move 10 it is never corrected.
+alert-suicide = Stone on a forbidden point (suicide)
+alert-suicide-check = Art. 5 and 19: the stone was placed on a forbidden point. The move is void and the turn is forfeited.
+alert-ko = Ko taken back at once
+alert-ko-check = Art. 18.3: the ko was retaken at once without a ko threat. The move is void, the turn forfeited, and one warning.
+alert-superko = Whole-board repetition
+alert-superko-check = Art. 6 and 20: the move repeats an earlier whole-board position. The move is forbidden; in triple ko and similar cycles the event's rules say no result, draw or replay.
+alert-clock_before_move = Clock pressed before the move
+alert-clock_before_move-check = Art. 17.4: the clock was pressed before the stone was placed. One warning; the clock readings are not changed.
+alert-board_disturbed = Board knocked
+alert-board_disturbed-check = Art. 17.6: the position was scattered. Replay it from the board's record if both players agree.
+alert-time_expired = Time ran out
+alert-time_expired-check = Art. 22.5: the time ran out in the last byo-yomi minute. In principle the game is lost; on request the turn may instead be forfeited (a pass), with the same byo-yomi.
+alert-mismatch = Board differs from the record
+alert-mismatch-check = The stones on the board differ from the record in a way no article names. Compare the board with the record and restore it.
+alert-board_restarted = Board restarted during the game
+alert-board_restarted-check = Art. 22.8: the board was off during the game; the clocks came back stopped as they stood. Check both players' times, then resume the clocks.
+alert-board_offline = Board offline
+alert-board_offline-check = The hall no longer hears this board. Go to the table: check its power and network; the players' clock may have stopped.
+alert-storage_low = Board's storage almost full
+alert-storage_low-check = The board still records, but not for long. Free space on its storage.
+alert-storage_full = Board's storage full
+alert-storage_full-check = The board could not write an event; the game goes on and events wait in memory. Free space on its storage now.
+
+## Hardware trouble
+
+fault-link_lost = sensor link lost
+fault-stuck = sensor stuck
+fault-noisy = noisy sensor
+fault-wrong_size = scans of another board size
+fault-board_offline = board offline

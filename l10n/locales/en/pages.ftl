@@ -1,0 +1,126 @@
+# Pages: the words of the board's live page, the hall's overview, login, rounds archive and
+# commentary pages. `{ $name }` placeables are filled by the server or by the page's `t()`.
+
+lang-switch-label = Language
+side-black = Black
+side-white = White
+status-connecting = connecting
+status-online = online
+status-offline = offline
+status-restoring = restarting
+status-reconnecting = reconnecting
+status-unknown = unknown
+dash-none = none
+
+## The board's live page (net/src/live_view/page.html)
+
+live-board-aria = Go board
+live-nav-first = first (Home)
+live-nav-back = back (←)
+live-nav-forward = forward (→)
+live-nav-last = last (End)
+live-nav-live-title = follow new moves
+live-nav-live = live
+live-move-aria = move
+live-move-placeholder = move
+live-jump-aria = jump to move
+live-go = go
+live-try-title = try moves from the shown position; the game is not touched
+live-try = try moves
+live-back-to-game = back to game
+live-move-numbers = move numbers
+live-faces = What the players see
+live-face-black = Black's display
+live-face-white = White's display
+live-clock-link = The players' clock for a tablet at this table:
+live-open = open
+live-info-event = Event
+live-info-round = Round
+live-info-table = Table
+live-info-time = Time
+live-info-komi = Komi
+live-info-handicap = Handicap
+live-info-captures = Captures
+live-analysis = Engine analysis
+live-analysis-what = score lead over the moves, candidates on the board
+live-graph-aria = score lead over the moves
+live-moves = Moves
+live-captured = { $n } captured
+live-warnings = { $n } warnings
+live-warnings-one = 1 warning
+live-move-of = move { $n } of { $total }
+live-variation = variation from move { $from }: { $moves } · { $side } to play
+live-click-to-place = click to place
+live-round = round { $round }
+live-table = table { $table }
+live-komi = komi { $komi }
+live-handicap = handicap { $n }
+live-captures = Black { $b }, White { $w }
+live-result = Result: { $result }
+live-result-reason = Result: { $result } ({ $reason })
+live-counting = Counting
+live-summary = Move { $n }: { $color } { $point }
+live-no-moves = No moves yet
+live-after-move = After move { $n }: { $lead }
+live-even = even
+live-leads = { $side } leads by { $points }
+live-best = best: { $moves }
+live-no-estimate = After move { $n }: no estimate (yet)
+live-jump-invalid = a move number, 0 to { $total }
+live-arbiters-heading = Arbiters – live
+live-arbiters-clock-note = It shows the live time and move number: under a broadcast delay, give it to that tablet only.
+
+## The hall's overview (hall/src/public/overview.html)
+
+overview-title = tengen hall
+overview-title-live = tengen hall: arbiters, live
+overview-boards = { $n } boards
+overview-silent-count = { $n } silent
+overview-table = table { $table }
+overview-round = round { $round }
+overview-move = move { $n }
+overview-result = Result: { $result }
+overview-alerts = { $n } open alerts
+overview-alerts-one = 1 open alert
+overview-silent-s = silent { $n } s
+overview-silent-min = silent { $n } min
+overview-silent-h = silent { $h } h
+overview-silent-h-min = silent { $h } h { $m } min
+overview-no-broker = No broker connection: the boards may be out of date
+overview-no-broker-why = No broker connection ({ $broker }): { $error }
+
+## Login (hall/src/console/login.html)
+
+login-title = tengen hall: arbiters' login
+login-heading = Arbiters' console
+login-name = Name
+login-password = Password or token
+login-submit = Log in
+login-wrong = Wrong name or password.
+login-stopping = The hall is stopping.
+login-too-many = Too many failed logins: try again in { $s } s.
+
+## The rounds archive (/rounds)
+
+rounds-title = Rounds
+rounds-none = No rounds yet.
+rounds-round = Round
+rounds-games = Games
+rounds-finished = Finished
+rounds-records = Records
+rounds-all-boards = All boards
+
+## Commentary pages (/commentary)
+
+commentary-heading = Commentary – { $what }
+commentary-live-closed = live (closed room)
+commentary-delayed = delayed by { $delay }
+commentary-live-public = live (no broadcast delay)
+commentary-note-live-ahead = Every move as it is played, ahead of the broadcast: keep it in this room until the public pages show it.
+commentary-note-live = Every move as it is played, as the public sees it.
+commentary-note-delayed = As the public sees the game: the last { $delay } are not shown yet.
+commentary-analysis-note = The engine sees only what the public has seen, { $delay } behind: the newest moves have no estimate yet.
+delay-moves = { $n } moves
+delay-moves-one = 1 move
+delay-min = { $n } min
+delay-s = { $n } s
