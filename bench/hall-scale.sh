@@ -2,8 +2,8 @@
 # bench/hall-scale.sh [COUNT...]: many simulated boards into one `tengen hall`, measured.
 #
 # For each board count (default: 500 1000): starts mosquitto on a free loopback port (the
-# hall broker's queue/inflight/packet limits from config/mosquitto/mosquitto.conf, no TLS,
-# no passwords), one `tengen hall` (release build) on a free port, then the load generator
+# hall broker's queue/inflight/packet limits and TCP_NODELAY from
+# config/mosquitto/mosquitto.conf, no TLS, no passwords), one `tengen hall` (release build) on a free port, then the load generator
 # (daemon/benches/hall_scale.rs), which plays COUNT boards through the broker into the hall
 # and measures the hall, mosquitto and itself from /proc. Each run's JSON summary and log go
 # to $OUT (default /tmp/hall-scale); a table of the key figures is printed at the end.
@@ -51,6 +51,7 @@ max_packet_size 1048576
 max_queued_messages 10000
 max_inflight_messages 100
 max_connections -1
+set_tcp_nodelay true
 log_type error
 log_type warning
 CONF
