@@ -24,6 +24,7 @@
 //! and `/usr/sbin/mosquitto`; without them the test says so and passes, except in CI
 //! (`TENGEN_REQUIRE_ORACLES=1`), where a missing tool is a failure.
 
+use crate::board::BoardProcess;
 use crate::broker;
 use crate::browser;
 use crate::http;
@@ -69,17 +70,9 @@ const LAST_HEARD_STANDIN: &str = r#"(() => {
   };
 })();"#;
 
-/// The `tengen run` board process; killed when dropped, even on a failed assertion.
-struct Board(Child);
-
-impl Drop for Board {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn run_board(dir: &Path, broker_port: u16) -> Board {
+/// A `tengen run` board on the simulated script, publishing to the test's broker; killed
+/// when dropped, even on a failed assertion.
+fn run_board(dir: &Path, broker_port: u16) -> BoardProcess {
     std::fs::write(dir.join("game.txt"), SCRIPT).expect("script");
     // Main time 2 hours: at 20x pace, six minutes of the test before a flag falls (10
     // minutes fell once on a loaded machine and raised a time_expired alert).
@@ -100,13 +93,7 @@ fn run_board(dir: &Path, broker_port: u16) -> Board {
         ),
     )
     .expect("board config");
-    let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["run", "--config"])
-        .arg(config)
-        .env("RUST_LOG", "warn")
-        .spawn()
-        .expect("spawn tengen run");
-    Board(child)
+    BoardProcess::start(&config)
 }
 
 use broker::board_envelope as env;

@@ -16,12 +16,12 @@
 //! Screenshots go to `CARGO_TARGET_TMPDIR/screenshots/lang-*.png`, a Chinese console at
 //! 390x844 among them.
 
+use crate::board::BoardProcess;
 use crate::broker;
 use crate::browser;
 use crate::http;
 
 use std::path::Path;
-use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use broker::Mosquitto;
@@ -64,17 +64,9 @@ fn english_left_js() -> String {
     )
 }
 
-/// The `tengen run` board process; killed when dropped, even on a failed assertion.
-struct Board(Child);
-
-impl Drop for Board {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn run_board(dir: &Path, broker_port: u16, http_port: u16) -> Board {
+/// A `tengen run` board on the simulated script, publishing to the test's broker; killed
+/// when dropped, even on a failed assertion.
+fn run_board(dir: &Path, broker_port: u16, http_port: u16) -> BoardProcess {
     std::fs::write(dir.join("game.txt"), SCRIPT).expect("script");
     let config = dir.join("board.toml");
     std::fs::write(
@@ -93,13 +85,7 @@ fn run_board(dir: &Path, broker_port: u16, http_port: u16) -> Board {
         ),
     )
     .expect("board config");
-    let child = Command::new(env!("CARGO_BIN_EXE_tengen"))
-        .args(["run", "--config"])
-        .arg(config)
-        .env("RUST_LOG", "warn")
-        .spawn()
-        .expect("spawn tengen run");
-    Board(child)
+    BoardProcess::start(&config)
 }
 
 /// Opens `url` and waits until `ready` (JavaScript) is true on the new page: it has drawn
