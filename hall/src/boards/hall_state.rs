@@ -632,6 +632,16 @@ impl HallState {
         let mut all: Vec<(u64, i64, Value)> = Vec::new();
         let wall = Timestamp::now();
         for (k, b) in &self.boards {
+            let hall_alert = self
+                .fleet
+                .alert(k)
+                .map(|(_, _, order)| order)
+                .zip(self.fleet.alert_json(k, wall));
+            let hall_alert = hall_alert.as_ref().map(|(order, a)| (a, *order));
+            if hall_alert.is_none() && b.alerts().next().is_none() {
+                // Most boards have no open alert: no copy of their position for them.
+                continue;
+            }
             let (size, position, who) = b.with_live(|s| match s {
                 Some(s) => (
                     s.size,
@@ -649,12 +659,6 @@ impl HallState {
                     [Value::Null, Value::Null, Value::Null, Value::Null],
                 ),
             });
-            let hall_alert = self
-                .fleet
-                .alert(k)
-                .map(|(_, _, order)| order)
-                .zip(self.fleet.alert_json(k, wall));
-            let hall_alert = hall_alert.as_ref().map(|(order, a)| (a, *order));
             for (alert, seen) in b.alerts().chain(hall_alert) {
                 let mut a = alert.clone();
                 let seq = a.get("seq").and_then(Value::as_i64).unwrap_or(-1);
