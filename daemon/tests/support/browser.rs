@@ -191,9 +191,20 @@ pub(crate) fn middle(tab: &Tab, element: &str) -> Option<(f64, f64)> {
 }
 
 /// Clicks the element `element` (a JavaScript expression) with the mouse: a real input
-/// event at its place on the screen, as a person's click; panics when it is not shown.
+/// event at its place on the screen, as a person's click. Like a person, it waits for the
+/// element to be shown (a page redraws from its next poll); panics when it is not shown
+/// within 15 s.
 pub(crate) fn click(tab: &Tab, element: &str, what: &str) {
-    let (x, y) = middle(tab, element).unwrap_or_else(|| panic!("{what}: not on the page"));
+    let start = Instant::now();
+    let (x, y) = loop {
+        match middle(tab, element) {
+            Some(at) => break at,
+            None if start.elapsed() < Duration::from_secs(15) => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            None => panic!("{what}: not on the page"),
+        }
+    };
     tab.click_point(headless_chrome::browser::tab::point::Point { x, y })
         .expect("click");
 }
