@@ -306,6 +306,12 @@ impl BoardView {
         own.or_else(|| self.board_state.clone())
     }
 
+    /// True while the hall needs the board's own `state` and `sgf`: it has no fold of the
+    /// current game to show (see [`BoardView::with_live`]).
+    pub(crate) fn wants_snapshots(&self) -> bool {
+        !self.fold_shown()
+    }
+
     /// True when the live feed shows the hall's own fold: it follows the board live and
     /// holds a game from its start.
     fn fold_shown(&self) -> bool {

@@ -16,6 +16,7 @@ use crate::boards::board_filter::BoardFilter;
 use crate::boards::board_view::{BoardView, Need};
 use crate::boards::command_log::{CommandError, CommandLog, Sent};
 use crate::boards::fleet_watch::FleetWatch;
+use crate::boards::snapshot_watch::{SnapshotWatch, SubscriptionChange};
 use crate::config::Broadcast;
 use crate::config::DelayPolicy;
 
@@ -68,6 +69,9 @@ pub struct HallState {
     fleet: FleetWatch,
     /// The boards the hall believes; the others are dropped before they are one.
     filter: BoardFilter,
+    /// Whose `state` and `sgf` the hall takes (per board, while it has no fold, and for
+    /// the check once a minute).
+    snapshots: SnapshotWatch,
 }
 
 /// What *pause all* / *resume all* did ([`HallState::all_boards`]).
@@ -109,6 +113,7 @@ impl HallState {
             public_watch: None,
             fleet: FleetWatch::new(Duration::from_secs(crate::config::BOARD_SILENCE_S)),
             filter: BoardFilter::default(),
+            snapshots: SnapshotWatch::new(prefix),
         }
     }
 
@@ -188,25 +193,36 @@ impl HallState {
         self
     }
 
-    /// The subscriptions, each with whether it needs every message (QoS 1) or only the
-    /// newest (QoS 0). Every event, command reply and list of open alerts counts; a board's
-    /// `state` (a check on the hall's fold), its SGF (wanted only until the hall has a fold
-    /// of the game) and its `status` (a heartbeat every 5 s, and the last will) are each
-    /// followed by a newer one, and need no acknowledgement back to the broker for each.
+    /// The subscriptions made on every connection, each with whether it needs every
+    /// message (QoS 1) or only the newest (QoS 0). Every event, command reply and list of
+    /// open alerts counts; a board's `status` (a heartbeat every 5 s, and the last will) is
+    /// followed by a newer one and needs no acknowledgement back to the broker for each.
     /// Nothing else under the boards' topics (the commands the hall sends, each alert
-    /// again) is taken.
+    /// again) is taken; a board's `state` and `sgf` are taken per board
+    /// ([`HallState::take_subscription_changes`]).
     pub(crate) fn filters(&self) -> Vec<(String, bool)> {
         [
             ("events", true),
             ("cmd/reply", true),
             ("alerts/active", true),
-            ("state", false),
-            ("sgf", false),
             ("status", false),
         ]
         .into_iter()
         .map(|(leaf, every)| (format!("{}/+/+/{leaf}", self.prefix), every))
         .collect()
+    }
+
+    /// The per-board subscriptions to make and drop (QoS 0), in order, since the last
+    /// call: a board's `state` and `sgf` while the hall has no fold of its game, its
+    /// `state` once a minute for the check (`boards/snapshot_watch.rs`).
+    pub(crate) fn take_subscription_changes(&mut self) -> Vec<SubscriptionChange> {
+        self.snapshots.take_changes()
+    }
+
+    /// The broker forgot the hall's subscriptions (a new clean session) or one could not
+    /// be queued: the per-board ones are made again at the next tick.
+    pub(crate) fn subscriptions_lost(&mut self) {
+        self.snapshots.lost();
     }
 
     /// One message from the broker, received `now` (and now on this machine's clock, for
@@ -233,6 +249,10 @@ impl HallState {
             return Vec::new();
         }
         let mut out = self.handle(&key, leaf, topic, payload, now, wall);
+        if let Some(b) = self.boards.get(&key) {
+            self.snapshots
+                .after_message(&key, leaf, b.wants_snapshots(), now);
+        }
         self.collect_archived(&key);
         // Without a broadcast delay nothing is released: no lookup of the board again.
         if self.delay.is_some() && self.boards.contains_key(&key) {
@@ -381,6 +401,11 @@ impl HallState {
     /// [`HallState::tick`] at `now`, which is `wall` in UTC.
     pub(crate) fn tick_at(&mut self, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
         self.watch_fleet(now, wall);
+        self.snapshots.tick(
+            self.boards.iter().map(|(k, b)| (k, b.wants_snapshots())),
+            self.boards.len(),
+            now,
+        );
         let asking: Vec<BoardKey> = self
             .boards
             .iter_mut()

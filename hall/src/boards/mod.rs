@@ -8,3 +8,4 @@ pub(crate) mod command_log;
 pub(crate) mod fleet_watch;
 pub(crate) mod hall_state;
 pub(crate) mod mqtt_client;
+pub(crate) mod snapshot_watch;

@@ -1,5 +1,6 @@
-//! The hall's MQTT client: one rumqttc event loop in its own task that subscribes to
-//! `{prefix}/+/+/#` on every connection and hands each message to the [`HallState`];
+//! The hall's MQTT client: one rumqttc event loop in its own task that subscribes to the
+//! boards' topics ([`HallState::filters`]) on every connection, and to single boards'
+//! `state` and `sgf` as the hall state asks, and hands each message to the [`HallState`];
 //! commands go out through the same client. Reconnects with the boards' jittered back-off.
 
 use std::sync::{Arc, Mutex};
@@ -19,6 +20,7 @@ use tengen_net::tls;
 
 use crate::boards::archive::{store, SharedArchive};
 use crate::boards::hall_state::{HallState, Outgoing};
+use crate::boards::snapshot_watch::SubscriptionChange;
 use crate::HallError;
 
 /// Largest packet accepted and sent: a whole SGF must fit.
@@ -173,6 +175,7 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
                     (h.tick(Instant::now()), archive_from(&mut h))
                 };
                 send(&client, out);
+                subscribe(&client, &hall, connected);
                 keep(followed);
                 continue;
             }
@@ -187,6 +190,8 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
                 if client.try_subscribe_many(filter.clone()).is_err() {
                     tracing::error!("could not queue the subscription");
                 }
+                // A clean session: the per-board subscriptions are gone with the last one.
+                lock(&hall).subscriptions_lost();
             }
             Ok(Event::Incoming(Packet::Publish(p))) => {
                 let (out, followed) = {
@@ -195,6 +200,7 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
                     (out, archive_from(&mut h))
                 };
                 send(&client, out);
+                subscribe(&client, &hall, connected);
                 keep(followed);
             }
             Ok(_) => {}
@@ -221,5 +227,30 @@ fn send(client: &AsyncClient, out: Vec<Outgoing>) {
         {
             tracing::warn!("MQTT queue full: a message to {topic} was dropped");
         }
+    }
+}
+
+/// Makes and drops the per-board subscriptions the hall state asks for (QoS 0; see
+/// `boards/snapshot_watch.rs`). Not connected, or a request that cannot be queued: the
+/// hall state forgets them all and asks again at its next tick.
+fn subscribe(client: &AsyncClient, hall: &Shared, connected: bool) {
+    let changes: Vec<SubscriptionChange> = lock(hall).take_subscription_changes();
+    if changes.is_empty() {
+        return;
+    }
+    let (on, off): (Vec<_>, Vec<_>) = changes.into_iter().partition(|c| c.subscribe);
+    let queued = connected
+        && (on.is_empty()
+            || client
+                .try_subscribe_many(
+                    on.into_iter()
+                        .map(|c| SubscribeFilter::new(c.topic, QoS::AtMostOnce)),
+                )
+                .is_ok())
+        && off
+            .into_iter()
+            .all(|c| client.try_unsubscribe(c.topic).is_ok());
+    if !queued {
+        lock(hall).subscriptions_lost();
     }
 }
