@@ -1570,6 +1570,52 @@ mod tests {
     }
 
     #[test]
+    fn a_boards_state_and_sgf_are_taken_only_until_the_hall_folds_its_game() {
+        let t0 = Instant::now();
+        let mut h = HallState::new("tengen", Some("hall".into()), "h");
+        let changes = |h: &mut HallState| -> Vec<(bool, String)> {
+            h.take_subscription_changes()
+                .into_iter()
+                .map(|c| (c.subscribe, c.topic))
+                .collect()
+        };
+        // Heard of mid-game: its state and SGF, until the history is in.
+        h.on_message("tengen/t/b1/status", br#"{"state":"online"}"#, t0);
+        assert_eq!(
+            changes(&mut h),
+            [
+                (true, "tengen/t/b1/state".to_string()),
+                (true, "tengen/t/b1/sgf".to_string())
+            ]
+        );
+        let t = "2026-11-29T13:00:00.000Z";
+        h.on_message("tengen/t/b1/events", &event(2, t, moved(1, "E5")), t0);
+        assert!(changes(&mut h).is_empty(), "still no fold");
+        h.on_message("tengen/t/b1/events", &event(1, t, game_started()), t0);
+        assert_eq!(
+            changes(&mut h),
+            [
+                (false, "tengen/t/b1/state".to_string()),
+                (false, "tengen/t/b1/sgf".to_string())
+            ]
+        );
+        // A minute on, the check: the state alone, dropped once it came.
+        h.tick(t0 + Duration::from_secs(61));
+        assert_eq!(changes(&mut h), [(true, "tengen/t/b1/state".to_string())]);
+        h.on_message(
+            "tengen/t/b1/state",
+            br#"{"seq":2}"#,
+            t0 + Duration::from_secs(61),
+        );
+        assert_eq!(changes(&mut h), [(false, "tengen/t/b1/state".to_string())]);
+        // A board that never started a game in the hall's sight keeps them.
+        h.on_message("tengen/t/b2/status", br#"{"state":"online"}"#, t0);
+        assert_eq!(changes(&mut h).len(), 2);
+        h.tick(t0 + Duration::from_secs(100));
+        assert!(changes(&mut h).is_empty());
+    }
+
+    #[test]
     fn a_board_back_with_a_new_journal_is_followed_on_every_page() {
         let t0 = Instant::now();
         let b = crate::config::HallConfig::parse(
