@@ -95,8 +95,8 @@ pub fn missing(text: &str) -> Vec<char> {
     out
 }
 
-/// The width of `c` in pixels.
-pub(crate) fn advance(c: char, lang: Lang) -> i32 {
+/// The width of `c` in pixels, in the font `lang` draws it with.
+pub fn advance(c: char, lang: Lang) -> i32 {
     match glyph(c, lang) {
         Glyph::Cjk(_, advance) => advance,
         Glyph::Latin | Glyph::Missing => latin_advance(),
@@ -107,14 +107,14 @@ fn latin_advance() -> i32 {
     (LATIN.character_size.width + LATIN.character_spacing) as i32
 }
 
-/// The width of `text` in pixels.
-pub(crate) fn width(text: &str, lang: Lang) -> i32 {
+/// The width of `text` in pixels, as `lang` draws it.
+pub fn width(text: &str, lang: Lang) -> i32 {
     text.chars().map(|c| advance(c, lang)).sum()
 }
 
 /// Draws `text` from (`x`, `y`) (see the module documentation), lit (`on`) or dark; returns
 /// the x after it.
-pub(crate) fn draw(f: &mut MonoFrame, text: &str, mut x: i32, y: i32, on: bool, lang: Lang) -> i32 {
+pub fn draw(f: &mut MonoFrame, text: &str, mut x: i32, y: i32, on: bool, lang: Lang) -> i32 {
     let color = BinaryColor::from(on);
     let style = MonoTextStyle::new(LATIN, color);
     // Runs of Latin-1 are drawn as one text, as the faces always drew them.
