@@ -46,12 +46,13 @@ pub enum Screen {
     Over(Over),
 }
 
-/// A player as the display names them: the name (`Black` or `White` when the setup names
-/// nobody) and, apart, the rank where known, so that a line too narrow for both shortens
-/// the name and keeps the rank whole (`Gao C. 3D`).
+/// A player as the display names them: the name (empty when the setup names nobody: the
+/// display then says the side, `Black`, `黑方`, in its language) and, apart, the rank where
+/// known, so that a line too narrow for both shortens the name and keeps the rank whole
+/// (`Gao C. 3D`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name {
-    /// The name as the setup gives it, trimmed.
+    /// The name as the setup gives it, trimmed; empty when it gives none.
     pub name: String,
     /// The rank (`3D`, `12k`, `1p`), trimmed; `None` when not known.
     pub rank: Option<String>,
@@ -344,22 +345,14 @@ fn alert_face(view: &GameView) -> Option<AlertFace> {
     Some(AlertFace { points })
 }
 
-/// A player as the display names them: the name, or the colour when the setup names
-/// nobody, and the rank where known.
+/// A player as the display names them: the name (empty when the setup names nobody) and
+/// the rank where known.
 fn display_name(setup: &tengen_protocol::event::GameSetup, color: Color) -> Name {
     let (name, rank) = match color {
         Color::Black => (&setup.black, &setup.black_rank),
         Color::White => (&setup.white, &setup.white_rank),
     };
-    let name = name.trim();
-    let name = if name.is_empty() {
-        match color {
-            Color::Black => "Black".to_string(),
-            Color::White => "White".to_string(),
-        }
-    } else {
-        name.to_string()
-    };
+    let name = name.trim().to_string();
     let rank = rank
         .as_deref()
         .map(str::trim)

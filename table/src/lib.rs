@@ -17,14 +17,18 @@
 pub mod clips;
 pub mod face;
 pub mod frame;
+pub mod glyphs;
 pub mod render;
 pub mod schedule;
 pub mod sound;
 pub mod track;
 pub mod wav;
+mod words;
 
 pub use face::{Face, PlayerFaces};
 pub use frame::MonoFrame;
-pub use render::render;
+pub use render::{render, render_in};
 pub use schedule::{Due, Schedule};
 pub use sound::{BeepPlayer, Sound, VoiceStyle};
+pub use tengen_l10n::Lang;
+pub use words::FACE_MESSAGES;

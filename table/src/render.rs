@@ -1,7 +1,9 @@
-//! The one pure function from a [`Face`] to the picture: [`render`]. The displays, the
-//! tablet page, the live page and `tengen sim --clock-frames` all draw with it.
+//! The one pure function from a [`Face`] to the picture: [`render_in`] (and [`render`], its
+//! English). The displays, the tablet page, the live page and `tengen sim --clock-frames`
+//! all draw with it.
 //!
-//! The layout of a game face, 128x64, white on black:
+//! The layout of a game face, 128x64, white on black (the words are the English ones; each
+//! language's are the `face-*` messages of `l10n/locales/{lang}/clock.ftl`):
 //!
 //! ```text
 //!  rows  0-11  the top bar: the player's stone and name, COUNTING at the right while
@@ -24,32 +26,42 @@
 //! "Waiting for / the arbiter" (or "White starts / the clock") in the middle instead of
 //! the time, and the time each player will start with on the bottom line.
 //!
-//! **Names and ranks.** Small text is 6 px a character: the top bar has 111 px for the name
-//! (18 characters), 69 px beside PAUSED (11), 57 px beside COUNTING (9); the bottom line
-//! has 19 characters less the overtime's beside "vs", the waiting face 21. A name and rank
-//! that do not fit lose letters of the name, marked with a '.', never of the rank:
-//! `Gao C. 3D` beside COUNTING. Beside the overtime, an opponent who would keep fewer
-//! than four letters gets the whole line (`vs Gao Chuande 3D` with "Sudden death"
-//! dropped: the waiting face shows the overtime). Real ranks are at most three characters
-//! (`12k`, `3D`, `1p`), so every line keeps them whole.
+//! **Scripts.** Latin-1 is drawn 6x10 pixels a character; Chinese and Japanese characters
+//! (names, and the words of the `zh`, `zh-Hant` and `ja` faces) 12 pixels wide and high
+//! from U8g2's bitmap fonts, or 10 wide for the rarer traditional characters
+//! ([`crate::glyphs`]). Everything below is measured in pixels, so a line holds 20 Latin
+//! characters or 10 CJK ones.
+//!
+//! **Names and ranks.** The top bar has 111 px for the name (18 Latin characters, 9 CJK),
+//! 69 px beside PAUSED, 57 px beside COUNTING; the bottom line has 124 px less the
+//! overtime's beside "vs", the waiting face 128. A name and rank that do not fit lose
+//! whole characters of the name, marked with a '.', never of the rank: `Gao C. 3D`
+//! beside COUNTING, `芈昱. 9p`. Beside the overtime, an opponent who would keep fewer
+//! than four characters (or fewer than the whole of a shorter name) gets the whole line
+//! (`vs Gao Chuande 3D` with "Sudden death" dropped: the waiting face shows the overtime).
+//! Real ranks are at most three characters (`12k`, `3D`, `1p`), so every line keeps them
+//! whole.
 //!
 //! Before any game the face shows "tengen" and the board's id; at the end, the result
 //! large with a line saying who won. Drawing allocates nothing: texts are composed in
-//! small buffers on the stack.
+//! small buffers on the stack, from words read once per language.
 
 use std::fmt::{self, Write as _};
 
-use embedded_graphics::mono_font::iso_8859_1::{FONT_10X20, FONT_6X10};
+use embedded_graphics::mono_font::iso_8859_1::FONT_10X20;
 use embedded_graphics::mono_font::{MonoFont, MonoTextStyle};
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::{DrawTarget, Point as Px, Primitive, Size};
 use embedded_graphics::primitives::{Circle, PrimitiveStyleBuilder, Rectangle, Triangle};
 use embedded_graphics::text::{Baseline, Text};
 use embedded_graphics::Drawable;
+use tengen_l10n::Lang;
 use tengen_rules::{Color, Point};
 
 use crate::face::{ClockFace, Face, Name, Over, Play, Screen, Stage, Waiting};
 use crate::frame::{MonoFrame, WIDTH};
+use crate::glyphs;
+use crate::words::{fill as fill_in, Words};
 
 /// Frame width as drawing coordinates.
 const W: i32 = WIDTH as i32;
@@ -76,24 +88,29 @@ const SEP_W: i32 = 4;
 /// Space between two big glyphs.
 const GAP: i32 = 3;
 
-/// Small text: 6x10 pixels a character, Latin-1 (names with accents draw as written).
-const SMALL: &MonoFont<'static> = &FONT_6X10;
-/// The result at the end and the idle face's title.
+/// The result at the end and the idle face's title (ASCII: `B+1.5`, `tengen`).
 const LARGE: &MonoFont<'static> = &FONT_10X20;
 
-/// Draws `face`: see the module documentation for the layout.
+/// Draws `face` with English words: [`render_in`] for [`Lang::En`].
 pub fn render(face: &Face) -> MonoFrame {
+    render_in(face, Lang::En)
+}
+
+/// Draws `face` with `lang`'s words (`[display] lang`): see the module documentation for
+/// the layout. Names are drawn as written, in any of the four languages' scripts.
+pub fn render_in(face: &Face, lang: Lang) -> MonoFrame {
+    let w = Words::of(lang);
     let mut f = MonoFrame::new();
     match &face.screen {
-        Screen::Idle { board } => idle(&mut f, board),
-        Screen::Play(play) => game(&mut f, face.color, play),
-        Screen::Over(over) => ended(&mut f, face.color, over),
+        Screen::Idle { board } => idle(&mut f, w, board),
+        Screen::Play(play) => game(&mut f, w, face.color, play),
+        Screen::Over(over) => ended(&mut f, w, face.color, over),
     }
     f
 }
 
 /// No game yet: "tengen", the board's id, "no game".
-fn idle(f: &mut MonoFrame, board: &str) {
+fn idle(f: &mut MonoFrame, w: &Words, board: &str) {
     // A corner of the grid with a stone on its centre point: tengen.
     let (cx, cy) = (W / 2, 9);
     for d in [-6, 0, 6] {
@@ -101,35 +118,35 @@ fn idle(f: &mut MonoFrame, board: &str) {
         fill(f, cx + d, cy - 9, 1, 19, true);
     }
     disc(f, Px::new(cx, cy), 9, Color::White, false);
-    centred(f, LARGE, "tengen", 20, true);
-    let board = if board.is_empty() { "board" } else { board };
-    centred(f, SMALL, board, 41, true);
-    centred(f, SMALL, "no game", BOTTOM_TEXT_Y, true);
+    large_centred(f, "tengen", 20);
+    let board = if board.is_empty() { &w.board } else { board };
+    centred(f, w, board, 41, true);
+    centred(f, w, &w.no_game, BOTTOM_TEXT_Y, true);
 }
 
 /// A game in play.
-fn game(f: &mut MonoFrame, color: Color, play: &Play) {
+fn game(f: &mut MonoFrame, w: &Words, color: Color, play: &Play) {
     if let Some(waiting) = play.waiting {
-        return waiting_face(f, color, play, waiting);
+        return waiting_face(f, w, color, play, waiting);
     }
     // The top bar: lit while the player's clock runs, or the alert.
     if play.alert.is_some() {
         fill(f, 0, 0, W, BAR_H as i32, true);
-        centred(f, SMALL, "! CALL ARBITER !", BAR_TEXT_Y, false);
+        centred(f, w, &w.call_arbiter, BAR_TEXT_Y, false);
     } else if play.paused {
         // Nobody's clock runs: the bar stays dark, PAUSED stands out lit.
-        name_bar(f, color, &play.name, Tag::Badge("PAUSED"), true);
+        name_bar(f, w, color, &play.name, Tag::Badge(&w.paused), true);
     } else {
         let running = play.turn;
         if running {
             fill(f, 0, 0, W, BAR_H as i32, true);
         }
         let tag = if play.counting {
-            Tag::Text("COUNTING")
+            Tag::Text(&w.counting)
         } else {
             Tag::Text("")
         };
-        name_bar(f, color, &play.name, tag, !running);
+        name_bar(f, w, color, &play.name, tag, !running);
     }
 
     // The middle: the time (or the move number without a clock).
@@ -147,10 +164,12 @@ fn game(f: &mut MonoFrame, color: Color, play: &Play) {
     big_text(f, big.as_str(), x, DIGITS_Y);
     if play.clock.is_none() {
         // The move number, labelled so that it is not read as a time.
+        let label = &w.move_label;
         small(
             f,
-            "Move",
-            x - 4 * char_w(SMALL) - 4,
+            w,
+            label,
+            x - text_w(w, label) - 4,
             DIGITS_Y + DIGIT_H - 10,
             true,
         );
@@ -167,43 +186,49 @@ fn game(f: &mut MonoFrame, color: Color, play: &Play) {
         .map(|a| a.points.as_slice())
         .filter(|p| !p.is_empty());
     if flagged {
-        time_out(f);
+        time_out(f, w);
     } else if let Some(points) = points {
-        fix_line(f, points);
+        fix_line(f, w, points);
     } else {
-        bottom_line(f, play);
+        bottom_line(f, w, color, play);
     }
 }
 
 /// A game waiting to begin: the names, what it waits for, the time to start with.
-fn waiting_face(f: &mut MonoFrame, color: Color, play: &Play, waiting: Waiting) {
+fn waiting_face(f: &mut MonoFrame, w: &Words, color: Color, play: &Play, waiting: Waiting) {
     if play.alert.is_some() {
         fill(f, 0, 0, W, BAR_H as i32, true);
-        centred(f, SMALL, "! CALL ARBITER !", BAR_TEXT_Y, false);
+        centred(f, w, &w.call_arbiter, BAR_TEXT_Y, false);
     } else {
-        name_bar(f, color, &play.name, Tag::Text(""), true);
+        name_bar(f, w, color, &play.name, Tag::Text(""), true);
     }
+    // Three lines in the middle: 10 pixels apart for Latin text, 12 for CJK words.
+    let rows = if w.cjk() {
+        [DIGITS_Y, DIGITS_Y + 13, DIGITS_Y + 25]
+    } else {
+        [DIGITS_Y + 1, DIGITS_Y + 14, DIGITS_Y + 25]
+    };
     if let Some(opponent) = &play.opponent {
+        let room = W - vs_width(w);
         let mut line = Line::new();
-        let vs = "vs ".len();
-        let room = chars_in(W).saturating_sub(vs);
-        let _ = write!(line, "vs {}", fit_name(opponent, room).as_str());
-        centred(f, SMALL, line.as_str(), DIGITS_Y + 1, true);
+        let name = fit_name(w, shown(w, opponent, color.opponent()), room);
+        let _ = fill_in(&mut line, &w.vs, &[("name", &name.as_str())]);
+        centred(f, w, line.as_str(), rows[0], true);
     }
     let (first, second) = match waiting {
-        Waiting::Arbiter => ("Waiting for", "the arbiter"),
-        Waiting::Press(Color::White) => ("White starts", "the clock"),
-        Waiting::Press(Color::Black) => ("Black starts", "the clock"),
+        Waiting::Arbiter => (&w.waiting_arbiter, &w.waiting_arbiter_2),
+        Waiting::Press(Color::White) => (&w.starts_white, &w.starts_2),
+        Waiting::Press(Color::Black) => (&w.starts_black, &w.starts_2),
     };
-    centred(f, SMALL, first, DIGITS_Y + 14, true);
-    centred(f, SMALL, second, DIGITS_Y + 25, true);
+    centred(f, w, first, rows[1], true);
+    centred(f, w, second, rows[2], true);
     let points = play
         .alert
         .as_ref()
         .map(|a| a.points.as_slice())
         .filter(|p| !p.is_empty());
     if let Some(points) = points {
-        fix_line(f, points);
+        fix_line(f, w, points);
         return;
     }
     let Some(clock) = &play.clock else {
@@ -212,13 +237,14 @@ fn waiting_face(f: &mut MonoFrame, color: Color, play: &Play, waiting: Waiting) 
     let mut left = Line::new();
     let _ = write!(left, "{}", clock.time);
     let mut right = Line::new();
-    let _ = stage_short(&mut right, clock);
-    small(f, left.as_str(), MARGIN, BOTTOM_TEXT_Y, true);
-    let right_chars = right.as_str().chars().count() as i32;
+    let _ = stage_short(&mut right, w, clock);
+    small(f, w, left.as_str(), MARGIN, BOTTOM_TEXT_Y, true);
+    let right_w = text_w(w, right.as_str());
     small(
         f,
+        w,
         right.as_str(),
-        W - MARGIN - right_chars * char_w(SMALL),
+        W - MARGIN - right_w,
         BOTTOM_TEXT_Y,
         true,
     );
@@ -226,32 +252,32 @@ fn waiting_face(f: &mut MonoFrame, color: Color, play: &Play, waiting: Waiting) 
 
 /// What the top bar shows at its right.
 #[derive(Clone, Copy)]
-enum Tag {
+enum Tag<'a> {
     /// Plain text.
-    Text(&'static str),
+    Text(&'a str),
     /// Text in a box of the other shade, to stand out.
-    Badge(&'static str),
+    Badge(&'a str),
 }
 
 /// The stone and the name (shortened to what fits before the tag, the rank kept whole), and
 /// the tag at the right; `on` is the colour of the text (false on the lit bar).
-fn name_bar(f: &mut MonoFrame, color: Color, name: &Name, tag: Tag, on: bool) {
+fn name_bar(f: &mut MonoFrame, w: &Words, color: Color, name: &Name, tag: Tag<'_>, on: bool) {
     disc(f, Px::new(7, 6), 10, color, !on);
     let (Tag::Text(text) | Tag::Badge(text)) = tag;
-    let tag_chars = text.chars().count() as i32;
-    let tag_x = W - MARGIN - tag_chars * char_w(SMALL);
+    let tag_w = text_w(w, text);
+    let tag_x = W - MARGIN - tag_w;
     match tag {
-        _ if tag_chars == 0 => {}
+        _ if tag_w == 0 => {}
         Tag::Badge(_) => {
             fill(f, tag_x - 2, 0, W - tag_x + 2, BAR_H as i32, on);
-            small(f, text, tag_x, BAR_TEXT_Y, !on);
+            small(f, w, text, tag_x, BAR_TEXT_Y, !on);
         }
-        Tag::Text(_) => small(f, text, tag_x, BAR_TEXT_Y, on),
+        Tag::Text(_) => small(f, w, text, tag_x, BAR_TEXT_Y, on),
     }
     let name_x = 15;
-    let room = if tag_chars > 0 { tag_x - 6 } else { W - MARGIN } - name_x;
-    let text = fit_name(name, chars_in(room));
-    small(f, text.as_str(), name_x, BAR_TEXT_Y, on);
+    let room = if tag_w > 0 { tag_x - 6 } else { W - MARGIN } - name_x;
+    let text = fit_name(w, shown(w, name, color), room);
+    small(f, w, text.as_str(), name_x, BAR_TEXT_Y, on);
 }
 
 /// A triangle pointing at the time, at the left edge: this player's clock runs (filled),
@@ -273,59 +299,68 @@ fn turn_marker(f: &mut MonoFrame, running: bool) {
         .draw(f);
 }
 
+/// The width of "vs " (the `face-vs` message without the name).
+fn vs_width(w: &Words) -> i32 {
+    let mut vs = Line::new();
+    let _ = fill_in(&mut vs, &w.vs, &[("name", &"")]);
+    text_w(w, vs.as_str())
+}
+
 /// The normal bottom line: the time control's state and the move number, or before the
 /// first move the opponent and the overtime.
-fn bottom_line(f: &mut MonoFrame, play: &Play) {
-    let cw = char_w(SMALL);
+fn bottom_line(f: &mut MonoFrame, w: &Words, color: Color, play: &Play) {
+    let cw = glyphs::advance(' ', w.lang);
     let mut right = Line::new();
     let mut left = Line::new();
     match &play.opponent {
         Some(opponent) => {
             match &play.clock {
                 Some(clock) => {
-                    let _ = stage_short(&mut right, clock);
+                    let _ = stage_short(&mut right, w, clock);
                 }
                 None => {
-                    let _ = right.write_str("No clock");
+                    let _ = right.write_str(&w.no_clock);
                 }
             }
             // The opponent's name beside the overtime, unless that leaves it too short to
             // read: then the line is theirs (the waiting face shows the overtime too).
-            let vs = "vs ".len();
-            let beside = chars_in(W - 2 * MARGIN - cw)
-                .saturating_sub(right.len())
-                .saturating_sub(vs);
-            let room = if kept(opponent, beside) < MIN_NAME.min(opponent.name.chars().count()) {
+            let vs = vs_width(w);
+            let beside = W - 2 * MARGIN - cw - text_w(w, right.as_str()) - vs;
+            let opponent = shown(w, opponent, color.opponent());
+            let whole = opponent.name.chars().count();
+            let room = if kept(w, opponent, beside) < MIN_NAME.min(whole) {
                 right = Line::new();
-                chars_in(W - 2 * MARGIN) - vs
+                W - 2 * MARGIN - vs
             } else {
                 beside
             };
-            let _ = write!(left, "vs {}", fit_name(opponent, room).as_str());
+            let name = fit_name(w, opponent, room);
+            let _ = fill_in(&mut left, &w.vs, &[("name", &name.as_str())]);
         }
         None => match &play.clock {
             Some(clock) => {
-                let _ = stage_long(&mut left, clock);
-                let _ = write!(right, "Move {}", play.moves);
+                let _ = stage_long(&mut left, w, clock);
+                let _ = fill_in(&mut right, &w.move_n, &[("n", &play.moves)]);
             }
             None => {
-                let _ = left.write_str("No clock");
+                let _ = left.write_str(&w.no_clock);
             }
         },
     }
-    let right_chars = right.as_str().chars().count() as i32;
-    let right_x = W - MARGIN - right_chars * cw;
-    if right_chars > 0 {
-        small(f, right.as_str(), right_x, BOTTOM_TEXT_Y, true);
+    let right_w = text_w(w, right.as_str());
+    let right_x = W - MARGIN - right_w;
+    if right_w > 0 {
+        small(f, w, right.as_str(), right_x, BOTTOM_TEXT_Y, true);
     }
-    let room = if right_chars > 0 {
+    let room = if right_w > 0 {
         right_x - cw
     } else {
         W - MARGIN
     } - MARGIN;
     small(
         f,
-        clip(left.as_str(), room / cw),
+        w,
+        clip_px(w, left.as_str(), room),
         MARGIN,
         BOTTOM_TEXT_Y,
         true,
@@ -333,40 +368,56 @@ fn bottom_line(f: &mut MonoFrame, play: &Play) {
 }
 
 /// Where the player is in the time control, in words.
-fn stage_long(out: &mut Line, clock: &ClockFace) -> fmt::Result {
+fn stage_long(out: &mut Line, w: &Words, clock: &ClockFace) -> fmt::Result {
     match clock.stage {
-        Stage::Absolute => out.write_str("Sudden death"),
-        Stage::Fischer { increment_ms } => write!(out, "+{} a move", Dur(increment_ms)),
-        Stage::ByoyomiMain { periods, period_ms } => {
-            write!(out, "then {periods}x{}", Dur(period_ms))
+        Stage::Absolute => out.write_str(&w.sudden_death),
+        Stage::Fischer { increment_ms } => {
+            fill_in(out, &w.fischer, &[("inc", &Dur(increment_ms, w))])
         }
-        Stage::Byoyomi { periods_left: 0 } => out.write_str("No period"),
-        Stage::Byoyomi { periods_left: 1 } => out.write_str("LAST PERIOD"),
-        Stage::Byoyomi { periods_left } => write!(out, "{periods_left} periods"),
-        Stage::CanadianMain { stones, period_ms } => {
-            write!(out, "then {stones}/{}", Dur(period_ms))
-        }
-        Stage::Canadian { stones_left: 1 } => out.write_str("1 stone"),
-        Stage::Canadian { stones_left } => write!(out, "{stones_left} stones"),
+        Stage::ByoyomiMain { periods, period_ms } => fill_in(
+            out,
+            &w.byoyomi_main,
+            &[("n", &periods), ("period", &Dur(period_ms, w))],
+        ),
+        Stage::Byoyomi { periods_left: 0 } => out.write_str(&w.no_period),
+        Stage::Byoyomi { periods_left: 1 } => out.write_str(&w.last_period),
+        Stage::Byoyomi { periods_left } => fill_in(out, &w.periods, &[("n", &periods_left)]),
+        Stage::CanadianMain { stones, period_ms } => fill_in(
+            out,
+            &w.canadian_main,
+            &[("n", &stones), ("period", &Dur(period_ms, w))],
+        ),
+        Stage::Canadian { stones_left: 1 } => out.write_str(&w.stones_one),
+        Stage::Canadian { stones_left } => fill_in(out, &w.stones, &[("n", &stones_left)]),
     }
 }
 
 /// The overtime in short, before the first move.
-fn stage_short(out: &mut Line, clock: &ClockFace) -> fmt::Result {
+fn stage_short(out: &mut Line, w: &Words, clock: &ClockFace) -> fmt::Result {
     match clock.stage {
-        Stage::Absolute => out.write_str("Sudden death"),
-        Stage::Fischer { increment_ms } => write!(out, "+{}", Dur(increment_ms)),
-        Stage::ByoyomiMain { periods, period_ms } => write!(out, "{periods}x{}", Dur(period_ms)),
-        Stage::CanadianMain { stones, period_ms } => write!(out, "{stones}/{}", Dur(period_ms)),
-        _ => stage_long(out, clock),
+        Stage::Absolute => out.write_str(&w.sudden_death),
+        Stage::Fischer { increment_ms } => {
+            fill_in(out, &w.fischer_short, &[("inc", &Dur(increment_ms, w))])
+        }
+        Stage::ByoyomiMain { periods, period_ms } => fill_in(
+            out,
+            &w.byoyomi_short,
+            &[("n", &periods), ("period", &Dur(period_ms, w))],
+        ),
+        Stage::CanadianMain { stones, period_ms } => fill_in(
+            out,
+            &w.canadian_short,
+            &[("n", &stones), ("period", &Dur(period_ms, w))],
+        ),
+        _ => stage_long(out, w, clock),
     }
 }
 
 /// The flag fell: the bottom line lit, a flag and "TIME OUT".
-fn time_out(f: &mut MonoFrame) {
+fn time_out(f: &mut MonoFrame, w: &Words) {
     fill(f, 0, BOTTOM_Y, W, 64 - BOTTOM_Y, true);
-    let text = "TIME OUT";
-    let width = 8 + 4 + text.len() as i32 * char_w(SMALL);
+    let text = &w.time_out;
+    let width = 8 + 4 + text_w(w, text);
     let x = (W - width) / 2;
     // The flag: a pole and a pennant, dark on the lit line.
     fill(f, x, BOTTOM_Y + 2, 1, 9, false);
@@ -380,65 +431,70 @@ fn time_out(f: &mut MonoFrame) {
     )
     .into_styled(style)
     .draw(f);
-    small(f, text, x + 12, BOTTOM_TEXT_Y, false);
+    small(f, w, text, x + 12, BOTTOM_TEXT_Y, false);
 }
 
 /// The points to put right: "Fix D4 E5 Q16 +3", as many as fit.
-fn fix_line(f: &mut MonoFrame, points: &[Point]) {
-    let room = ((W - 2 * MARGIN) / char_w(SMALL)) as usize;
+fn fix_line(f: &mut MonoFrame, w: &Words, points: &[Point]) {
+    let room = W - 2 * MARGIN;
     let mut line = Line::new();
-    let _ = line.write_str("Fix");
+    let _ = line.write_str(&w.fix);
     for (i, p) in points.iter().enumerate() {
         let mut word = Line::new();
         let _ = write!(word, " {}", Gtp(*p));
         let rest = points.len() - i - 1;
-        // Room for this point, and for "+N" if points still follow it.
-        let after = if rest > 0 { 2 + digits(rest) } else { 0 };
-        if line.len() + word.len() + after > room {
+        // Room for this point, and for " +N" if points still follow it.
+        let mut after = Line::new();
+        if rest > 0 {
+            let _ = write!(after, " +{rest}");
+        }
+        let need = text_w(w, line.as_str()) + text_w(w, word.as_str()) + text_w(w, after.as_str());
+        if need > room {
             let _ = write!(line, " +{}", points.len() - i);
             break;
         }
         let _ = line.write_str(word.as_str());
     }
-    small(f, line.as_str(), MARGIN, BOTTOM_TEXT_Y, true);
+    small(f, w, line.as_str(), MARGIN, BOTTOM_TEXT_Y, true);
 }
 
 /// The end: the result, large, and who won.
-fn ended(f: &mut MonoFrame, color: Color, over: &Over) {
-    name_bar(f, color, &over.name, Tag::Text(""), true);
-    centred(f, LARGE, &over.result, 16, true);
+fn ended(f: &mut MonoFrame, w: &Words, color: Color, over: &Over) {
+    name_bar(f, w, color, &over.name, Tag::Text(""), true);
+    large_centred(f, &over.result, 16);
     let mut said = Line::new();
-    let _ = say_result(&mut said, &over.result);
-    centred(f, SMALL, said.as_str(), 38, true);
-    small(f, "Game over", MARGIN, BOTTOM_TEXT_Y, true);
+    let _ = say_result(&mut said, w, &over.result);
+    centred(f, w, said.as_str(), 38, true);
+    small(f, w, &w.game_over, MARGIN, BOTTOM_TEXT_Y, true);
     if over.moves > 0 {
         let mut right = Line::new();
-        let _ = write!(right, "Move {}", over.moves);
-        let x = W - MARGIN - right.len() as i32 * char_w(SMALL);
-        small(f, right.as_str(), x, BOTTOM_TEXT_Y, true);
+        let _ = fill_in(&mut right, &w.move_n, &[("n", &over.moves)]);
+        let x = W - MARGIN - text_w(w, right.as_str());
+        small(f, w, right.as_str(), x, BOTTOM_TEXT_Y, true);
     }
 }
 
 /// The result in words: "Black wins by 1.5", "White wins (resign)", "Draw"...
-fn say_result(out: &mut Line, result: &str) -> fmt::Result {
+fn say_result(out: &mut Line, w: &Words, result: &str) -> fmt::Result {
     let (winner, how) = match result.split_once('+') {
-        Some(("B", how)) => ("Black", how),
-        Some(("W", how)) => ("White", how),
+        Some(("B", how)) => (w.black.as_str(), how),
+        Some(("W", how)) => (w.white.as_str(), how),
         _ => {
             return match result {
-                "0" | "Draw" | "Jigo" => out.write_str("Draw"),
-                "Void" => out.write_str("No result"),
+                "0" | "Draw" | "Jigo" => out.write_str(&w.draw),
+                "Void" => out.write_str(&w.void),
                 _ => Ok(()),
             }
         }
     };
-    match how {
-        "" => write!(out, "{winner} wins"),
-        "R" | "Resign" => write!(out, "{winner} wins (resign)"),
-        "T" | "Time" => write!(out, "{winner} wins on time"),
-        "F" | "Forfeit" => write!(out, "{winner} wins (forfeit)"),
-        margin => write!(out, "{winner} wins by {margin}"),
-    }
+    let pattern = match how {
+        "" => &w.win,
+        "R" | "Resign" => &w.win_resign,
+        "T" | "Time" => &w.win_time,
+        "F" | "Forfeit" => &w.win_forfeit,
+        _ => &w.win_by,
+    };
+    fill_in(out, pattern, &[("w", &winner), ("margin", &how)])
 }
 
 // --- The big digits -------------------------------------------------------------------
@@ -544,32 +600,35 @@ fn fill(f: &mut MonoFrame, x: i32, y: i32, w: i32, h: i32, on: bool) {
     let _ = f.fill_solid(&area, BinaryColor::from(on));
 }
 
-/// Small text at (`x`, `y`), the top left, lit (`on`) or dark.
-fn small(f: &mut MonoFrame, text: &str, x: i32, y: i32, on: bool) {
-    write_text(f, SMALL, text, x, y, on);
+/// Small text at (`x`, `y`), the top left of its first Latin cell, lit (`on`) or dark.
+fn small(f: &mut MonoFrame, w: &Words, text: &str, x: i32, y: i32, on: bool) {
+    glyphs::draw(f, clip(text, usize::MAX), x, y, on, w.lang);
 }
 
-/// Text in `font`, centred across the frame, with its top at `y`.
-fn centred(f: &mut MonoFrame, font: &MonoFont<'static>, text: &str, y: i32, on: bool) {
-    let text = clip(text, W / char_w(font));
-    let width = text.chars().count() as i32 * char_w(font);
-    write_text(f, font, text, (W - width) / 2, y, on);
+/// Small text centred across the frame (cut to its width), with its top at `y`.
+fn centred(f: &mut MonoFrame, w: &Words, text: &str, y: i32, on: bool) {
+    let text = clip_px(w, text, W);
+    let width = text_w(w, text);
+    glyphs::draw(f, text, (W - width) / 2, y, on, w.lang);
 }
 
-fn write_text(f: &mut MonoFrame, font: &MonoFont<'static>, text: &str, x: i32, y: i32, on: bool) {
-    let style = MonoTextStyle::new(font, BinaryColor::from(on));
-    let _ = Text::with_baseline(text, Px::new(x, y), style, Baseline::Top).draw(f);
+/// Large ASCII text (the result, the title) centred across the frame, its top at `y`.
+fn large_centred(f: &mut MonoFrame, text: &str, y: i32) {
+    let advance = (LARGE.character_size.width + LARGE.character_spacing) as i32;
+    let text = clip(text, (W / advance) as usize);
+    let width = text.chars().count() as i32 * advance;
+    let style = MonoTextStyle::new(LARGE, BinaryColor::On);
+    let _ = Text::with_baseline(text, Px::new((W - width) / 2, y), style, Baseline::Top).draw(f);
 }
 
-/// A character's advance in `font`.
-fn char_w(font: &MonoFont<'static>) -> i32 {
-    (font.character_size.width + font.character_spacing) as i32
+/// The width of small `text` in pixels.
+fn text_w(w: &Words, text: &str) -> i32 {
+    glyphs::width(text, w.lang)
 }
 
 /// The first `chars` characters of `text`, stopping at any control character (a name
 /// never breaks the line).
-fn clip(text: &str, chars: i32) -> &str {
-    let chars = chars.max(0) as usize;
+fn clip(text: &str, chars: usize) -> &str {
     let end = text
         .char_indices()
         .enumerate()
@@ -578,74 +637,93 @@ fn clip(text: &str, chars: i32) -> &str {
     &text[..end]
 }
 
+/// The longest start of `text` of whole characters that is at most `px` pixels wide,
+/// stopping at any control character.
+fn clip_px<'a>(w: &Words, text: &'a str, px: i32) -> &'a str {
+    let mut used = 0;
+    for (i, c) in text.char_indices() {
+        used += glyphs::advance(c, w.lang);
+        if c.is_control() || used > px {
+            return &text[..i];
+        }
+    }
+    text
+}
+
 /// The fewest characters of a name worth showing beside something else on a line.
 const MIN_NAME: usize = 4;
 
-/// How many small characters fit in `px` pixels.
-fn chars_in(px: i32) -> usize {
-    (px.max(0) / char_w(SMALL)) as usize
+/// A name as drawn: the name (the side's word when the setup names nobody) and the rank.
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    name: &'a str,
+    rank: Option<&'a str>,
 }
 
-/// How many characters of `name.name` [`fit_name`] keeps in `chars` (the whole name when
+/// `name` as `color`'s display draws it.
+fn shown<'a>(w: &'a Words, name: &'a Name, color: Color) -> Shown<'a> {
+    let base = clip(&name.name, usize::MAX);
+    let base = if base.trim().is_empty() {
+        match color {
+            Color::Black => w.black.as_str(),
+            Color::White => w.white.as_str(),
+        }
+    } else {
+        base
+    };
+    Shown {
+        name: base,
+        rank: name.rank.as_deref().map(|r| clip(r, usize::MAX)),
+    }
+}
+
+/// The width of " 3D" (a space and the rank), 0 without a rank.
+fn rank_w(w: &Words, name: Shown<'_>) -> i32 {
+    name.rank.map_or(0, |r| text_w(w, " ") + text_w(w, r))
+}
+
+/// How many characters of the name [`fit_name`] keeps in `px` pixels (the whole name when
 /// it fits with its rank).
-fn kept(name: &Name, chars: usize) -> usize {
-    let whole = clip(&name.name, i32::MAX).chars().count();
-    let rank = name
-        .rank
-        .as_deref()
-        .map_or(0, |r| clip(r, i32::MAX).chars().count() + 1);
-    if whole + rank <= chars {
+fn kept(w: &Words, name: Shown<'_>, px: i32) -> usize {
+    let whole = name.name.chars().count();
+    if text_w(w, name.name) + rank_w(w, name) <= px {
         return whole;
     }
-    // Shortened: the rank and its space, and one character for the '.'.
-    chars.saturating_sub(rank + 1).min(whole)
+    // Shortened: the rank and its space, and the '.'.
+    let room = px - rank_w(w, name) - text_w(w, ".");
+    clip_px(w, name.name, room).chars().count()
 }
 
-/// `name` in at most `chars` characters: whole when it fits; else the name shortened and
-/// marked with a '.', the rank kept whole (`Gao C. 3D`). A rank that leaves no room for
-/// two characters of the name (free text in a setup, no real rank is that long) is cut
-/// with the rest.
-fn fit_name(name: &Name, chars: usize) -> Line {
+/// `name` in at most `px` pixels: whole when it fits; else the name shortened by whole
+/// characters and marked with a '.', the rank kept whole (`Gao C. 3D`, `芈昱. 9p`). A rank
+/// that leaves no room for two characters of the name (free text in a setup, no real rank
+/// is that long) is cut with the rest.
+fn fit_name(w: &Words, name: Shown<'_>, px: i32) -> Line {
     let mut out = Line::new();
-    let base = clip(&name.name, i32::MAX);
-    let rank = name.rank.as_deref().map(|r| clip(r, i32::MAX));
-    let whole = base.chars().count() + rank.map_or(0, |r| r.chars().count() + 1);
-    if whole <= chars {
-        let _ = out.write_str(base);
-        if let Some(rank) = rank {
+    if text_w(w, name.name) + rank_w(w, name) <= px {
+        let _ = out.write_str(name.name);
+        if let Some(rank) = name.rank {
             let _ = write!(out, " {rank}");
         }
         return out;
     }
-    let rank_room = rank.map_or(0, |r| r.chars().count() + 1);
-    match chars.checked_sub(rank_room + 1) {
-        Some(room) if room >= 2 || (rank.is_none() && room >= 1) => {
-            let short = clip(base, room as i32).trim_end();
-            let _ = write!(out, "{short}.");
-            if let Some(rank) = rank {
-                let _ = write!(out, " {rank}");
-            }
+    let room = px - rank_w(w, name) - text_w(w, ".");
+    let short = clip_px(w, name.name, room);
+    let least = if name.rank.is_some() { 2 } else { 1 };
+    if room >= 0 && short.chars().count() >= least {
+        let _ = write!(out, "{}.", short.trim_end());
+        if let Some(rank) = name.rank {
+            let _ = write!(out, " {rank}");
         }
-        _ => {
-            let mut all = Line::new();
-            let _ = all.write_str(base);
-            if let Some(rank) = rank {
-                let _ = write!(all, " {rank}");
-            }
-            let _ = out.write_str(clip(all.as_str(), chars as i32));
+    } else {
+        let mut all = Line::new();
+        let _ = all.write_str(name.name);
+        if let Some(rank) = name.rank {
+            let _ = write!(all, " {rank}");
         }
+        let _ = out.write_str(clip_px(w, all.as_str(), px));
     }
     out
-}
-
-/// Decimal digits of `n`.
-fn digits(mut n: usize) -> usize {
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d
 }
 
 /// A point in GTP notation, written without allocating.
@@ -659,34 +737,36 @@ impl fmt::Display for Gtp {
     }
 }
 
-/// A duration as the time control is written: `60s`, `10m`, `1h`, `250ms`.
-struct Dur(u64);
+/// A duration as the time control is written, in the face's words: `60s`, `10m`, `1h`,
+/// `250ms` (`60秒`, `10分`).
+struct Dur<'a>(u64, &'a Words);
 
-impl fmt::Display for Dur {
+impl fmt::Display for Dur<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = self.0;
-        if ms >= 3_600_000 && ms % 3_600_000 == 0 {
-            write!(f, "{}h", ms / 3_600_000)
+        let (ms, w) = (self.0, self.1);
+        let (n, unit) = if ms >= 3_600_000 && ms % 3_600_000 == 0 {
+            (ms / 3_600_000, &w.hours)
         } else if ms > 60_000 && ms % 60_000 == 0 {
-            write!(f, "{}m", ms / 60_000)
+            (ms / 60_000, &w.minutes)
         } else if ms % 1000 == 0 {
-            write!(f, "{}s", ms / 1000)
+            (ms / 1000, &w.seconds)
         } else {
-            write!(f, "{ms}ms")
-        }
+            (ms, &w.millis)
+        };
+        fill_in(f, unit, &[("n", &n)])
     }
 }
 
 /// A line of text composed on the stack; what does not fit is cut at a character.
 struct Line {
-    buf: [u8; 64],
+    buf: [u8; 160],
     len: usize,
 }
 
 impl Line {
     fn new() -> Line {
         Line {
-            buf: [0; 64],
+            buf: [0; 160],
             len: 0,
         }
     }
@@ -694,11 +774,6 @@ impl Line {
     fn as_str(&self) -> &str {
         // Only whole UTF-8 characters are ever written.
         std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
-    }
-
-    /// Length in characters.
-    fn len(&self) -> usize {
-        self.as_str().chars().count()
     }
 }
 
@@ -722,13 +797,22 @@ impl fmt::Write for Line {
 mod tests {
     use super::*;
 
+    fn en() -> &'static Words {
+        Words::of(Lang::En)
+    }
+
     #[test]
-    fn clips_by_characters() {
+    fn clips_by_characters_and_pixels() {
         assert_eq!(clip("Shusaku", 3), "Shu");
         assert_eq!(clip("Müller", 2), "Mü");
         assert_eq!(clip("ab\ncd", 10), "ab");
         assert_eq!(clip("ab", 10), "ab");
-        assert_eq!(clip("ab", -1), "");
+        assert_eq!(clip("ab", 0), "");
+        assert_eq!(clip_px(en(), "Shusaku", 18), "Shu");
+        assert_eq!(clip_px(en(), "Shusaku", 23), "Shu");
+        assert_eq!(clip_px(en(), "芈昱廷", 24), "芈昱");
+        assert_eq!(clip_px(en(), "芈昱廷", 35), "芈昱");
+        assert_eq!(clip_px(en(), "ab\ncd", 100), "ab");
     }
 
     fn name(name: &str, rank: Option<&str>) -> Name {
@@ -738,28 +822,66 @@ mod tests {
         }
     }
 
+    /// `chars` Latin characters in pixels.
+    fn px(chars: i32) -> i32 {
+        chars * 6
+    }
+
     #[test]
     fn names_are_shortened_before_ranks() {
-        let fit = |n: &Name, chars| fit_name(n, chars).as_str().to_string();
+        let w = en();
+        let fit = |n: &Name, px| {
+            fit_name(w, shown(w, n, Color::Black), px)
+                .as_str()
+                .to_string()
+        };
         let gao = name("Gao Chuande", Some("3D"));
-        assert_eq!(fit(&gao, 18), "Gao Chuande 3D");
-        assert_eq!(fit(&gao, 14), "Gao Chuande 3D");
-        assert_eq!(fit(&gao, 13), "Gao Chuan. 3D");
+        assert_eq!(fit(&gao, px(18)), "Gao Chuande 3D");
+        assert_eq!(fit(&gao, px(14)), "Gao Chuande 3D");
+        assert_eq!(fit(&gao, px(13)), "Gao Chuan. 3D");
         // The top bar beside COUNTING: 57 px, 9 characters.
-        assert_eq!(fit(&gao, chars_in(57)), "Gao C. 3D");
-        assert_eq!(kept(&gao, 9), 5);
+        assert_eq!(fit(&gao, 57), "Gao C. 3D");
+        assert_eq!(kept(w, shown(w, &gao, Color::Black), 57), 5);
         let kyu = name("Vannier Luc", Some("12k"));
-        assert_eq!(fit(&kyu, 11), "Vannie. 12k");
+        assert_eq!(fit(&kyu, px(11)), "Vannie. 12k");
         // Spaces at the cut go: "Gao." not "Gao .".
-        assert_eq!(fit(&gao, 8), "Gao. 3D");
-        assert_eq!(fit(&name("Shusaku", None), 5), "Shus.");
+        assert_eq!(fit(&gao, px(8)), "Gao. 3D");
+        assert_eq!(fit(&name("Shusaku", None), px(5)), "Shus.");
         // Too narrow for two letters and the rank, or a rank that is not one: cut as text.
-        assert_eq!(fit(&gao, 4), "Gao ");
+        assert_eq!(fit(&gao, px(4)), "Gao ");
         assert_eq!(
-            fit(&name("Ann", Some("a very long rank")), 10),
+            fit(&name("Ann", Some("a very long rank")), px(10)),
             "Ann a very"
         );
-        assert_eq!(fit(&name("Ann\nBob", Some("1p")), 10), "Ann 1p");
+        assert_eq!(fit(&name("Ann\nBob", Some("1p")), px(10)), "Ann 1p");
+        // Nobody named: the side, in the display's words.
+        assert_eq!(fit(&name("", None), px(10)), "Black");
+        let zh = Words::of(Lang::Zh);
+        assert_eq!(
+            fit_name(zh, shown(zh, &name(" ", None), Color::White), 100).as_str(),
+            "白方"
+        );
+    }
+
+    #[test]
+    fn cjk_names_lose_whole_characters_and_keep_the_rank() {
+        let w = Words::of(Lang::Zh);
+        let fit = |n: &Name, px| {
+            fit_name(w, shown(w, n, Color::Black), px)
+                .as_str()
+                .to_string()
+        };
+        let mi = name("芈昱廷", Some("9p"));
+        // 36 + 6 + 12 = 54 px whole.
+        assert_eq!(fit(&mi, 54), "芈昱廷 9p");
+        // One pixel less: two characters, the '.', the rank (24 + 6 + 18).
+        assert_eq!(fit(&mi, 53), "芈昱. 9p");
+        assert_eq!(fit(&mi, 48), "芈昱. 9p");
+        // Too narrow for two characters and the rank: cut as text.
+        assert_eq!(fit(&mi, 47), "芈昱廷 ");
+        assert_eq!(kept(w, shown(w, &mi, Color::Black), 53), 2);
+        // Never half a character: 芈 alone is 12 px.
+        assert_eq!(fit(&name("井山裕太", None), 30), "井山.");
     }
 
     #[test]
@@ -768,27 +890,79 @@ mod tests {
         assert_eq!(big_width("9.7"), 2 * DIGIT_W + SEP_W + 2 * GAP);
     }
 
+    fn said(lang: Lang, result: &str) -> String {
+        let mut l = Line::new();
+        say_result(&mut l, Words::of(lang), result).unwrap();
+        l.as_str().to_string()
+    }
+
     #[test]
     fn results_in_words() {
-        let said = |r: &str| {
-            let mut l = Line::new();
-            say_result(&mut l, r).unwrap();
-            l.as_str().to_string()
-        };
-        assert_eq!(said("B+1.5"), "Black wins by 1.5");
-        assert_eq!(said("W+R"), "White wins (resign)");
-        assert_eq!(said("B+T"), "Black wins on time");
-        assert_eq!(said("0"), "Draw");
-        assert_eq!(said("Void"), "No result");
-        assert_eq!(said("?"), "");
+        assert_eq!(said(Lang::En, "B+1.5"), "Black wins by 1.5");
+        assert_eq!(said(Lang::En, "W+R"), "White wins (resign)");
+        assert_eq!(said(Lang::En, "B+T"), "Black wins on time");
+        assert_eq!(said(Lang::En, "0"), "Draw");
+        assert_eq!(said(Lang::En, "Void"), "No result");
+        assert_eq!(said(Lang::En, "?"), "");
+        assert_eq!(said(Lang::Zh, "B+1.5"), "黑方胜1.5目");
+        assert_eq!(said(Lang::Zh, "W+R"), "白方中盘胜");
+        assert_eq!(said(Lang::ZhHant, "W+T"), "白方超時勝");
+        assert_eq!(said(Lang::Ja, "W+R"), "白の中押し勝ち");
+        assert_eq!(said(Lang::Ja, "0"), "持碁");
     }
 
     #[test]
     fn durations_and_points() {
-        assert_eq!(Dur(60_000).to_string(), "60s");
-        assert_eq!(Dur(600_000).to_string(), "10m");
-        assert_eq!(Dur(3_600_000).to_string(), "1h");
-        assert_eq!(Dur(250).to_string(), "250ms");
+        let d = |ms, lang| Dur(ms, Words::of(lang)).to_string();
+        assert_eq!(d(60_000, Lang::En), "60s");
+        assert_eq!(d(600_000, Lang::En), "10m");
+        assert_eq!(d(3_600_000, Lang::En), "1h");
+        assert_eq!(d(250, Lang::En), "250ms");
+        assert_eq!(d(60_000, Lang::Zh), "60秒");
+        assert_eq!(d(600_000, Lang::Ja), "10分");
+        assert_eq!(d(3_600_000, Lang::ZhHant), "1小時");
         assert_eq!(Gtp(Point::new(8, 9)).to_string(), "J10");
+    }
+
+    /// Every word of every language fits its place on the face, and has its glyphs.
+    #[test]
+    fn every_language_s_words_fit_and_are_drawn() {
+        for lang in Lang::ALL {
+            let w = Words::of(lang);
+            for (what, text, room) in [
+                ("call the arbiter", w.call_arbiter.as_str(), W),
+                // Beside a 4-character name and rank at least.
+                ("paused", &w.paused, W - 15 - 6 - 2 - 2 - 48),
+                ("counting", &w.counting, W - 15 - 6 - 2 - 48),
+                ("waiting", &w.waiting_arbiter, W),
+                ("waiting 2", &w.waiting_arbiter_2, W),
+                ("starts black", &w.starts_black, W),
+                ("starts white", &w.starts_white, W),
+                ("starts 2", &w.starts_2, W),
+                ("last period", &w.last_period, W - 2 * MARGIN - 48),
+                ("no period", &w.no_period, W - 2 * MARGIN - 48),
+                ("sudden death", &w.sudden_death, W - 2 * MARGIN - 48),
+                ("game over", &w.game_over, W - 2 * MARGIN - 48),
+                ("no game", &w.no_game, W),
+                ("time out", &w.time_out, W - 12),
+                ("no clock", &w.no_clock, W - 2 * MARGIN),
+            ] {
+                assert!(
+                    text_w(w, text) <= room,
+                    "{lang} {what}: {text:?} is {} px, room {room}",
+                    text_w(w, text)
+                );
+                assert_eq!(glyphs::missing(text), Vec::<char>::new(), "{lang} {what}");
+            }
+            for result in ["B+1.5", "W+R", "B+T", "W+F", "B+", "0", "Void"] {
+                let text = said(lang, result);
+                assert!(text_w(w, &text) <= W, "{lang} {result}: {text:?}");
+                assert_eq!(
+                    glyphs::missing(&text),
+                    Vec::<char>::new(),
+                    "{lang} {result}"
+                );
+            }
+        }
     }
 }

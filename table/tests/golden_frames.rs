@@ -14,7 +14,7 @@ use tengen_protocol::view::ClocksNow;
 use tengen_protocol::{Event, GameView, Timestamp};
 use tengen_rules::clock::{Clock, TimeControl};
 use tengen_rules::{Color, Point};
-use tengen_table::{render, Face, MonoFrame};
+use tengen_table::{glyphs, render, render_in, Face, Lang, MonoFrame};
 
 const T0: u64 = 1_767_225_600_000;
 
@@ -193,7 +193,15 @@ impl Board {
 
 /// Compares `face`'s frame with the fixture `name`.png (writes it under TENGEN_BLESS).
 fn check(name: &str, face: &Face) {
-    let frame = render(face);
+    check_in(name, face, Lang::En);
+}
+
+/// Compares `face`'s frame in `lang` with the fixture `name`.png.
+fn check_in(name: &str, face: &Face, lang: Lang) {
+    let frame = render_in(face, lang);
+    if lang == Lang::En {
+        assert!(frame == render(face), "render is render_in English");
+    }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/frames");
     let path = dir.join(format!("{name}.png"));
     if std::env::var_os("TENGEN_BLESS").is_some() {
@@ -438,4 +446,162 @@ fn faces_change_exactly_when_frames_do() {
     }
     // White's clock ran from 2 s to 40 s and from 60 s on: each shown second and tenth.
     assert!(changes > 100, "{changes}");
+}
+
+// --- The faces in Chinese and Japanese -----------------------------------------------------
+
+/// Asserts that every character of `text` is drawn by a glyph of its own: each cell of
+/// `text` drawn alone has lit pixels, and none is the 6x10 font's `?` that stands for a
+/// glyph no font has.
+fn every_glyph_drawn(text: &str, lang: Lang) {
+    assert_eq!(glyphs::missing(text), Vec::<char>::new(), "{text}");
+    let mut question = MonoFrame::new();
+    glyphs::draw(&mut question, "?", 0, 20, true, lang);
+    for c in text.chars().filter(|c| !c.is_whitespace()) {
+        let mut cell = MonoFrame::new();
+        let mut s = [0; 4];
+        let after = glyphs::draw(&mut cell, c.encode_utf8(&mut s), 0, 20, true, lang);
+        assert_eq!(after, glyphs::advance(c, lang), "{c}");
+        assert!(
+            cell.lit() >= 3,
+            "{c:?} in {text:?}: {} pixels lit",
+            cell.lit()
+        );
+        if c != '?' {
+            assert!(cell != question, "{c:?} in {text:?} is drawn as '?'");
+        }
+    }
+}
+
+/// A game of two players of `lang`'s country, set up as [`Board::set_up`].
+fn cjk_game(tc: &str, start: ClockStart, black: (&str, &str), white: (&str, &str)) -> Board {
+    every_glyph_drawn(black.0, Lang::Zh);
+    every_glyph_drawn(white.0, Lang::Zh);
+    Board::with_players(tc, start, black, white)
+}
+
+/// Ke Jie (Black) and Mi Yuting (White), simplified Chinese: both displays before play,
+/// at the start, in periods, paused, at the end.
+#[test]
+fn chinese_faces() {
+    let players = (("柯洁", "9p"), ("芈昱廷", "9p"));
+    let b = cjk_game(
+        "byoyomi 60m 5x60s",
+        ClockStart::Arbiter,
+        players.0,
+        players.1,
+    );
+    check_in("zh_waiting_black", &b.face(Color::Black, 900_000), Lang::Zh);
+    check_in("zh_waiting_white", &b.face(Color::White, 900_000), Lang::Zh);
+    let mut b = cjk_game("byoyomi 10m 5x60s", ClockStart::Now, players.0, players.1);
+    check_in("zh_start_black", &b.face(Color::Black, 300), Lang::Zh);
+    check_in("zh_start_white", &b.face(Color::White, 300), Lang::Zh);
+    b.play(5_000);
+    b.play(10_000);
+    let now = 605_000 + 2 * 60_000 + 18_000;
+    check_in("zh_periods_black", &b.face(Color::Black, now), Lang::Zh);
+    check_in("zh_main_white", &b.face(Color::White, now), Lang::Zh);
+    let now = 605_000 + 4 * 60_000 + 52_700;
+    check_in("zh_last_period_black", &b.face(Color::Black, now), Lang::Zh);
+    b.pause(700_000);
+    check_in("zh_paused_white", &b.face(Color::White, 710_000), Lang::Zh);
+    b.event(
+        720_000,
+        Event::GameOver(GameEnd::uncounted("W+R", EndReason::Resignation)),
+    );
+    check_in("zh_result_black", &b.face(Color::Black, 730_000), Lang::Zh);
+    check_in("zh_result_white", &b.face(Color::White, 730_000), Lang::Zh);
+}
+
+/// The same players in an English display: the names are drawn, the words are English.
+#[test]
+fn chinese_names_on_an_english_display() {
+    let b = cjk_game(
+        "byoyomi 60m 5x60s",
+        ClockStart::Now,
+        ("柯洁", "9p"),
+        ("芈昱廷", "9p"),
+    );
+    check("en_cjk_start_black", &b.face(Color::Black, 300));
+    // The English words are the English frames': only the names differ.
+    assert!(render(&b.face(Color::Black, 300)) != render_in(&b.face(Color::Black, 300), Lang::Zh));
+}
+
+/// Iyama Yuta (Black) and Ichiriki Ryo (White), Japanese.
+#[test]
+fn japanese_faces() {
+    let players = (("井山裕太", "9p"), ("一力遼", "9p"));
+    every_glyph_drawn("井山裕太一力遼", Lang::Ja);
+    let b = cjk_game("byoyomi 60m 5x60s", ClockStart::White, players.0, players.1);
+    check_in("ja_waiting_black", &b.face(Color::Black, 900_000), Lang::Ja);
+    check_in("ja_waiting_white", &b.face(Color::White, 900_000), Lang::Ja);
+    let mut b = cjk_game("byoyomi 10m 5x60s", ClockStart::Now, players.0, players.1);
+    check_in("ja_start_black", &b.face(Color::Black, 300), Lang::Ja);
+    check_in("ja_start_white", &b.face(Color::White, 300), Lang::Ja);
+    b.play(5_000);
+    b.play(10_000);
+    let now = 605_000 + 2 * 60_000 + 18_000;
+    check_in("ja_periods_black", &b.face(Color::Black, now), Lang::Ja);
+    let mut b = cjk_game("absolute 10m", ClockStart::Now, players.0, players.1);
+    b.play(30_000);
+    b.play(60_000);
+    check_in("ja_flag_black", &b.face(Color::Black, 700_000), Lang::Ja);
+}
+
+/// Chou Chun-hsun (Black) and Lai Chun-fu (White), traditional Chinese: 勳 and 賴 are not
+/// in GB2312, 讀 and 賴 in no 12-pixel font (drawn from the 9-pixel one).
+#[test]
+fn traditional_chinese_faces() {
+    let players = (("周俊勳", "9p"), ("賴均輔", "9p"));
+    every_glyph_drawn("周俊勳賴均輔讀秒", Lang::ZhHant);
+    let mut b = cjk_game("byoyomi 10m 5x60s", ClockStart::Now, players.0, players.1);
+    check_in(
+        "zh_hant_start_black",
+        &b.face(Color::Black, 300),
+        Lang::ZhHant,
+    );
+    check_in(
+        "zh_hant_start_white",
+        &b.face(Color::White, 300),
+        Lang::ZhHant,
+    );
+    b.play(5_000);
+    b.play(10_000);
+    let now = 605_000 + 2 * 60_000 + 18_000;
+    check_in(
+        "zh_hant_periods_black",
+        &b.face(Color::Black, now),
+        Lang::ZhHant,
+    );
+    b.event(
+        700_000,
+        Event::GameOver(GameEnd::uncounted("B+T", EndReason::Time)),
+    );
+    check_in(
+        "zh_hant_result_white",
+        &b.face(Color::White, 730_000),
+        Lang::ZhHant,
+    );
+}
+
+/// Every word of the face in each language is drawn by its own glyphs.
+#[test]
+fn every_face_word_has_its_glyphs() {
+    for lang in Lang::ALL {
+        for id in tengen_table::FACE_MESSAGES {
+            let text = tengen_l10n::text(
+                lang,
+                id,
+                &[
+                    ("n", "12"),
+                    ("period", "60"),
+                    ("inc", "5"),
+                    ("w", "B"),
+                    ("margin", "1.5"),
+                    ("name", "A"),
+                ],
+            );
+            every_glyph_drawn(&text, lang);
+        }
+    }
 }

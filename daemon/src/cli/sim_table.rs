@@ -1,6 +1,6 @@
 //! The players' side of `tengen sim` (SPEC.md, "Command line"): `--clock-frames DIR` writes
 //! each distinct frame of the two player displays as a PNG (`DIR/{ms}-B.png`,
-//! `DIR/{ms}-W.png`, `ms` = virtual ms since the first event) and `--audio-out FILE.wav` the
+//! `DIR/{ms}-W.png`, `ms` = virtual ms since the first event; in `[display] lang`) and `--audio-out FILE.wav` the
 //! board's sound track (mono 16-bit PCM, time 0 at the first event) in the configured voice
 //! or beeps. Both come from the table's [`Schedule`] polled after every scan, exactly as a
 //! board's loop polls it, so a frame appears and a call starts when they would on a board.
@@ -11,7 +11,7 @@ use tengen_protocol::{Event, GameView, Timestamp};
 use tengen_rules::Color;
 use tengen_table::clips::ClipSet;
 use tengen_table::track::{SoundTrack, TrackStyle};
-use tengen_table::{Schedule, VoiceStyle};
+use tengen_table::{Lang, Schedule, VoiceStyle};
 
 use super::args::SimArgs;
 use super::CliError;
@@ -27,6 +27,8 @@ const FRAME_SCALE: u32 = 1;
 pub(super) struct SimTable {
     schedule: Schedule,
     frames: Option<PathBuf>,
+    /// The language of the frames' words (`[display] lang`).
+    lang: Lang,
     /// The track, once the first event gave time 0, and where it goes.
     track: Option<(PathBuf, Option<SoundTrack>)>,
     style: Option<TrackStyle>,
@@ -59,6 +61,7 @@ impl SimTable {
         Ok(Some(SimTable {
             schedule: Schedule::new(),
             frames: args.clock_frames.clone(),
+            lang: config.display.lang,
             track: args.audio_out.clone().map(|path| (path, None)),
             style,
             volume: config.voice.volume as f32,
@@ -89,7 +92,7 @@ impl SimTable {
             for (color, face) in &due.faces {
                 let letter = if *color == Color::Black { "B" } else { "W" };
                 let path = dir.join(format!("{ms}-{letter}.png"));
-                let png = tengen_table::render(face).to_png(FRAME_SCALE);
+                let png = tengen_table::render_in(face, self.lang).to_png(FRAME_SCALE);
                 std::fs::write(&path, png).map_err(|e| {
                     CliError::work(format!("--clock-frames: {}: {e}", path.display()))
                 })?;

@@ -155,6 +155,7 @@ impl Config {
                 white_address: 0x3D,
                 rotate_black: false,
                 rotate_white: false,
+                lang: Lang::En,
             },
             voice: VoiceConfig {
                 style: tengen_table::VoiceStyle::Voice,

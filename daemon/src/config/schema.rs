@@ -38,7 +38,11 @@ pub(crate) fn read(root: &Table, r: &mut Reader) -> Config {
     let mqtt = read_mqtt(r.table(root, "", "mqtt").unwrap_or(&empty), &board.id, r);
     let http = read_http(r.table(root, "", "http").unwrap_or(&empty), r);
     let storage = read_storage(r.table(root, "", "storage").unwrap_or(&empty), r);
-    let display = read_display(r.table(root, "", "display").unwrap_or(&empty), r);
+    let display = read_display(
+        r.table(root, "", "display").unwrap_or(&empty),
+        board.lang,
+        r,
+    );
     let voice = read_voice(r.table(root, "", "voice").unwrap_or(&empty), r);
     if hardware.backend == Backend::Rpi || !hardware.rpi.is_empty() {
         if let Err(problems) = super::rpi::rpi_layout(&hardware.rpi, board.size) {
@@ -521,7 +525,8 @@ fn read_storage(t: &Table, r: &mut Reader) -> StorageConfig {
     }
 }
 
-fn read_display(t: &Table, r: &mut Reader) -> DisplayConfig {
+/// `[display]`; `board_lang` is `display.lang`'s default.
+fn read_display(t: &Table, board_lang: Lang, r: &mut Reader) -> DisplayConfig {
     const P: &str = "display";
     r.unknown_keys(
         t,
@@ -533,6 +538,7 @@ fn read_display(t: &Table, r: &mut Reader) -> DisplayConfig {
             "white_address",
             "rotate_black",
             "rotate_white",
+            "lang",
         ],
     );
     let d = Config::default_for("x").display;
@@ -561,6 +567,9 @@ fn read_display(t: &Table, r: &mut Reader) -> DisplayConfig {
         white_address,
         rotate_black: r.boolean(t, P, "rotate_black").unwrap_or(d.rotate_black),
         rotate_white: r.boolean(t, P, "rotate_white").unwrap_or(d.rotate_white),
+        lang: r
+            .word(t, P, "lang", "en|zh|zh-Hant|ja", |w| Lang::parse(w).ok())
+            .unwrap_or(board_lang),
     }
 }
 

@@ -351,6 +351,9 @@ pub struct DisplayConfig {
     pub rotate_black: bool,
     /// `display.rotate_white`: White's display is mounted upside down (default false).
     pub rotate_white: bool,
+    /// `display.lang`: the language of the displays' words (`en`, `zh`, `zh-Hant`, `ja`;
+    /// default `board.lang`). Names are drawn as written in any of them.
+    pub lang: Lang,
 }
 
 /// Which display driver drives the player displays.

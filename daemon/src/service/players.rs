@@ -5,7 +5,7 @@
 //! never holds up a scan.
 //!
 //! - **Displays** (`[display] driver = "ssd1306"`): each changed face is drawn with the
-//!   table's one renderer and written to its SSD1306. On the `rpi` backend (and on the
+//!   table's one renderer, in `[display] lang`, and written to its SSD1306. On the `rpi` backend (and on the
 //!   `serial` backend of a `--features rpi` build) they are on the Pi's I2C bus; on the
 //!   `sim` backend they are two emulated SSD1306 on a simulated bus, driven by the same
 //!   driver. A display that is missing or fails is logged (once a minute at most) and
@@ -23,7 +23,7 @@ use tengen_hal::driver::ssd1306::{SharedI2c, Ssd1306Config, Ssd1306Display, Ssd1
 use tengen_hal::{PlayerDisplay, Rotation};
 use tengen_rules::Color;
 use tengen_sim::ssd1306_emulator::{Ssd1306Bus, Ssd1306SetupError};
-use tengen_table::{Face, VoiceStyle};
+use tengen_table::{Face, Lang, VoiceStyle};
 
 use super::outputs::{Outputs, PlayerFaces};
 use crate::config::{Backend as BackendKind, Config, DisplayDriver};
@@ -47,11 +47,12 @@ impl PlayerOutputs {
     /// so the board still referees and keeps time.
     pub fn start(config: &Config, outputs: &Outputs) -> PlayerOutputs {
         let (stop, stopped) = watch::channel(false);
+        let lang = config.display.lang;
         let displays = open_displays(config).and_then(|pair| {
             let faces = outputs.subscribe_faces();
             std::thread::Builder::new()
                 .name("tengen-displays".into())
-                .spawn(move || drive_displays(pair, faces, stopped, RETRY))
+                .spawn(move || drive_displays(pair, lang, faces, stopped, RETRY))
                 .map_err(|e| tracing::warn!("player displays: no thread: {e}"))
                 .ok()
         });
@@ -127,6 +128,8 @@ fn pi_displays(bus: u8, _black: Ssd1306Config, _white: Ssd1306Config) -> Option<
 struct Driven {
     display: Display,
     color: Color,
+    /// The language of the display's words.
+    lang: Lang,
     /// The face on the glass (`None`: nothing yet, or the last write failed).
     shown: Option<Face>,
     /// The last failed write, to retry and to log at most once a minute.
@@ -143,7 +146,7 @@ impl Driven {
         if self.shown.as_ref() == Some(face) || (self.failed_at.is_some() && !retry) {
             return;
         }
-        let frame = tengen_table::render(face);
+        let frame = tengen_table::render_in(face, self.lang);
         match self.display.show(frame.pages()) {
             Ok(()) => {
                 if self.failed_at.take().is_some() {
@@ -166,11 +169,12 @@ impl Driven {
     }
 }
 
-/// The display thread: writes each changed face until told to stop (or until the outputs or
+/// The display thread: writes each changed face, in `lang`, until told to stop (or until the outputs or
 /// the [`PlayerOutputs`] are gone); a display whose write failed is tried again `retry`
 /// later. Between changes it sleeps: an idle board costs nothing here.
 fn drive_displays(
     pair: [Display; 2],
+    lang: Lang,
     mut faces: watch::Receiver<PlayerFaces>,
     mut stop: watch::Receiver<bool>,
     retry: Duration,
@@ -189,6 +193,7 @@ fn drive_displays(
     let driven = |display, color| Driven {
         display,
         color,
+        lang,
         shown: None,
         failed_at: None,
         logged_at: None,
@@ -337,7 +342,8 @@ mod tests {
         let (pair, bus) = emulated_displays(black, white).unwrap();
         let (tx, rx) = watch::channel(PlayerFaces::default());
         let (stop, stopped) = watch::channel(false);
-        let thread = std::thread::spawn(move || drive_displays(pair, rx, stopped, TEST_RETRY));
+        let thread =
+            std::thread::spawn(move || drive_displays(pair, Lang::En, rx, stopped, TEST_RETRY));
         let shows = |address: u8, face: &Face| {
             bus.lock().frame(address).as_ref() == Some(tengen_table::render(face).pages())
         };
@@ -365,6 +371,40 @@ mod tests {
         wait_for("White's display is back", || {
             shows(0x3D, game.white.as_ref().unwrap())
         });
+        stop.send(true).unwrap();
+        thread.join().unwrap();
+    }
+
+    /// `[display] lang = "zh"`: both displays show their faces in Chinese, Chinese names
+    /// drawn, through the real driver on the emulated SSD1306; not the English frames.
+    #[test]
+    fn the_displays_speak_the_configured_language() {
+        let black = Ssd1306Config::new(0x3C, Rotation::Upright);
+        let white = Ssd1306Config::new(0x3D, Rotation::Upright);
+        let (pair, bus) = emulated_displays(black, white).unwrap();
+        let (tx, rx) = watch::channel(PlayerFaces::default());
+        let (stop, stopped) = watch::channel(false);
+        let thread =
+            std::thread::spawn(move || drive_displays(pair, Lang::Zh, rx, stopped, TEST_RETRY));
+        let mut view = GameView::new();
+        let setup = GameSetup {
+            black: "柯洁".into(),
+            white: "芈昱廷".into(),
+            time_control: tengen_rules::clock::TimeControl::parse("byoyomi 60m 5x60s").unwrap(),
+            ..GameSetup::default()
+        };
+        view.apply(&Event::GameStarted(setup), Timestamp::from_millis(1_000))
+            .unwrap();
+        let game = faces(&view, 2_000);
+        tx.send(game.clone()).unwrap();
+        for (address, face) in [(0x3C, &game.black), (0x3D, &game.white)] {
+            let face = face.as_ref().unwrap();
+            let zh = tengen_table::render_in(face, Lang::Zh);
+            assert!(zh != tengen_table::render(face));
+            wait_for("the Chinese face", || {
+                bus.lock().frame(address).as_ref() == Some(zh.pages())
+            });
+        }
         stop.send(true).unwrap();
         thread.join().unwrap();
     }

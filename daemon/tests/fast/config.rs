@@ -234,6 +234,7 @@ fn bad_values_are_named_by_path() {
         ("[board]\nid = \"b\"\nsize = \"19\"", "board.size: expected an integer, found a string"),
         ("[board]\nid = \"b\"\nblack_side = \"up\"", r#"board.black_side: "up" is not one of south|north|east|west"#),
         ("[board]\nid = \"b\"\nlang = \"fr\"", r#"board.lang: "fr" is not one of en|zh|zh-Hant|ja"#),
+        ("[board]\nid = \"b\"\n[display]\nlang = \"ko\"", r#"display.lang: "ko" is not one of en|zh|zh-Hant|ja"#),
         ("[board]\nid = \"b\"\ntournament = \"Open\"", r#"board.tournament: "Open" is not [a-z0-9-]"#),
         ("[board]\nid = \"b\"\ngame = \"\"", r#"board.game: "" is not [a-z0-9-]"#),
         ("[board]\nid = \"b\"\n[hardware]\nbackend = \"usb\"", r#"hardware.backend: "usb" is not one of rpi|serial|sim"#),
@@ -510,6 +511,13 @@ fn the_displays_and_the_voice_have_their_defaults_and_their_checks() {
     ] {
         assert!(p.iter().any(|l| l.starts_with(want)), "{want} in {p:#?}");
     }
+    // display.lang: board.lang's by default, else its own.
+    assert_eq!(c.display.lang, tengen_l10n::Lang::En);
+    let c = ok("[board]\nid = \"b\"\nlang = \"ja\"\n");
+    assert_eq!(c.display.lang, tengen_l10n::Lang::Ja);
+    let c = ok("[board]\nid = \"b\"\nlang = \"ja\"\n[display]\nlang = \"zh-Hant\"\n");
+    assert_eq!(c.display.lang, tengen_l10n::Lang::ZhHant);
+    assert_eq!(c.board.lang, tengen_l10n::Lang::Ja);
     let p = problems("[board]\nid = \"b\"\n[display]\nblack_address = 0x3D\n");
     assert_eq!(
         p,

@@ -283,3 +283,67 @@ fn each_frame_is_the_face_of_its_moment() {
     let value: Value = serde_json::to_value(&run.events[0]).unwrap();
     assert_eq!(value["type"], "game_started");
 }
+
+/// `[display] lang = "zh"`: the same game's frames are written in Chinese, with the
+/// players' Chinese names drawn: each is the face of its moment drawn in `zh`, and not the
+/// English frame of that moment (the `en` run writes the English ones).
+#[test]
+fn the_frames_follow_the_display_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames_in = |lang: &str| {
+        let sub = dir.path().join(lang);
+        std::fs::create_dir_all(&sub).unwrap();
+        let path = sub.join("config.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "[board]\nid = \"sim\"\n[voice]\nstyle = \"off\"\n[game]\nblack = \"柯洁\"\n\
+                 white = \"芈昱廷\"\n[display]\nlang = \"{lang}\"\n"
+            ),
+        )
+        .unwrap();
+        let run = run(&sub, path.to_str().unwrap());
+        let mut names: Vec<String> = std::fs::read_dir(&run.frames)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        (run, names)
+    };
+    let (zh, zh_names) = frames_in("zh");
+    let (en, en_names) = frames_in("en");
+    assert!(zh_names.len() > 100, "{}", zh_names.len());
+    assert_eq!(zh_names, en_names, "the same frames at the same instants");
+    let t0 = zh.events[0].time.millis();
+    let mut view = GameView::new();
+    let mut next = 0;
+    let mut times: Vec<(u64, Color, &String)> = zh_names
+        .iter()
+        .map(|n| {
+            let (ms, c) = n.trim_end_matches(".png").split_once('-').unwrap();
+            let color = if c == "B" { Color::Black } else { Color::White };
+            (ms.parse().unwrap(), color, n)
+        })
+        .collect();
+    times.sort_by_key(|t| (t.0, t.1.index()));
+    for (ms, color, name) in times {
+        while next < zh.events.len() && zh.events[next].time.millis() - t0 <= ms {
+            view.apply_envelope(&zh.events[next]).unwrap();
+            next += 1;
+        }
+        let read =
+            |dir: &Path| MonoFrame::from_png(&std::fs::read(dir.join(name)).unwrap()).unwrap();
+        let (zh_frame, en_frame) = (read(&zh.frames), read(&en.frames));
+        let face = Face::of(&view, color, Timestamp::from_millis(t0 + ms));
+        assert_eq!(
+            zh_frame,
+            tengen_table::render_in(&face, tengen_table::Lang::Zh),
+            "{name}"
+        );
+        assert_eq!(en_frame, tengen_table::render(&face), "{name}");
+        assert_ne!(
+            zh_frame, en_frame,
+            "{name}: the Chinese frame is not the English one"
+        );
+    }
+}

@@ -41,3 +41,50 @@ reason-resignation = by resignation
 reason-time = on time
 reason-warnings = by warnings
 reason-arbiter = by the arbiter
+
+## The players' displays (128x64 pixels, `table/`): short words that fit their place on
+## the face. `$n` a number, `$period` and `$inc` a duration (`face-s`...), `$w` a side
+## (`face-black`, `face-white`), `$margin` the points as SGF writes them, `$name` a player.
+
+face-call-arbiter = ! CALL ARBITER !
+face-paused = PAUSED
+face-counting = COUNTING
+face-black = Black
+face-white = White
+face-vs = vs { $name }
+face-waiting-arbiter = Waiting for
+face-waiting-arbiter-2 = the arbiter
+face-starts-black = Black starts
+face-starts-white = White starts
+face-starts-2 = the clock
+face-no-clock = No clock
+face-move = Move { $n }
+face-move-label = Move
+face-sudden-death = Sudden death
+face-fischer = +{ $inc } a move
+face-fischer-short = +{ $inc }
+face-byoyomi-main = then { $n }x{ $period }
+face-byoyomi-short = { $n }x{ $period }
+face-no-period = No period
+face-last-period = LAST PERIOD
+face-periods = { $n } periods
+face-canadian-main = then { $n }/{ $period }
+face-canadian-short = { $n }/{ $period }
+face-stones-one = 1 stone
+face-stones = { $n } stones
+face-time-out = TIME OUT
+face-fix = Fix
+face-game-over = Game over
+face-win = { $w } wins
+face-win-resign = { $w } wins (resign)
+face-win-time = { $w } wins on time
+face-win-forfeit = { $w } wins (forfeit)
+face-win-by = { $w } wins by { $margin }
+face-draw = Draw
+face-void = No result
+face-no-game = no game
+face-board = board
+face-h = { $n }h
+face-m = { $n }m
+face-s = { $n }s
+face-ms = { $n }ms
