@@ -2,7 +2,8 @@
 //! starts again at 1) is followed on every page of the hall (issue 20, item 9). Before, the
 //! hall dropped every event of the new journal as a duplicate: the console, reading the
 //! board's retained `state`, showed the new game while the public pages, the hall's own
-//! fold behind the broadcast delay, stayed on the old one for good. A real `tengen run`
+//! fold behind the broadcast delay, stayed on the old one for good; and a page left open
+//! on the old journal waited for good. A real `tengen run`
 //! board, a real mosquitto, the hall in process with a broadcast delay of one move.
 
 use std::path::Path;
@@ -61,6 +62,12 @@ async fn a_board_back_with_a_new_journal_is_followed_on_the_public_pages() {
         n >= 12
     })
     .await;
+    // A page open on the old journal: its event stream is told to start again.
+    let addr = hall.addr;
+    let open_page = tokio::spawn(async move {
+        let path = format!("/board/faults/{BOARD}/events");
+        crate::http::request(addr, "GET", &path, &[], b"", Some("event: restart")).await
+    });
     board.terminate();
     // The spare board: same id, an empty journal.
     std::fs::remove_dir_all(board.data()).expect("wipe the journal");
@@ -82,6 +89,11 @@ async fn a_board_back_with_a_new_journal_is_followed_on_the_public_pages() {
         shown >= after && shown < before,
         "the public page: {shown}, before {before}"
     );
+    let told = tokio::time::timeout(Duration::from_secs(30), open_page)
+        .await
+        .expect("the open page's stream is told of the new journal")
+        .expect("the stream task");
+    assert!(told.text().contains("event: restart"), "{}", told.text());
     board.assert_running();
     hall.stop();
 }

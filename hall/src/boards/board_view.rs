@@ -540,7 +540,9 @@ impl BoardView {
     }
 
     /// Forgets the board's old journal: its feeds, folds and history start afresh (its
-    /// status, sign of life and open alerts stay), so every page follows the new one.
+    /// status, sign of life and open alerts stay), so every page follows the new one. The
+    /// feeds stay the same ones, restarted: the pages open on the old journal are told to
+    /// load again ([`LiveFeed::restart`]).
     fn restart_journal(&mut self) {
         let fresh = if self.public.is_some() {
             BoardView::delayed()
@@ -548,7 +550,13 @@ impl BoardView {
             BoardView::new()
         };
         let followed = self.followed.take().map(|_| Vec::new());
-        let old = std::mem::replace(self, fresh);
+        let mut old = std::mem::replace(self, fresh);
+        old.feed.restart();
+        self.feed = old.feed.clone();
+        if let (Some(p), Some(was)) = (self.public.as_mut(), old.public.as_ref()) {
+            was.feed.restart();
+            p.feed = was.feed.clone();
+        }
         self.status = old.status;
         self.last_heard = old.last_heard;
         self.alerts = old.alerts;

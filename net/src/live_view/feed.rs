@@ -34,6 +34,10 @@ struct Data {
     /// When `state` was set: its clocks read as of then.
     state_at: Option<Instant>,
     sgf: Sgf,
+    /// Counts the journals the feed followed: a board back with a new journal (a spare
+    /// board, a re-flashed Pi) starts its `seq` again, and the viewers of the old one must
+    /// start again too ([`LiveFeed::restart`]).
+    journal: u64,
 }
 
 /// Where the SGF served comes from.
@@ -115,6 +119,25 @@ impl LiveFeed {
         }
         // No receivers is fine: nobody is watching.
         let _ = self.inner.tx.send(envelope);
+    }
+
+    /// Forgets every event, the snapshot and the SGF: the board came back with a new
+    /// journal, whose `seq` starts again. The viewers following the feed are told, at its
+    /// next event, to start again ([`LiveFeed::journal`]); the feed stays the same one, so
+    /// that the pages already open follow the new journal.
+    pub fn restart(&self) {
+        let mut d = self.write();
+        let journal = d.journal + 1;
+        *d = Data {
+            journal,
+            ..Data::default()
+        };
+    }
+
+    /// How many times the feed was restarted: a viewer that started under another count
+    /// follows a journal the feed no longer holds.
+    pub fn journal(&self) -> u64 {
+        self.read().journal
     }
 
     /// Replaces the `state` snapshot served on `/api/state`.

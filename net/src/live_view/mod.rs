@@ -188,18 +188,32 @@ struct Follower {
     rx: broadcast::Receiver<Envelope>,
     queue: VecDeque<Envelope>,
     last: u64,
+    /// The feed's journal when this viewer came ([`LiveFeed::journal`]).
+    journal: u64,
+}
+
+/// What a viewer of `/events` is sent next.
+#[derive(Debug, PartialEq)]
+enum Next {
+    /// An event.
+    Event(Envelope),
+    /// The board came back with a new journal: the viewer starts again (the page reloads).
+    Restarted,
 }
 
 impl Follower {
     /// The next event for this viewer, waiting for it; `None` when the feed is gone.
-    async fn next(&mut self) -> Option<Envelope> {
+    async fn next(&mut self) -> Option<Next> {
         loop {
+            if self.feed.journal() != self.journal {
+                return Some(Next::Restarted);
+            }
             if let Some(e) = self.queue.pop_front() {
                 if e.seq <= self.last {
                     continue;
                 }
                 self.last = e.seq;
-                return Some(e);
+                return Some(Next::Event(e));
             }
             // The backlog is served: give its room back. A viewer follows for hours, and
             // the emptied room of a game's backlog (a few hundred events) was ~100 kB per
@@ -232,16 +246,27 @@ async fn events(
         .unwrap_or(0);
     // Subscribe before reading the backlog, so nothing falls between the two.
     let rx = feed.subscribe();
+    let journal = feed.journal();
+    // A viewer past the feed's last event followed a journal the board no longer has.
+    let restarted = from > feed.last_seq();
     let queue: VecDeque<Envelope> = feed.events_after(from).into();
     let follower = Follower {
         feed,
         rx,
         queue,
         last: from,
+        journal: journal.wrapping_sub(u64::from(restarted)),
     };
-    let stream = stream::unfold(follower, |mut f| async move {
-        let e = f.next().await?;
-        Some((Ok(to_sse(&e)), f))
+    // A new journal ends the stream with a `restart` event: the page loads again.
+    let stream = stream::unfold(Some(follower), |f| async move {
+        let mut f = f?;
+        match f.next().await? {
+            Next::Event(e) => Some((Ok(to_sse(&e)), Some(f))),
+            Next::Restarted => Some((
+                Ok(SseEvent::default().event("restart").data("a new journal")),
+                None,
+            )),
+        }
     });
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
@@ -333,17 +358,41 @@ mod tests {
             queue: feed.events_after(0).into(),
             feed: feed.clone(),
             last: 0,
+            journal: feed.journal(),
         };
         assert!(f.queue.capacity() >= 500);
         for s in 1..=500 {
-            assert_eq!(f.next().await.map(|e| e.seq), Some(s));
+            assert_eq!(f.next().await, Some(Next::Event(env(s))));
         }
         feed.publish(env(501));
-        assert_eq!(f.next().await.map(|e| e.seq), Some(501));
+        assert_eq!(f.next().await, Some(Next::Event(env(501))));
         assert!(
             f.queue.capacity() <= QUEUE_KEEP,
             "capacity {} after the backlog",
             f.queue.capacity()
         );
+    }
+
+    /// A board back with a new journal: the feed starts again, and a viewer of the old
+    /// journal is told to start again at the new journal's first event, not left waiting
+    /// for `seq`s it has already seen.
+    #[tokio::test]
+    async fn a_viewer_of_an_old_journal_is_told_to_start_again() {
+        let feed = LiveFeed::new();
+        for s in 1..=3 {
+            feed.publish(env(s));
+        }
+        let mut f = Follower {
+            rx: feed.subscribe(),
+            queue: feed.events_after(3).into(),
+            feed: feed.clone(),
+            last: 3,
+            journal: feed.journal(),
+        };
+        feed.restart();
+        assert_eq!(feed.last_seq(), 0);
+        feed.publish(env(1));
+        assert_eq!(feed.events_after(0), vec![env(1)]);
+        assert_eq!(f.next().await, Some(Next::Restarted));
     }
 }
