@@ -812,11 +812,35 @@ impl HallState {
     }
 
     /// `/api/console/hardware`: every board's standing hardware trouble (`sensor_fault`:
-    /// link lost, stuck or noisy sensors), newest first, with its board. For the console
-    /// only.
+    /// link lost, stuck or noisy sensors; an open `storage_low` or `storage_full` alert),
+    /// newest first, with its board. For the console only.
     pub(crate) fn hardware_json(&self) -> Value {
         let mut all: Vec<(Timestamp, u64, Value)> = Vec::new();
         for (k, b) in &self.boards {
+            for (a, _) in b.alerts() {
+                let code = a.get("code").and_then(Value::as_str).unwrap_or_default();
+                if !matches!(code, "storage_low" | "storage_full") {
+                    continue;
+                }
+                let time = a.get("time").cloned().unwrap_or(Value::Null);
+                let at = time
+                    .as_str()
+                    .and_then(|t| Timestamp::parse(t).ok())
+                    .unwrap_or(Timestamp::from_millis(0));
+                let seq = a.get("seq").and_then(Value::as_u64).unwrap_or(0);
+                all.push((
+                    at,
+                    seq,
+                    json!({
+                        "tournament": k.tournament,
+                        "board": k.board,
+                        "kind": code,
+                        "points": [],
+                        "time": time,
+                        "seq": seq,
+                    }),
+                ));
+            }
             for f in b.hardware() {
                 let points: Vec<String> = f.points.iter().map(|p| p.to_gtp()).collect();
                 all.push((
@@ -1371,6 +1395,21 @@ mod tests {
                 ("b1".to_string(), "noisy".to_string(), json!(["J1"])),
             ]
         );
+        // A board whose storage is full: standing trouble too, while its alert is open.
+        let full = json!([{"seq": 40, "time": "2026-11-29T14:00:00.000Z", "board": "b2",
+            "game": "g", "type": "alert", "id": "s40", "code": "storage_full", "article": "",
+            "color": null, "points": [], "expected": {}, "message": "full"}]);
+        h.on_message(
+            "tengen/t/b2/alerts/active",
+            full.to_string().as_bytes(),
+            now,
+        );
+        let list = h.hardware_json();
+        assert_eq!(list[0]["board"], "b2");
+        assert_eq!(list[0]["kind"], "storage_full");
+        assert_eq!(list.as_array().map(Vec::len), Some(3));
+        h.on_message("tengen/t/b2/alerts/active", b"[]", now);
+        assert_eq!(h.hardware_json().as_array().map(Vec::len), Some(2));
     }
 
     #[test]

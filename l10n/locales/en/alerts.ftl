@@ -46,3 +46,5 @@ fault-stuck = sensor stuck
 fault-noisy = noisy sensor
 fault-wrong_size = scans of another board size
 fault-board_offline = board offline
+fault-storage_low = board's storage almost full
+fault-storage_full = board's storage full

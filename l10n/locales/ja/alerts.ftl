@@ -45,3 +45,5 @@ fault-stuck = センサーが固着している
 fault-noisy = センサーの値が不安定
 fault-wrong_size = 別の路数の盤のスキャン
 fault-board_offline = 盤がオフライン
+fault-storage_low = 碁盤のストレージ残りわずか
+fault-storage_full = 碁盤のストレージが満杯

@@ -45,3 +45,5 @@ fault-stuck = 傳感器卡住
 fault-noisy = 傳感器讀數不穩
 fault-wrong_size = 收到其他路數棋盤的掃描
 fault-board_offline = 棋盤離線
+fault-storage_low = 棋盤儲存空間將滿
+fault-storage_full = 棋盤儲存空間已滿

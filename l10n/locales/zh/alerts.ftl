@@ -45,3 +45,5 @@ fault-stuck = 传感器卡住
 fault-noisy = 传感器读数不稳
 fault-wrong_size = 收到其他路数棋盘的扫描
 fault-board_offline = 棋盘离线
+fault-storage_low = 棋盘存储空间将满
+fault-storage_full = 棋盘存储空间已满
