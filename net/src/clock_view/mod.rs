@@ -1,9 +1,10 @@
 //! What the players see, over HTTP (SPEC.md, "HTTP"): `/clock`, the two faces large and side
 //! by side for a tablet beside the board (the one facing each player upright for them),
 //! and the pictures it and the live page show, drawn by the one pure function the
-//! displays use ([`tengen_table::render`]):
+//! displays use ([`tengen_table::render_in`]):
 //!
-//! - `/clock/B.png`, `/clock/W.png`: a face as it is now (`?scale=1..8`, default 4);
+//! - `/clock/B.png`, `/clock/W.png`: a face as it is now (`?scale=1..8`, default 4), its
+//!   words in the language the request asks for (`?lang=`, as the page does), like the page;
 //! - `/clock/events`: Server-Sent Events, one `face` event naming the colour (`B`, `W`)
 //!   each time a face changes (at most ten times a second each), so a page reloads only
 //!   the picture that changed.
@@ -82,6 +83,8 @@ async fn picture(
     State(state): State<ClockState>,
     Path(face): Path<String>,
     Query(q): Query<PictureQuery>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
 ) -> Response {
     let color = match face.as_str() {
         "B.png" => Color::Black,
@@ -99,7 +102,10 @@ async fn picture(
     let Some(face) = state.faces.borrow().get(color).cloned() else {
         return (StatusCode::SERVICE_UNAVAILABLE, "no face yet\n").into_response();
     };
-    let png = tengen_table::render(&face).to_png(scale);
+    // The face's words in the page's language (the page names it: `?lang=`), as the
+    // players' displays draw them in theirs (`[display] lang`).
+    let lang = tengen_l10n::from_request(query.as_deref(), &headers, state.lang);
+    let png = tengen_table::render_in(&face, lang).to_png(scale);
     (
         [
             (header::CONTENT_TYPE, "image/png"),
@@ -166,5 +172,39 @@ mod tests {
             assert!(page.contains(&format!("<html lang=\"{}\">", lang.tag())));
             assert!(!page.contains("{{"));
         }
+    }
+
+    /// The face pictures are drawn in the language the page asks for, as the players'
+    /// displays draw theirs: `?lang=zh` is not the English picture.
+    #[tokio::test]
+    async fn the_pictures_speak_the_pages_language() {
+        use http_body_util::BodyExt;
+        use tower::ServiceExt;
+        let idle = tengen_table::Face {
+            color: Color::Black,
+            screen: tengen_table::face::Screen::Idle {
+                board: "hall1-07".into(),
+            },
+        };
+        let (_tx, faces) = watch::channel(PlayerFaces {
+            black: Some(idle.clone()),
+            white: None,
+        });
+        let app = router(faces, false, Lang::En);
+        let mut pictures = Vec::new();
+        for query in ["", "?lang=zh", "?lang=ja"] {
+            let req = axum::http::Request::get(format!("/clock/B.png{query}"))
+                .body(axum::body::Body::empty())
+                .expect("request");
+            let resp = app.clone().oneshot(req).await.expect("response");
+            assert_eq!(resp.status(), StatusCode::OK);
+            let body = resp.into_body().collect().await.expect("body").to_bytes();
+            pictures.push(body);
+        }
+        let expected = |lang| tengen_table::render_in(&idle, lang).to_png(4);
+        assert_eq!(pictures[0], expected(Lang::En));
+        assert_eq!(pictures[1], expected(Lang::Zh));
+        assert_eq!(pictures[2], expected(Lang::Ja));
+        assert_ne!(pictures[0], pictures[1]);
     }
 }
