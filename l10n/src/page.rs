@@ -21,7 +21,8 @@ function t(id, args) {\n\
   return s.replace(/\\{ *\\$([A-Za-z0-9_-]+) *\\}/g, (m, k) => (args && args[k] != null ? String(args[k]) : m));\n\
 }\n</script>";
 
-/// The switch's look and behaviour: small, in a corner, remembered in the `lang` cookie.
+/// The switch's look and behaviour: small, in a corner, remembered in the `lang` cookie; on
+/// a phone the page keeps room below its end, so the switch covers nothing there.
 const SWITCH_SCRIPT: &str = "<script>for (const a of document.querySelectorAll(\".lang-switch a\")) \
 a.addEventListener(\"click\", (e) => { e.preventDefault(); \
 document.cookie = \"lang=\" + a.dataset.lang + \"; path=/; max-age=31536000; SameSite=Lax\"; \
@@ -30,7 +31,8 @@ const u = new URL(location.href); u.searchParams.delete(\"lang\"); location.repl
 const SWITCH_STYLE: &str = "<style>.lang-switch{position:fixed;left:.4em;bottom:.3em;z-index:50;font:12px system-ui,sans-serif;\
 background:#fffd;border-radius:.4em;padding:.1em .4em;box-shadow:0 1px 2px #0003}\
 .lang-switch a{color:#1565c0;margin:0 .25em;text-decoration:none}\
-.lang-switch a[aria-current]{color:#222;font-weight:700}</style>";
+.lang-switch a[aria-current]{color:#222;font-weight:700}\
+@media (max-width:700px){body{padding-bottom:2.2em!important}}</style>";
 
 /// `s` safe inside HTML text and attribute values.
 pub fn html_escape(s: &str) -> String {
