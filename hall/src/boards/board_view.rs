@@ -550,7 +550,7 @@ impl BoardView {
             BoardView::new()
         };
         let followed = self.followed.take().map(|_| Vec::new());
-        let mut old = std::mem::replace(self, fresh);
+        let old = std::mem::replace(self, fresh);
         old.feed.restart();
         self.feed = old.feed.clone();
         if let (Some(p), Some(was)) = (self.public.as_mut(), old.public.as_ref()) {

@@ -196,7 +196,7 @@ struct Follower {
 #[derive(Debug, PartialEq)]
 enum Next {
     /// An event.
-    Event(Envelope),
+    Event(Box<Envelope>),
     /// The board came back with a new journal: the viewer starts again (the page reloads).
     Restarted,
 }
@@ -213,7 +213,7 @@ impl Follower {
                     continue;
                 }
                 self.last = e.seq;
-                return Some(Next::Event(e));
+                return Some(Next::Event(Box::new(e)));
             }
             // The backlog is served: give its room back. A viewer follows for hours, and
             // the emptied room of a game's backlog (a few hundred events) was ~100 kB per
@@ -362,10 +362,10 @@ mod tests {
         };
         assert!(f.queue.capacity() >= 500);
         for s in 1..=500 {
-            assert_eq!(f.next().await, Some(Next::Event(env(s))));
+            assert_eq!(f.next().await, Some(Next::Event(Box::new(env(s)))));
         }
         feed.publish(env(501));
-        assert_eq!(f.next().await, Some(Next::Event(env(501))));
+        assert_eq!(f.next().await, Some(Next::Event(Box::new(env(501)))));
         assert!(
             f.queue.capacity() <= QUEUE_KEEP,
             "capacity {} after the backlog",
