@@ -364,9 +364,13 @@ async fn console_needs_a_login_and_commands_wait_for_the_board() {
     assert!(page.text().contains("Arbiters' console"));
 
     // The open alert, with its board and what the board should look like.
-    let alerts = wait_for("the alert", || async {
+    // The hall takes a board's retained state once it has heard of the board: the alert
+    // comes with the position to restore once both are in.
+    let alerts = wait_for("the alert with the board's position", || async {
         let v = get(addr, "/api/console/alerts", &[auth]).await.json();
-        (v.as_array().is_some_and(|a| !a.is_empty())).then_some(v)
+        (v.as_array().is_some_and(|a| !a.is_empty())
+            && v[0]["should_look"].as_str().is_some_and(|s| !s.is_empty()))
+        .then_some(v)
     })
     .await;
     let a = &alerts[0];
@@ -579,6 +583,14 @@ async fn a_late_hall_with_an_identity_fills_a_boards_history() {
         return;
     };
     let mut board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/t/b1/cmd"]).await;
+    // As a board does: its retained status (by which the hall hears of it) and state.
+    publish(
+        &board,
+        "tengen/t/b1/status".into(),
+        json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string(),
+        true,
+    )
+    .await;
     publish(
         &board,
         "tengen/t/b1/state".into(),

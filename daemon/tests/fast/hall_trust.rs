@@ -621,8 +621,10 @@ async fn broker_config_gives_each_account_only_its_part() {
         .await
         .expect("viewer with the board's client id");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let later = format!("tengen/{T}/hall1-01/state");
-    board.publish(&later, "{}", true).await;
+    let later = format!("tengen/{T}/hall1-01/status");
+    board
+        .publish(&later, r#"{"state":"online","version":"0.1.0"}"#, true)
+        .await;
     assert_eq!(hall.until(&later).await, [later.as_str()]);
     assert!(board.received(Duration::from_millis(300)).await.is_empty());
     thief.stop();
