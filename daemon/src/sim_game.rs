@@ -279,6 +279,31 @@ impl GameBook {
         })
     }
 
+    /// The game of the list that a board restarted mid-game was playing, taken up where
+    /// `resume_at` (the journal's game against a candidate's actions) says it goes on: the
+    /// games are drawn again in turn, as [`GameBook::next_game`] drew them (the first for
+    /// the first game since power-on, with the same seed), until one fits, at most once
+    /// each. `None` when none does (then the players wait for the next `new_game`).
+    pub fn take_up(
+        &mut self,
+        setup: &GameSetup,
+        resume_at: impl Fn(&Simulation) -> Option<usize>,
+    ) -> Option<Simulation> {
+        let tries = match &self.games {
+            Games::Records(records) => records.len().max(1),
+            Games::Script(..) => 1,
+        };
+        for _ in 0..tries {
+            let Ok(sim) = self.next_game(setup) else {
+                continue;
+            };
+            if let Some(k) = resume_at(&sim) {
+                return Some(sim.resumed_from(k));
+            }
+        }
+        None
+    }
+
     /// The next game, for a game set up as `setup` says: the next file's game in turn
     /// whose size and handicap are the setup's (the files that do not fit are passed
     /// over; when none fits, the next file: another size is refused, another handicap is

@@ -259,12 +259,13 @@ impl Simulation {
     pub fn resumed_from(mut self, first: usize) -> Simulation {
         let lead_in = self.lead_in;
         let cut = match self.actions.get(first) {
-            // From the end of the action before it: the pause before action `first` (a
+            // Just after the end of the action before it, whose last change (a stone
+            // set down) comes at its very end: the pause before action `first` (a
             // player's thinking, which went on through the restart) is kept.
             Some(a) => first
                 .checked_sub(1)
                 .and_then(|i| self.actions.get(i))
-                .map_or(a.start, |before| before.end.min(a.start)),
+                .map_or(a.start, |before| (before.end + 1).min(a.start)),
             None => self.end.max(lead_in),
         };
         let shift = cut.saturating_sub(lead_in);

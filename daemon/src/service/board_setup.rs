@@ -10,6 +10,7 @@ use tengen_hal::calibration::Calibration;
 use tengen_hal::Millis;
 use tengen_protocol::{Event, GameView};
 use tengen_referee::{Pipeline, Referee, RefereeSettings};
+use tengen_rules::clock::TimeControl;
 use tengen_sim::GameOptions;
 
 use super::backend::Backend;
@@ -150,14 +151,16 @@ pub(crate) fn build_resumed(
 /// A rehearsal board (`hardware.sim.rehearse`): the config's game at power-on (which its
 /// players leave alone; its clocks wait for an arbiter, as on a real board), the players
 /// waiting for a `new_game`. After a restart the journal's game is rebuilt as on a real
-/// board and the simulated board shows its position; the players wait for the next
-/// `new_game` (they do not take a game up).
+/// board and the simulated board shows its position; a game in play that is one of the
+/// list's (drawn again as it was: [`sim_game::GameBook::take_up`]) is taken up where the
+/// journal ends once the clocks run again (the arbiter's *Resume clocks*); otherwise the
+/// players wait for the next `new_game`.
 fn rehearsal(
     config: &Config,
     play: &GameOptions,
     opening: &Opening,
 ) -> Result<Built, ServiceError> {
-    let book = sim_game::GameBook::from_config(config, play)
+    let mut book = sim_game::GameBook::from_config(config, play)
         .map_err(|e| ServiceError::Backend(e.to_string()))?;
     let mut past = GameView::new();
     for (at, e) in &opening.past {
@@ -167,13 +170,25 @@ fn rehearsal(
     let stones = past.game().map(|g| g.board().stones()).unwrap_or_default();
     let restore = past.setup().is_some();
     let moves = past.game().map_or(0, |g| g.move_number());
-    if moves > 0 && past.phase() != tengen_protocol::view::Phase::Over {
-        tracing::warn!(
-            "rehearsal: the journal's game goes on with its position on the board, but the \
-             simulated players do not take it up: end it from the console, or set the next \
-             game up"
-        );
-    }
+    let in_play = moves > 0 && past.phase() != tengen_protocol::view::Phase::Over;
+    let taken_up = match past.setup() {
+        Some(setup) if in_play => {
+            let found = book.take_up(setup, |sim| resume_point(sim.actions(), &past).ok());
+            match &found {
+                Some(_) => tracing::info!(
+                    "rehearsal: the simulated players take the journal's game up at move \
+                     {moves} once the clocks run again"
+                ),
+                None => tracing::warn!(
+                    "rehearsal: the journal's game goes on with its position on the board, \
+                     but it is none of the simulated players' games: end it from the \
+                     console, or set the next game up"
+                ),
+            }
+            found.map(|sim| (sim, setup.time_control == TimeControl::None))
+        }
+        _ => None,
+    };
     let not_before = opening.off_since.map_or(0, |t| t.millis());
     let backend = SimBackend::rehearsal(
         book,
@@ -182,6 +197,10 @@ fn rehearsal(
         config.hardware.sim.speed,
     )
     .map_err(|e| ServiceError::Backend(e.to_string()))?;
+    let backend = match taken_up {
+        Some((sim, at_once)) => backend.taking_up(sim, at_once),
+        None => backend,
+    };
     Ok(Built {
         backend: Box::new(backend.not_before(not_before)),
         settings: config.referee_settings(),

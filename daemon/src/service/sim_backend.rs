@@ -20,7 +20,9 @@
 //!   arbiter's *Begin play*, or at once with `game.clock_start = "now"`; a game with no
 //!   clock starts at once): they play;
 //! - a pause holds them where they are, the resume lets them go on;
-//! - `game_over`: they clear the board and wait for the next `new_game`.
+//! - `game_over`: they clear the board and wait for the next `new_game`;
+//! - after a restart in the middle of one of their games, they take it up where the
+//!   journal ends once the clocks run again ([`SimBackend::taking_up`]).
 //!
 //! Everything here is a plain function of the events and of the time passed in.
 
@@ -151,6 +153,21 @@ impl SimBackend {
                 empty,
             }),
         })
+    }
+
+    /// The same rehearsal board taking up `sim` (the journal's game, taken up where the
+    /// journal ends: [`Simulation::resumed_from`]) after a restart: its players wait for
+    /// the clocks to run again, or play at once when the game has no clock (`at_once`).
+    pub(crate) fn taking_up(mut self, sim: Simulation, at_once: bool) -> SimBackend {
+        if let Some(r) = self.rehearsal.as_mut() {
+            self.scene = Scene::new(sim, 0, (!at_once).then_some(0));
+            r.phase = if at_once {
+                Phase::Playing
+            } else {
+                Phase::Waiting
+            };
+        }
+        self
     }
 
     /// Starts the game clock no earlier than `time` (ms since the epoch).

@@ -8,6 +8,8 @@
 //!   `new_game` (a handicap game, its stones set first); the players are the commands', and
 //!   with `violations = 1` each game breaks a rule once, alerted and put right
 //!   (`restored`);
+//! - a rehearsal board restarted mid-game takes its game up where the journal ends once
+//!   the arbiter resumes the clocks;
 //! - a script that has ended leaves the board scanning: the clock runs on and the flag
 //!   falls (`time_expired`);
 //! - a board playing an SGF at power-on shows its config's players, not the record's;
@@ -245,6 +247,103 @@ async fn a_rehearsal_board_waits_for_new_game_and_begin_play_then_plays_each_gam
             assert!(back, "the board is back");
         }
     }
+    assert_eq!(board.terminate(), 0);
+}
+
+/// A rehearsal board switched off in the middle of its game comes back with the game's
+/// position, its clocks stopped; on the arbiter's *Resume clocks* its players take the game
+/// up where the journal ends and play it to its end: every move of the file once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rehearsal_board_restarted_mid_game_takes_its_game_up_when_the_clocks_resume() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sgf = nine("game_0000.sgf");
+    let path = config(
+        dir.path(),
+        &mosq,
+        &format!(
+            "sgf = [\"{}\"]\nrehearse = true\nseed = 5\nspeed = 30.0",
+            sgf.display()
+        ),
+        "[time]\nsystem = \"byoyomi\"\nmain = \"20m\"\nperiods = 3\nperiod = \"30s\"\n",
+    );
+    let consumer = Consumer::connect(mosq.port(), "take-up-test").await;
+    let mut board = BoardProcess::start(&path);
+    let up = consumer
+        .wait_until(Duration::from_secs(15), |s| {
+            s.events.values().any(|e| e["type"] == "game_started")
+        })
+        .await;
+    assert!(up, "the board's power-on game");
+    let game = "r1-t2";
+    command(
+        &consumer,
+        json!({"id": "set-up", "type": "new_game", "by": "chief", "game": game,
+               "black": "Eve Eng", "white": "Fay Fung", "size": 9, "komi": 7.5,
+               "handicap": 0, "time_control": "byoyomi 20m 3x30s"}),
+    )
+    .await;
+    let set_up = consumer
+        .wait_until(Duration::from_secs(15), |s| {
+            count(s, game, "game_started") == 1
+        })
+        .await;
+    assert!(set_up, "the game set up");
+    command(
+        &consumer,
+        json!({"id": "begin", "type": "resume", "by": "chief"}),
+    )
+    .await;
+    let under_way = consumer
+        .wait_until(Duration::from_secs(30), |s| moves(s, game).len() >= 8)
+        .await;
+    assert!(under_way, "the game under way");
+    let onlines = consumer.with(|s| s.statuses.iter().filter(|(_, st)| st == "online").count());
+    assert_eq!(board.terminate(), 0);
+    let before = consumer.with(|s| moves(s, game).len());
+    board.restart();
+    let back = consumer
+        .wait_until(Duration::from_secs(15), |s| {
+            s.statuses.iter().filter(|(_, st)| st == "online").count() > onlines
+        })
+        .await;
+    assert!(back, "the board is back");
+    // The clocks stay stopped until the arbiter resumes them: nobody plays.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(
+        consumer.with(|s| moves(s, game).len()),
+        before,
+        "before the resume"
+    );
+    command(
+        &consumer,
+        json!({"id": "resume", "type": "resume", "by": "chief"}),
+    )
+    .await;
+    let done = consumer
+        .wait_until(Duration::from_secs(60), |s| over(s, game))
+        .await;
+    board.assert_running();
+    assert!(
+        done,
+        "the game taken up to its end; moves so far: {}",
+        consumer.with(|s| moves(s, game).len())
+    );
+    consumer.with(|s| {
+        assert_eq!(moves(s, game), moves_of(&sgf), "every move once, in order");
+        assert_eq!(
+            count(s, game, "game_started"),
+            1,
+            "the same game, not a new one"
+        );
+        let alerts: Vec<&Value> = of_game(s, game)
+            .into_iter()
+            .filter(|e| e["type"] == "alert" && e["code"] != "board_restarted")
+            .collect();
+        assert!(alerts.is_empty(), "no alert but the restart: {alerts:?}");
+    });
     assert_eq!(board.terminate(), 0);
 }
 

@@ -38,8 +38,9 @@ fn a_resumed_game_starts_from_the_position_and_plays_the_rest() {
     let mut resumed = whole.clone().resumed_from(4);
     assert!(matches!(resumed.actions()[0].action, Action::Place { .. }));
     assert_eq!(resumed.actions().len(), 3);
-    // The lead-in, then the thinking that came before this move in the whole game.
-    assert_eq!(resumed.actions()[0].start, options.lead_in_ms + pause);
+    // The lead-in, then the thinking that came before this move in the whole game (less
+    // the millisecond at which the action before it ended, taken as done).
+    assert_eq!(resumed.actions()[0].start, options.lead_in_ms + pause - 1);
     let (n, first) = presses(&mut resumed);
     assert_eq!(n, 1, "only the last press is left");
     let stones = first
@@ -49,6 +50,22 @@ fn a_resumed_game_starts_from_the_position_and_plays_the_rest() {
     assert_eq!(stones, 2, "the first scan shows C3 and G7 already down");
     assert_eq!(resumed.true_board(), &final_board[..]);
     assert!(resumed.end_time() < whole.end_time());
+}
+
+/// Taken up at a press whose stone is down (a board switched off between a stone and its
+/// press): the stone, set down at the very end of its action, is on the board at once.
+#[test]
+fn taken_up_at_a_press_the_stone_before_it_is_already_down() {
+    let whole = Simulation::from_script(SCRIPT, &SimOptions::seeded(3)).unwrap();
+    // Action 3 is White's press after G7 (action 2).
+    let mut resumed = whole.resumed_from(3);
+    assert!(matches!(resumed.actions()[0].action, Action::Press { .. }));
+    let (_, first) = presses(&mut resumed);
+    let stones = first
+        .iter()
+        .filter(|s| matches!(s, PointState::Black | PointState::White))
+        .count();
+    assert_eq!(stones, 2, "the first scan shows C3 and G7 down");
 }
 
 #[test]
