@@ -73,6 +73,35 @@ fn config(dir: &Path, broker: &Mosquitto, sim: &str, extra: &str) -> PathBuf {
     path
 }
 
+/// The time control of the rehearsal boards' configs.
+const TIME: &str = "[time]\nsystem = \"byoyomi\"\nmain = \"20m\"\nperiods = 3\nperiod = \"30s\"\n";
+
+/// Starts the board of `path` and waits for its power-on game (then it takes commands).
+async fn power_on(consumer: &Consumer, path: &Path) -> BoardProcess {
+    let mut board = BoardProcess::start(path);
+    let up = consumer
+        .wait_until(Duration::from_secs(15), |s| {
+            s.events.values().any(|e| e["type"] == "game_started")
+        })
+        .await;
+    board.assert_running();
+    assert!(up, "the board's power-on game");
+    board
+}
+
+/// Switches `board` off and on, and waits until it says it is online again.
+async fn switch_off_and_on(consumer: &Consumer, board: &mut BoardProcess) {
+    let onlines = consumer.with(|s| s.statuses.iter().filter(|(_, st)| st == "online").count());
+    assert_eq!(board.terminate(), 0);
+    board.restart();
+    let back = consumer
+        .wait_until(Duration::from_secs(15), |s| {
+            s.statuses.iter().filter(|(_, st)| st == "online").count() > onlines
+        })
+        .await;
+    assert!(back, "the board is back");
+}
+
 /// Publishes `body` on the board's `cmd`, stamped and signed as the hall does.
 async fn command(consumer: &Consumer, body: Value) {
     let Value::Object(mut c) = body else {
@@ -151,17 +180,10 @@ async fn a_rehearsal_board_waits_for_new_game_and_begin_play_then_plays_each_gam
             first.display(),
             second.display()
         ),
-        "[time]\nsystem = \"byoyomi\"\nmain = \"20m\"\nperiods = 3\nperiod = \"30s\"\n",
+        TIME,
     );
     let consumer = Consumer::connect(mosq.port(), "rehearsal-test").await;
-    let mut board = BoardProcess::start(&path);
-    let up = consumer
-        .wait_until(Duration::from_secs(15), |s| {
-            s.events.values().any(|e| e["type"] == "game_started")
-        })
-        .await;
-    board.assert_running();
-    assert!(up, "the board's power-on game");
+    let mut board = power_on(&consumer, &path).await;
     // A minute of game time at x60: nobody plays.
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(
@@ -235,16 +257,7 @@ async fn a_rehearsal_board_waits_for_new_game_and_begin_play_then_plays_each_gam
         });
         if n == 0 {
             // Between two games the board is switched off and on: it comes back idle.
-            let onlines =
-                consumer.with(|s| s.statuses.iter().filter(|(_, st)| st == "online").count());
-            assert_eq!(board.terminate(), 0);
-            board.restart();
-            let back = consumer
-                .wait_until(Duration::from_secs(15), |s| {
-                    s.statuses.iter().filter(|(_, st)| st == "online").count() > onlines
-                })
-                .await;
-            assert!(back, "the board is back");
+            switch_off_and_on(&consumer, &mut board).await;
         }
     }
     assert_eq!(board.terminate(), 0);
@@ -267,16 +280,10 @@ async fn a_rehearsal_board_restarted_mid_game_takes_its_game_up_when_the_clocks_
             "sgf = [\"{}\"]\nrehearse = true\nseed = 5\nspeed = 30.0",
             sgf.display()
         ),
-        "[time]\nsystem = \"byoyomi\"\nmain = \"20m\"\nperiods = 3\nperiod = \"30s\"\n",
+        TIME,
     );
     let consumer = Consumer::connect(mosq.port(), "take-up-test").await;
-    let mut board = BoardProcess::start(&path);
-    let up = consumer
-        .wait_until(Duration::from_secs(15), |s| {
-            s.events.values().any(|e| e["type"] == "game_started")
-        })
-        .await;
-    assert!(up, "the board's power-on game");
+    let mut board = power_on(&consumer, &path).await;
     let game = "r1-t2";
     command(
         &consumer,
@@ -300,16 +307,8 @@ async fn a_rehearsal_board_restarted_mid_game_takes_its_game_up_when_the_clocks_
         .wait_until(Duration::from_secs(30), |s| moves(s, game).len() >= 8)
         .await;
     assert!(under_way, "the game under way");
-    let onlines = consumer.with(|s| s.statuses.iter().filter(|(_, st)| st == "online").count());
-    assert_eq!(board.terminate(), 0);
+    switch_off_and_on(&consumer, &mut board).await;
     let before = consumer.with(|s| moves(s, game).len());
-    board.restart();
-    let back = consumer
-        .wait_until(Duration::from_secs(15), |s| {
-            s.statuses.iter().filter(|(_, st)| st == "online").count() > onlines
-        })
-        .await;
-    assert!(back, "the board is back");
     // The clocks stay stopped until the arbiter resumes them: nobody plays.
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(
