@@ -170,12 +170,13 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
         let polled = tokio::select! {
             p = eventloop.poll() => p,
             _ = ticker.tick() => {
-                let (out, followed) = {
+                let (out, followed, changes) = {
                     let mut h = lock(&hall);
-                    (h.tick(Instant::now()), archive_from(&mut h))
+                    let out = h.tick(Instant::now());
+                    (out, archive_from(&mut h), h.take_subscription_changes())
                 };
                 send(&client, out);
-                subscribe(&client, &hall, connected);
+                subscribe(&client, &hall, connected, changes);
                 keep(followed);
                 continue;
             }
@@ -194,13 +195,13 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
                 lock(&hall).subscriptions_lost();
             }
             Ok(Event::Incoming(Packet::Publish(p))) => {
-                let (out, followed) = {
+                let (out, followed, changes) = {
                     let mut h = lock(&hall);
                     let out = h.on_message(&p.topic, &p.payload, Instant::now());
-                    (out, archive_from(&mut h))
+                    (out, archive_from(&mut h), h.take_subscription_changes())
                 };
                 send(&client, out);
-                subscribe(&client, &hall, connected);
+                subscribe(&client, &hall, connected, changes);
                 keep(followed);
             }
             Ok(_) => {}
@@ -230,11 +231,16 @@ fn send(client: &AsyncClient, out: Vec<Outgoing>) {
     }
 }
 
-/// Makes and drops the per-board subscriptions the hall state asks for (QoS 0; see
-/// `boards/snapshot_watch.rs`). Not connected, or a request that cannot be queued: the
-/// hall state forgets them all and asks again at its next tick.
-fn subscribe(client: &AsyncClient, hall: &Shared, connected: bool) {
-    let changes: Vec<SubscriptionChange> = lock(hall).take_subscription_changes();
+/// Makes and drops the per-board subscriptions the hall state asked for (`changes`, taken
+/// under the lock that handled the message; QoS 0; see `boards/snapshot_watch.rs`). Not
+/// connected, or a request that cannot be queued: the hall state forgets them all and
+/// asks again at its next tick.
+fn subscribe(
+    client: &AsyncClient,
+    hall: &Shared,
+    connected: bool,
+    changes: Vec<SubscriptionChange>,
+) {
     if changes.is_empty() {
         return;
     }
