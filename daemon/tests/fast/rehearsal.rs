@@ -147,6 +147,21 @@ fn over(seen: &Seen, game: &str) -> bool {
     count(seen, game, "game_over") > 0
 }
 
+/// Sends the arbiter's `resume` (*Begin play*, *Resume clocks*) as command `id`, and
+/// waits until game `game` is over, the board running all along.
+async fn resume_until_over(consumer: &Consumer, board: &mut BoardProcess, id: &str, game: &str) {
+    command(consumer, json!({"id": id, "type": "resume", "by": "chief"})).await;
+    let done = consumer
+        .wait_until(Duration::from_secs(60), |s| over(s, game))
+        .await;
+    board.assert_running();
+    assert!(
+        done,
+        "{game} over; moves so far: {}",
+        consumer.with(|s| moves(s, game).len())
+    );
+}
+
 /// Each alert of game `game` is one of the violations and is cleared as `restored`, and
 /// there is exactly one.
 fn one_violation_put_right(seen: &Seen, game: &str) {
@@ -228,20 +243,7 @@ async fn a_rehearsal_board_waits_for_new_game_and_begin_play_then_plays_each_gam
             vec![],
             "{game} before play"
         );
-        command(
-            &consumer,
-            json!({"id": format!("begin-{n}"), "type": "resume", "by": "chief"}),
-        )
-        .await;
-        let done = consumer
-            .wait_until(Duration::from_secs(60), |s| over(s, game))
-            .await;
-        board.assert_running();
-        assert!(
-            done,
-            "{game} over; moves so far: {}",
-            consumer.with(|s| moves(s, game).len())
-        );
+        resume_until_over(&consumer, &mut board, &format!("begin-{n}"), game).await;
         consumer.with(|s| {
             assert_eq!(moves(s, game), moves_of(sgf), "{game} is {}", sgf.display());
             let started = of_game(s, game)
@@ -316,20 +318,7 @@ async fn a_rehearsal_board_restarted_mid_game_takes_its_game_up_when_the_clocks_
         before,
         "before the resume"
     );
-    command(
-        &consumer,
-        json!({"id": "resume", "type": "resume", "by": "chief"}),
-    )
-    .await;
-    let done = consumer
-        .wait_until(Duration::from_secs(60), |s| over(s, game))
-        .await;
-    board.assert_running();
-    assert!(
-        done,
-        "the game taken up to its end; moves so far: {}",
-        consumer.with(|s| moves(s, game).len())
-    );
+    resume_until_over(&consumer, &mut board, "resume", game).await;
     consumer.with(|s| {
         assert_eq!(moves(s, game), moves_of(&sgf), "every move once, in order");
         assert_eq!(
