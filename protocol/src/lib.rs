@@ -17,6 +17,8 @@
 pub mod command;
 pub mod describe;
 pub mod event;
+pub mod frames;
+pub mod framing;
 pub mod gtp;
 pub mod signing;
 pub mod time;

@@ -5,7 +5,7 @@
 //! game the board has played (`seq` runs across games and restarts, as SPEC.md wants; a
 //! game is about 110 kB, so there is no rotation — archive the file between tournaments
 //! with the service stopped, and the next event starts again at seq 1). The file starts
-//! with [`framing::MAGIC`], then one record per event (see [`framing`]): its JSON is the
+//! with [`MAGIC`], then one record per event (see [`framing`]): its JSON is the
 //! [`Envelope`] exactly as published.
 //!
 //! Recovery on [`Journal::open`]: the records are read and checked in order. A tail that
@@ -22,7 +22,6 @@
 //! only then do readers (the MQTT publisher) see them. The file stays what it always is:
 //! whole records, in `seq` order.
 
-pub mod framing;
 mod held;
 
 use std::fs::{File, OpenOptions};
@@ -34,9 +33,12 @@ use serde::Deserialize;
 use tengen_protocol::{Envelope, Event, Timestamp};
 use thiserror::Error;
 
-use framing::{Decoded, MAGIC};
+use tengen_protocol::framing::{self, Decoded};
 pub use held::{DroppedRun, HELD_MAX_BYTES};
 use held::{Held, HeldRecord};
+
+/// The first bytes of every journal file: the format's name and version.
+pub const MAGIC: &[u8; 8] = b"TGNJRNL1";
 
 /// The journal's file name inside `storage.dir`.
 pub const FILE_NAME: &str = "events.journal";
@@ -747,8 +749,5 @@ fn parse_header(payload: &[u8]) -> Result<Header, serde_json::Error> {
 
 /// The offset of the first whole record (with a readable envelope) at or after `from`.
 fn whole_record_after(bytes: &[u8], from: usize) -> Option<usize> {
-    (from..bytes.len()).find(|&o| match framing::decode(&bytes[o..]) {
-        Decoded::Record(payload, _) => parse_header(payload).is_ok(),
-        _ => false,
-    })
+    framing::next_whole(bytes, from, |payload| parse_header(payload).is_ok())
 }

@@ -1,18 +1,17 @@
-//! The journal's on-disk framing: a file header, then records of
-//! `[len: u32 LE][crc: u32 LE][payload: len bytes of JSON]`, where `crc` is CRC-32C
-//! (Castagnoli) over the four length bytes followed by the payload. A record is whole only
-//! when all its bytes are there and the checksum matches; anything else is not a record.
+//! The framing of tengen's append-only files (the board's event journal and its frames
+//! file, the black box): after a file header of eight magic bytes, records of
+//! `[len: u32 LE][crc: u32 LE][payload: len bytes]`, where `crc` is CRC-32C (Castagnoli)
+//! over the four length bytes followed by the payload. A record is whole only when all its
+//! bytes are there and the checksum matches; anything else is not a record: a reader cuts a
+//! torn tail there, and a writer appends after the last whole record.
 
 use crc::{Crc, CRC_32_ISCSI};
-
-/// The first bytes of every journal file: the format's name and version.
-pub const MAGIC: &[u8; 8] = b"TGNJRNL1";
 
 /// Bytes before a record's payload.
 pub const HEADER_LEN: usize = 8;
 
-/// The largest payload accepted (an event is well under 64 KiB; this bounds what a
-/// corrupted length field can make the reader believe).
+/// The largest payload accepted (an event is well under 64 KiB, a second of frames a few
+/// KiB; this bounds what a corrupted length field can make the reader believe).
 pub const MAX_PAYLOAD: usize = 1 << 20;
 
 const CRC32C: Crc<u32> = Crc::<u32>::new(&CRC_32_ISCSI);
@@ -31,7 +30,7 @@ pub fn encode(payload: &[u8]) -> Vec<u8> {
     out
 }
 
-/// What sits at an offset of a journal's bytes.
+/// What sits at an offset of a file's bytes.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Decoded<'a> {
     /// A whole record: its payload and its total length in bytes.
@@ -63,6 +62,16 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
         return Decoded::Bad;
     }
     Decoded::Record(payload, HEADER_LEN + len)
+}
+
+/// The offset of the first whole record at or after `from` whose payload `fits` (a file's
+/// own kind of record, not bytes that happen to checksum): how a reader tells a damaged
+/// record followed by good ones from a torn tail.
+pub fn next_whole(bytes: &[u8], from: usize, fits: impl Fn(&[u8]) -> bool) -> Option<usize> {
+    (from..bytes.len()).find(|&o| match decode(&bytes[o..]) {
+        Decoded::Record(payload, _) => fits(payload),
+        _ => false,
+    })
 }
 
 #[cfg(test)]
