@@ -4,10 +4,12 @@
 //!
 //! ```text
 //! scan (classified or raw) -> stabiliser -> referee (with the clock) -> events
-//!                          \-> sensor health -> sensor_fault events
+//!                          \-> sensor check (before play), sensor health -> sensor_fault
 //! ```
 //!
 //! - [`Stabiliser`]: a change counts once it has held `detection.stable_ms`.
+//! - [`SensorCheck`]: the check before play; a sensor stuck at any reading is found before
+//!   a move is read from it.
 //! - [`SensorHealth`]: noisy and stuck sensors, reported apart from the rule alerts.
 //! - [`Referee`]: the physical board and the clock presses against the rules position,
 //!   producing SPEC.md's events. Event-sourced: its decisions are events, and applying an
@@ -23,6 +25,7 @@
 
 mod pipeline;
 mod referee;
+mod sensor_check;
 mod sensor_health;
 mod stabiliser;
 
@@ -30,5 +33,6 @@ pub use pipeline::{Pipeline, PipelineError};
 pub use referee::{
     is_penalised, CommandRefused, Penalties, Referee, RefereeError, RefereeSettings,
 };
+pub use sensor_check::{SensorCheck, CHECK_MS, EARLY_SCANS};
 pub use sensor_health::{SensorHealth, NOISY_CHANGES, NOISY_WINDOW_MS, REARM_MS, STUCK_UNKNOWN_MS};
 pub use stabiliser::{Change, Stabiliser, Stone};

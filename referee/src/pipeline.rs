@@ -18,9 +18,11 @@ use tengen_hal::classify::Classifier;
 use tengen_hal::{Button, ButtonAction, ButtonEvent, Frame, FrameData, Millis, PointState};
 use tengen_rules::Color;
 
+use tengen_protocol::event::FaultKind;
 use tengen_protocol::{Command, CommandEnvelope, Event};
 
 use crate::referee::{CommandRefused, Referee, RefereeError, RefereeSettings};
+use crate::sensor_check::SensorCheck;
 use crate::sensor_health::SensorHealth;
 use crate::stabiliser::{Change, Stabiliser};
 
@@ -50,6 +52,10 @@ pub struct Pipeline {
     /// Presses waiting for a change in the stabiliser, oldest first, at their scan's time.
     presses: VecDeque<ButtonEvent>,
     health: SensorHealth,
+    /// The sensor check before play, and the points it found stuck.
+    check: SensorCheck,
+    /// The last scan's classified readings, as the sensors gave them (the black box's).
+    seen: Vec<PointState>,
 }
 
 impl Pipeline {
@@ -73,6 +79,8 @@ impl Pipeline {
                 referee,
                 presses: VecDeque::new(),
                 health: SensorHealth::new(size),
+                check: SensorCheck::start(size, now),
+                seen: Vec::new(),
             },
             events,
         ))
@@ -81,7 +89,19 @@ impl Pipeline {
     /// A pipeline around a referee restored from the event log; the stabiliser starts from
     /// what the board should show, and the first stable scans correct it.
     pub fn from_referee(referee: Referee, calibration: Option<Calibration>) -> Pipeline {
-        let health = SensorHealth::new(referee.settings().game.size);
+        let size = referee.settings().game.size;
+        let health = SensorHealth::new(size);
+        // A game taken up after a restart is not checked again; the points its check found
+        // stay read as the board expects.
+        let mut check = SensorCheck::idle(size);
+        check.mark_found(
+            referee
+                .view()
+                .faults()
+                .iter()
+                .filter(|f| f.kind == FaultKind::Stuck)
+                .flat_map(|f| f.points.iter().copied()),
+        );
         let stabiliser = Stabiliser::new(
             referee.settings().game.size,
             referee.settings().stable_ms,
@@ -94,7 +114,15 @@ impl Pipeline {
             referee,
             presses: VecDeque::new(),
             health,
+            check,
+            seen: Vec::new(),
         }
+    }
+
+    /// The last scan's classified readings as the sensors gave them (row-major, top row
+    /// first; empty before the first scan): what the black box records.
+    pub fn seen(&self) -> &[PointState] {
+        &self.seen
     }
 
     /// The referee (record, alerts, snapshot, SGF).
@@ -128,14 +156,14 @@ impl Pipeline {
     ) -> Result<Vec<Event>, PipelineError> {
         let now = frame.time;
         let (changes, faults) = match &frame.data {
-            FrameData::Classified(states) => self.feed(now, states)?,
-            FrameData::Raw(_) => {
+            FrameData::Classified(states) => self.feed(now, states, None)?,
+            FrameData::Raw(raw) => {
                 let classifier = self.classifier()?;
                 let states = classifier
                     .classify(frame)
                     .map_err(|e| PipelineError::Calibration(e.to_string()))?;
                 let states: Vec<PointState> = states.to_vec();
-                self.feed(now, &states)?
+                self.feed(now, &states, Some(raw))?
             }
         };
         let mut events = faults;
@@ -185,7 +213,39 @@ impl Pipeline {
         &mut self,
         now: Millis,
         states: &[PointState],
+        raw: Option<&[u16]>,
     ) -> Result<(Vec<Change>, Vec<Event>), PipelineError> {
+        self.seen.clear();
+        self.seen.extend_from_slice(states);
+        let mut faults = Vec::new();
+        if self.check.running() {
+            let waiting = self.referee.view().waiting().is_some();
+            let stable = self.stabiliser.stable();
+            let found = self
+                .check
+                .feed(now, raw, states, |i| reading_of(stable.get(i)), waiting);
+            if !found.is_empty() {
+                faults.push(Event::SensorFault {
+                    points: tengen_protocol::gtp::sorted(found),
+                    kind: FaultKind::Stuck,
+                });
+            }
+        }
+        // Points found stuck read as the board expects: a stuck reading is never a move.
+        let masked: Vec<PointState>;
+        let states = match self.check.found() {
+            Some(found) if found.len() == states.len() => {
+                let stable = self.stabiliser.stable();
+                masked = states
+                    .iter()
+                    .zip(found)
+                    .enumerate()
+                    .map(|(i, (&s, &stuck))| if stuck { reading_of(stable.get(i)) } else { s })
+                    .collect();
+                &masked[..]
+            }
+            _ => states,
+        };
         let changes =
             self.stabiliser
                 .feed(now, states)
@@ -193,7 +253,8 @@ impl Pipeline {
                     expected: self.stabiliser.stable().len(),
                     found,
                 })?;
-        Ok((changes, self.health.feed(now, states)))
+        faults.extend(self.health.feed(now, states));
+        Ok((changes, faults))
     }
 
     fn classifier(&mut self) -> Result<&mut Classifier, PipelineError> {
@@ -229,6 +290,19 @@ impl Pipeline {
                 return Err(CommandRefused::BoardSize { asked, board });
             }
         }
-        self.referee.on_command(cmd, now)
+        let events = self.referee.on_command(cmd, now)?;
+        if matches!(cmd.command, Command::NewGame { .. }) {
+            self.check = SensorCheck::start(self.stabiliser.size(), now);
+        }
+        Ok(events)
+    }
+}
+
+/// The reading a point's stable stone gives.
+fn reading_of(stone: Option<&Option<Color>>) -> PointState {
+    match stone {
+        Some(Some(Color::Black)) => PointState::Black,
+        Some(Some(Color::White)) => PointState::White,
+        _ => PointState::Empty,
     }
 }

@@ -240,7 +240,14 @@ impl Choreographer {
             }
             Action::Stuck { point, state } => {
                 self.check(*point, line)?;
-                self.at(self.t, Change::Stuck(*point, *state));
+                // A sensor stuck before anything happens is stuck from power on: the
+                // first scan already reads it so (what the sensor check must catch).
+                let from_power_on = self
+                    .actions
+                    .iter()
+                    .all(|a| matches!(a.action, Action::Stuck { .. }));
+                let at = if from_power_on { 0 } else { self.t };
+                self.at(at, Change::Stuck(*point, *state));
                 (self.t, step.budget.unwrap_or(0))
             }
         };

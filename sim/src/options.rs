@@ -19,6 +19,11 @@ pub struct SimOptions {
     pub scan_hz: u32,
     /// Classified frames (fast) or raw readings.
     pub frames: FrameKind,
+    /// Raw readings for this much virtual time from the start, whatever `frames` says: a
+    /// board's sensor check before play looks at raw readings (as a scanning
+    /// microcontroller would send them while the board checks its sensors). 0: `frames`
+    /// from the start.
+    pub raw_lead_ms: Millis,
     /// How raw readings are made.
     pub raw: RawModel,
     /// Where Black sits (`board.black_side`): hands come from the players' sides and the
@@ -38,6 +43,7 @@ impl Default for SimOptions {
             noise: 0.0,
             scan_hz: 100,
             frames: FrameKind::Classified,
+            raw_lead_ms: 0,
             raw: RawModel::adc12(),
             black_side: Side::South,
             lead_in_ms: 500,

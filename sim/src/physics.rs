@@ -118,6 +118,13 @@ impl RawModel {
             .clamp(0.0, self.max_reading() as f32) as u16
     }
 
+    /// The reading for a field with no noise at all, clamped (a stuck sensor's).
+    pub fn exact(&self, field: f32) -> u16 {
+        self.reading(field)
+            .round()
+            .clamp(0.0, self.max_reading() as f32) as u16
+    }
+
     /// The field (stone units) a raw reading stands for: the inverse of [`RawModel::reading`].
     pub fn field_of(&self, raw: u16) -> f32 {
         let base = self.baseline as f32;
@@ -337,17 +344,21 @@ impl World {
         out
     }
 
-    /// One scan as raw readings: the model's readings with jitter, stuck sensors reading
-    /// their state's level, and noisy points reading a level of another state.
+    /// One scan as raw readings: the model's readings with jitter (the analog noise of a
+    /// live Hall sensor), stuck sensors reading their state's level exactly, with no
+    /// jitter, and noisy points reading a level of another state.
     pub fn scan_raw(&mut self) -> Vec<u16> {
         self.refresh();
         let raw = self.raw;
         let mut out = Vec::with_capacity(self.field.len());
         for i in 0..self.field.len() {
             let draw = self.rng.next_u32();
-            let field = if let Some(stuck) = self.stuck[i] {
-                World::field_for(stuck, draw >> 16)
-            } else if self.noise_threshold > 0
+            if let Some(stuck) = self.stuck[i] {
+                // A dead sensor holds one exact reading: no analog noise moves it.
+                out.push(raw.exact(World::field_for(stuck, 0)));
+                continue;
+            }
+            let field = if self.noise_threshold > 0
                 && (self.rng.next_u32() as u64) < self.noise_threshold
             {
                 let pick = self.rng.next_u32();

@@ -19,7 +19,8 @@
 //! take an optional last time (`place B Q16 80ms`: the time until the next action starts);
 //! `hover` takes an optional colour first (`hover W Q15 R15 200ms`); `place B S1 T1` sets
 //! several stones down together; `stuck K10 off` frees a sensor; stuck states are `B`, `W`,
-//! `E` (empty) and `U` (unknown). Keywords and points are case-insensitive.
+//! `E` (empty) and `U` (unknown); `stuck` lines before any other action hold from the first
+//! scan (a sensor dead at power on). Keywords and points are case-insensitive.
 
 use std::fmt;
 

@@ -36,6 +36,8 @@ pub struct Simulation {
     scan_hz: u32,
     end: Millis,
     frames: FrameKind,
+    /// Raw frames before this virtual time ([`SimOptions::raw_lead_ms`]).
+    raw_until: Millis,
     lead_in: Millis,
 }
 
@@ -171,6 +173,7 @@ impl Simulation {
             scan_hz: options.scan_hz.clamp(1, 10_000),
             end: last.max(last_change) + options.tail_ms,
             frames: options.frames,
+            raw_until: options.raw_lead_ms,
             lead_in: options.lead_in_ms,
         }
     }
@@ -194,6 +197,15 @@ impl Simulation {
     /// Scans per second of virtual time.
     pub fn scan_hz(&self) -> u32 {
         self.scan_hz
+    }
+
+    /// The kind of frame scanned at `t`.
+    fn frame_kind(&self, t: Millis) -> FrameKind {
+        if t < self.raw_until {
+            FrameKind::Raw
+        } else {
+            self.frames
+        }
     }
 
     /// Switches between classified and raw frames.
@@ -335,7 +347,7 @@ impl Simulation {
         self.advance_to(t);
         let frame = Frame {
             time: t,
-            data: self.world.scan(self.frames),
+            data: self.world.scan(self.frame_kind(t)),
         };
         Some((frame, std::mem::take(&mut self.buttons)))
     }
@@ -354,7 +366,7 @@ impl SensorMatrix for Simulation {
         self.advance_to(now);
         Ok(Frame {
             time: now,
-            data: self.world.scan(self.frames),
+            data: self.world.scan(self.frame_kind(now)),
         })
     }
 }
