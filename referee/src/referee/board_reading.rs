@@ -86,7 +86,41 @@ impl Referee {
                 }
             }
         }
+        if let Some((p, c)) = self.capture_lifted_with_its_stone(&open) {
+            self.try_move(out, p, c);
+            return;
+        }
         self.unexplained_since = Some(self.now);
+    }
+
+    /// A capturing move whose captured stones were lifted before the new stone's reading
+    /// settled: one new stone of the side to move on an empty point, and every other
+    /// difference one of the stones it captures, already off the board. The stabiliser
+    /// takes a reading as settled only after it has held for a while, and each wrong
+    /// reading of a noisy sensor starts that wait again: at one wrong reading in fifty a
+    /// player quick to lift the captured stones often had them off before the new stone
+    /// counted, and the board saw two differences where a move was (issue 23).
+    fn capture_lifted_with_its_stone(&self, open: &[Point]) -> Option<(Point, Color)> {
+        if open.len() < 2 || !self.setup_missing.is_empty() {
+            return None;
+        }
+        let c = self.to_move();
+        let mut placed = open
+            .iter()
+            .filter(|&&p| self.record_at(p).is_none() && self.physical_at(p) == Some(c));
+        let p = *placed.next()?;
+        if placed.next().is_some() {
+            return None;
+        }
+        let captured = self.view.game()?.captures_of(c, p).ok()?;
+        open.iter()
+            .filter(|&&q| q != p)
+            .all(|&q| {
+                captured.contains(&q)
+                    && self.physical_at(q).is_none()
+                    && self.record_at(q) == Some(c.opponent())
+            })
+            .then_some((p, c))
     }
 
     /// Right after a reopen into play: what differs from the record now (stones moved to

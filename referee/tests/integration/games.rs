@@ -77,6 +77,37 @@ fn fixture_games_at_noise_0_001_record_exactly_and_raise_nothing() {
     );
 }
 
+/// Issue 23: at noise 0.02 (a sensor wrong in one scan in fifty) the fixture games, twice
+/// each with different seeds (108 games), still record exactly with no alert. One game in
+/// about twenty raised a false `mismatch` before: a captured stone lifted before the
+/// capturing stone's noisy reading had settled.
+#[test]
+fn fixture_games_at_noise_0_02_record_exactly_and_raise_nothing() {
+    let mut games = Vec::new();
+    for size in [9u8, 13, 19] {
+        let all = fixture_games(size);
+        let take = if size == 19 { 4 } else { all.len() };
+        games.extend(all.into_iter().take(take));
+    }
+    let mut failures = Vec::new();
+    let mut played = 0;
+    for round in 0..2u64 {
+        for (i, (path, record)) in games.iter().enumerate() {
+            played += 1;
+            if let Some(e) = check_clean(record, 100 + i as u64 + 1000 * round, 0.02) {
+                failures.push(format!("{} (round {round}): {e}", path.display()));
+            }
+        }
+    }
+    assert!(played >= 64, "only {played} games");
+    assert!(
+        failures.is_empty(),
+        "{} of {played} games failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn injected_violations_raise_exactly_one_alert_of_their_code() {
     let games = fixture_games(9);
@@ -133,12 +164,19 @@ fn noise_ladder() {
         let take = if size == 19 { 4 } else { all.len() };
         games.extend(all.into_iter().take(take));
     }
-    for noise in [0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08] {
-        let failed = games
-            .iter()
-            .enumerate()
-            .filter(|(i, (_, r))| check_clean(r, 100 + *i as u64, noise).is_some())
-            .count();
+    // `NOISE_LEVELS=0.02,0.03` runs only those levels.
+    let levels: Vec<f64> = std::env::var("NOISE_LEVELS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08]);
+    for noise in levels {
+        let mut failed = 0;
+        for (i, (path, record)) in games.iter().enumerate() {
+            if let Some(why) = check_clean(record, 100 + i as u64, noise) {
+                failed += 1;
+                println!("  noise {noise}: {}: {why}", path.display());
+            }
+        }
         println!("noise {noise}: {failed} of {} games failed", games.len());
     }
 }
