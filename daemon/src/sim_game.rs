@@ -63,13 +63,18 @@ pub enum SimGameError {
     Generated(GameError),
 }
 
-/// The simulator's options from the config: seed, noise, scan rate, size, Black's side.
+/// The simulator's options from the config: seed, noise, scan rate, size, Black's side,
+/// and raw readings for the sensor check's first seconds.
 pub fn options(config: &Config) -> SimOptions {
     let mut options = SimOptions::seeded(config.hardware.sim.seed);
     options.noise = config.hardware.sim.noise;
     options.scan_hz = config.hardware.scan_hz.max(1);
     options.size = config.board.size;
     options.black_side = config.board.black_side;
+    // Raw readings while the board's sensor check before play watches them (SPEC.md:
+    // `tengen sim` runs the raw reading model), classified after: the same game, at a
+    // seventh of the cost per scan.
+    options.raw_lead_ms = tengen_referee::CHECK_MS + 1_000;
     options
 }
 

@@ -303,6 +303,7 @@ pub async fn start(
         .merge(routes::clock::routes(clock_keys))
         .merge(routes::broker::routes())
         .merge(routes::all_boards::routes())
+        .merge(routes::frames_view::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .layer(axum::middleware::from_fn_with_state(
             app.lang,

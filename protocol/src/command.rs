@@ -127,6 +127,18 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// What the sensors saw from `from` to `to` (ms since the game started), read from the
+    /// board's black box: answered with the window as a frames file of its own
+    /// ([`Answer::Frames`]). Nothing changes on the board. At most [`MAX_FRAMES_WINDOW_MS`].
+    Frames {
+        /// The window's start.
+        from: u64,
+        /// Its end, inclusive.
+        to: u64,
+        /// The game's id (the game being played when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
+    },
     /// A warning given by mistake (a wrong `confirm`) is taken back: that side has one
     /// warning fewer.
     WithdrawWarning {
@@ -154,9 +166,14 @@ impl Command {
             Command::Republish { .. } => "republish",
             Command::Reopen { .. } => "reopen",
             Command::WithdrawWarning { .. } => "withdraw_warning",
+            Command::Frames { .. } => "frames",
         }
     }
 }
+
+/// The longest window a `frames` command may ask for (ms): five minutes, some 100 KB at the
+/// usual sensor noise, within a board's MQTT packet limit at ten times that noise.
+pub const MAX_FRAMES_WINDOW_MS: u64 = 300_000;
 
 /// Why a command could not be taken.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -212,6 +229,9 @@ pub enum FieldProblem {
         /// The time asked for.
         ms: u64,
     },
+    /// A window's end before its start.
+    #[error("is before \"from\"")]
+    BeforeFrom,
     /// A count over its limit.
     #[error("is {value}; at most {max} are allowed")]
     TooMany {
@@ -368,6 +388,21 @@ pub fn check_fields(envelope: &CommandEnvelope) -> Result<(), CommandError> {
         Command::Reopen { reason } | Command::WithdrawWarning { reason, .. } => {
             optional("reason", reason, MAX_REASON)?;
         }
+        Command::Frames { from, to, game } => {
+            optional("game", game, MAX_SHORT)?;
+            if to < from {
+                return Err(field("to", FieldProblem::BeforeFrom));
+            }
+            if to - from > MAX_FRAMES_WINDOW_MS {
+                return Err(field(
+                    "to",
+                    FieldProblem::TooMany {
+                        value: to - from,
+                        max: MAX_FRAMES_WINDOW_MS,
+                    },
+                ));
+            }
+        }
         Command::Pause {}
         | Command::Resume {}
         | Command::Resign { .. }
@@ -499,6 +534,9 @@ pub enum Answer {
     Done,
     /// Not carried out, and why (one sentence): `{"id":..,"ok":false,"error":".."}`.
     Refused(String),
+    /// A `frames` command's answer: the window as a frames file, in standard base64:
+    /// `{"id":..,"ok":true,"frames":".."}`.
+    Frames(String),
 }
 
 impl Answer {
@@ -510,7 +548,7 @@ impl Answer {
 
     /// True when the command was carried out.
     pub fn is_done(&self) -> bool {
-        *self == Answer::Done
+        matches!(self, Answer::Done | Answer::Frames(_))
     }
 }
 
@@ -519,6 +557,7 @@ pub fn reply_payload(id: Option<&str>, answer: &Answer) -> Vec<u8> {
     let v = match answer {
         Answer::Done => json!({"id": id, "ok": true}),
         Answer::Refused(e) => json!({"id": id, "ok": false, "error": e}),
+        Answer::Frames(b64) => json!({"id": id, "ok": true, "frames": b64}),
     };
     v.to_string().into_bytes()
 }
@@ -533,6 +572,9 @@ pub struct Reply {
     /// Why not.
     #[serde(default)]
     pub error: Option<String>,
+    /// A `frames` command's window, a frames file in standard base64.
+    #[serde(default)]
+    pub frames: Option<String>,
 }
 
 /// Why a result is not one the board accepts.

@@ -147,6 +147,10 @@ pub fn command(command: &Command) -> String {
             None => format!("{kind} {result}"),
         },
         Command::Republish { from_seq } => format!("{kind} from seq {from_seq}"),
+        Command::Frames { from, to, game } => match game {
+            Some(game) => format!("{kind} of {game} from {from} ms to {to} ms"),
+            None => format!("{kind} from {from} ms to {to} ms"),
+        },
         Command::Reopen { reason } => format!("{kind}{}", because(reason.as_deref())),
         Command::WithdrawWarning { color, reason } => {
             format!("{kind} {color}{}", because(reason.as_deref()))

@@ -36,6 +36,27 @@ pub enum Command {
     Rehearse(RehearseArgs),
     /// Writes mosquitto's password file, ACL and config for a hall of N boards.
     BrokerConfig(BrokerConfigArgs),
+    /// Reads a board's black box: the board as the sensors saw it.
+    Frames(FramesArgs),
+}
+
+/// `tengen frames FILE [--at MS | --from MS --to MS] [--json]`
+#[derive(Args, Debug, Clone)]
+pub struct FramesArgs {
+    /// A frames file (`{storage.dir}/frames/{game}.frames`, or `tengen sim --frames-out`).
+    pub file: PathBuf,
+    /// The board as seen at this time (ms since the game started): 19 rows of `.XO?`.
+    #[arg(long, conflicts_with_all = ["from", "to"])]
+    pub at: Option<u64>,
+    /// The start of a window (ms since the game started).
+    #[arg(long, requires = "to")]
+    pub from: Option<u64>,
+    /// The end of a window, inclusive.
+    #[arg(long, requires = "from")]
+    pub to: Option<u64>,
+    /// One JSON line per change: `{"ms":N,"board":"...","presses":[...]}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]`
@@ -98,6 +119,10 @@ pub struct SimArgs {
     /// mono 16-bit WAV whose time 0 is the first event.
     #[arg(long = "audio-out")]
     pub audio_out: Option<PathBuf>,
+    /// Writes what the sensors saw, scan by scan, as the board's black box does
+    /// (`tengen frames` reads it).
+    #[arg(long = "frames-out")]
+    pub frames_out: Option<PathBuf>,
 }
 
 /// `tengen replay FILE.sgf [--json] [--superko situational|positional]`

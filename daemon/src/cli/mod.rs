@@ -7,6 +7,7 @@ mod broker_config;
 pub mod calibrate;
 mod check_config;
 mod demo;
+mod frames;
 mod gtp;
 mod hall;
 mod pairings;
@@ -40,6 +41,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Gtp(a) => gtp::run(a),
         Command::Rehearse(a) => rehearse::run(a),
         Command::BrokerConfig(a) => broker_config::run(a),
+        Command::Frames(a) => frames::run(a),
     }
 }
 

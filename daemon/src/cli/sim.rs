@@ -12,7 +12,8 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use tengen_hal::Millis;
+use tengen_hal::{ButtonEvent, Millis, PointState};
+use tengen_protocol::frames::{FramesEncoder, FramesHeader, MAGIC};
 use tengen_protocol::{Command, CommandEnvelope, Envelope, Event, GameView, Timestamp};
 use tengen_referee::{Pipeline, RefereeSettings};
 use tengen_sim::{GameOptions, Simulation};
@@ -42,8 +43,8 @@ pub(super) enum SimStep<'a> {
     /// An event, at the virtual time (ms) it happened.
     Event(Millis, &'a Event),
     /// A scan was handled (its events reported first), at its virtual time: what a board's
-    /// loop does once per turn happens here.
-    Scanned(Millis),
+    /// loop does once per turn happens here. With what the sensors saw and the buttons.
+    Scanned(Millis, &'a [PointState], &'a [ButtonEvent]),
 }
 
 /// Runs `sim` to its end through a new pipeline for `settings`. With `realtime`, each scan
@@ -93,7 +94,7 @@ pub(super) fn run_simulation(
         for e in pipeline.step(&frame, &buttons)? {
             on_step(SimStep::Event(frame.time, &e));
         }
-        on_step(SimStep::Scanned(frame.time));
+        on_step(SimStep::Scanned(frame.time, pipeline.seen(), &buttons));
     }
     Ok(pipeline)
 }
@@ -152,10 +153,17 @@ pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
     let mut end = Timestamp::from_millis(base);
     let mut table = SimTable::new(&args, &config)?;
     let mut table_error: Option<CliError> = None;
+    let mut frames = match &args.frames_out {
+        Some(path) => Some(FramesOut::create(path, &board, &game, sim.size(), base)?),
+        None => None,
+    };
     run_simulation(&mut sim, settings, args.realtime, |step| {
         let (t, e) = match step {
             SimStep::Event(t, e) => (t, e),
-            SimStep::Scanned(t) => {
+            SimStep::Scanned(t, seen, buttons) => {
+                if let Some(frames) = &mut frames {
+                    frames.scan(t, seen, buttons);
+                }
                 if let (Some(table), None) = (&mut table, &table_error) {
                     let now = Timestamp::from_millis(base + t).max(end);
                     if let Err(e) = table.poll(&view, now) {
@@ -200,6 +208,9 @@ pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
     if let Some(table) = table {
         table.finish(end)?;
     }
+    if let Some(frames) = frames {
+        frames.finish()?;
+    }
     out.flush()
         .map_err(|e| CliError::work(format!("writing events: {e}")))?;
     if let Some(path) = &args.sgf_out {
@@ -210,6 +221,58 @@ pub(super) fn run(args: SimArgs) -> Result<(), CliError> {
         publish_to_broker(url, &config, &view, end, for_broker)?;
     }
     Ok(())
+}
+
+/// `--frames-out FILE`: the black box of the simulated game, as a board writes it.
+struct FramesOut {
+    path: std::path::PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+    encoder: FramesEncoder,
+    seen: Vec<tengen_protocol::frames::Seen>,
+    error: Option<std::io::Error>,
+}
+
+impl FramesOut {
+    fn create(
+        path: &std::path::Path,
+        board: &str,
+        game: &str,
+        size: u8,
+        start_ms: u64,
+    ) -> Result<FramesOut, CliError> {
+        let fail =
+            |e: std::io::Error| CliError::work(format!("--frames-out {}: {e}", path.display()));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+        out.write_all(MAGIC).map_err(fail)?;
+        Ok(FramesOut {
+            path: path.to_path_buf(),
+            out,
+            encoder: FramesEncoder::new(FramesHeader::new(board, game, size, start_ms)),
+            seen: Vec::new(),
+            error: None,
+        })
+    }
+
+    fn scan(&mut self, t: Millis, seen: &[PointState], buttons: &[ButtonEvent]) {
+        self.seen.clear();
+        self.seen
+            .extend(seen.iter().map(|s| crate::black_box::seen_of(*s)));
+        self.encoder
+            .scan(t, &self.seen, &crate::black_box::presses_of(buttons));
+        let bytes = self.encoder.take(t);
+        if self.error.is_none() && !bytes.is_empty() {
+            self.error = self.out.write_all(&bytes).err();
+        }
+    }
+
+    fn finish(mut self) -> Result<(), CliError> {
+        let bytes = self.encoder.finish();
+        let result = match self.error.take() {
+            Some(e) => Err(e),
+            None => self.out.write_all(&bytes).and_then(|()| self.out.flush()),
+        };
+        result.map_err(|e| CliError::work(format!("--frames-out {}: {e}", self.path.display())))
+    }
 }
 
 /// `--broker URL`: publishes the run's events and its final `state`, `sgf` and

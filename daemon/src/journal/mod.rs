@@ -33,9 +33,9 @@ use serde::Deserialize;
 use tengen_protocol::{Envelope, Event, Timestamp};
 use thiserror::Error;
 
-use tengen_protocol::framing::{self, Decoded};
 pub use held::{DroppedRun, HELD_MAX_BYTES};
 use held::{Held, HeldRecord};
+use tengen_protocol::framing::{self, Decoded};
 
 /// The first bytes of every journal file: the format's name and version.
 pub const MAGIC: &[u8; 8] = b"TGNJRNL1";

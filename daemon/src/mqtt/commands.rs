@@ -49,6 +49,10 @@ pub(crate) fn outcome_line(named: &str, answer: &Answer) -> String {
     match answer {
         Answer::Done => format!("command {named} - done"),
         Answer::Refused(why) => format!("command {named} - refused: {why}"),
+        Answer::Frames(b64) => format!(
+            "command {named} - answered ({} bytes of frames)",
+            b64.len() * 3 / 4
+        ),
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the service drives: the pipeline (stabiliser + referee) behind a small trait, so the
 //! scan loop, the journal and the outputs can be tested on their own.
 
-use tengen_hal::{ButtonEvent, Frame, Millis};
+use tengen_hal::{ButtonEvent, Frame, Millis, PointState};
 use tengen_protocol::{CommandEnvelope, Event};
 use tengen_referee::{CommandRefused, Pipeline, PipelineError};
 
@@ -17,6 +17,11 @@ pub trait Engine: Send {
     /// An arbiter command; a refusal is the reply's error and changes nothing.
     fn command(&mut self, cmd: &CommandEnvelope, now: Millis)
         -> Result<Vec<Event>, CommandRefused>;
+    /// The last scan's classified readings as the sensors gave them (for the black box;
+    /// empty when not known).
+    fn seen(&self) -> &[PointState] {
+        &[]
+    }
 }
 
 impl Engine for Pipeline {
@@ -40,5 +45,9 @@ impl Engine for Pipeline {
         now: Millis,
     ) -> Result<Vec<Event>, CommandRefused> {
         Pipeline::command(self, cmd, now)
+    }
+
+    fn seen(&self) -> &[PointState] {
+        Pipeline::seen(self)
     }
 }

@@ -159,7 +159,10 @@ pub async fn start_links(
             matches!(config.board.black_side, Side::North | Side::West),
             config.board.lang,
         ))
-        .merge(mqtt_status::router(link.clone()));
+        .merge(mqtt_status::router(link.clone()))
+        .merge(super::frames_route::router(
+            config.storage.dir.join(crate::black_box::FRAMES_DIR),
+        ));
     let http = live_view::serve(&http_addr, routes)
         .await
         .map_err(|source| LinkError::Http {
@@ -201,7 +204,11 @@ pub async fn start_links(
         )),
         tokio::spawn(forward_shown(outputs.clone(), feed, handle.clone())),
         tokio::spawn(mqtt_status::heartbeat(outputs.clone(), handle)),
-        tokio::spawn(forward_commands(cmd_rx, to_loop)),
+        tokio::spawn(forward_commands(
+            cmd_rx,
+            to_loop,
+            config.storage.dir.join(crate::black_box::FRAMES_DIR),
+        )),
     ];
     Ok(Links {
         http,
@@ -257,9 +264,28 @@ async fn forward_shown(outputs: Outputs, feed: LiveFeed, publisher: PublisherHan
     }
 }
 
-/// Commands decoded by the publisher to the scan loop, answers back.
-async fn forward_commands(mut rx: mpsc::Receiver<CommandRequest>, to_loop: mpsc::Sender<Request>) {
+/// Commands decoded by the publisher to the scan loop, answers back. A `frames` command is
+/// answered here from the black box in `frames_dir`, on a blocking thread: it reads files
+/// and changes nothing the scan loop owns.
+async fn forward_commands(
+    mut rx: mpsc::Receiver<CommandRequest>,
+    to_loop: mpsc::Sender<Request>,
+    frames_dir: std::path::PathBuf,
+) {
     while let Some(CommandRequest { command, reply }) = rx.recv().await {
+        if let tengen_protocol::Command::Frames { from, to, game } = &command.command {
+            let (from, to, game, id) = (*from, *to, game.clone(), command.id.clone());
+            let dir = frames_dir.clone();
+            tokio::spawn(async move {
+                let answer = tokio::task::spawn_blocking(move || {
+                    crate::black_box::excerpt_answer(&dir, game.as_deref(), from, to, &id)
+                })
+                .await
+                .unwrap_or_else(|e| Answer::refused(format!("reading frames: {e}")));
+                let _ = reply.send(answer);
+            });
+            continue;
+        }
         if let Err(e) = to_loop.send(Request { command, reply }).await {
             let _ =
                 e.0.reply

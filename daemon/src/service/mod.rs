@@ -33,6 +33,7 @@ pub mod backend;
 pub(crate) mod board_setup;
 pub mod disk_watch;
 pub mod engine;
+pub(crate) mod frames_route;
 pub(crate) mod launch;
 pub mod links;
 pub(crate) mod mqtt_status;

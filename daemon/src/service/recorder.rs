@@ -24,6 +24,7 @@ use super::disk_watch::{DiskWatch, FreeSpace};
 use super::outputs::{Outputs, Shown};
 use super::storage_alerts::{is_storage, Disk, StorageAlerts};
 use super::ServiceError;
+use crate::black_box::{BlackBox, GameOfScan};
 use crate::journal::{Journal, JournalReader, Recorded, HELD_MAX_BYTES};
 use crate::sgf_file;
 
@@ -56,6 +57,8 @@ pub struct Recorder {
     /// Said in the log that events are held / dropped, in this episode.
     said_held: bool,
     said_dropped: bool,
+    /// What the sensors saw, per game, beside the journal.
+    black_box: BlackBox,
 }
 
 impl Recorder {
@@ -82,6 +85,7 @@ impl Recorder {
             flush_at: 0,
             said_held: false,
             said_dropped: false,
+            black_box: BlackBox::new(dir),
         })
     }
 
@@ -103,6 +107,31 @@ impl Recorder {
     /// A reader of the journal for other threads.
     pub fn reader(&self) -> JournalReader {
         self.journal.reader()
+    }
+
+    /// One scan of the sensors, for the black box: what they saw (classified, as read) and
+    /// the button events, at `now`, in the game the journal is in.
+    pub fn black_box(
+        &mut self,
+        now: Millis,
+        seen: &[tengen_hal::PointState],
+        buttons: &[tengen_hal::ButtonEvent],
+    ) {
+        let (Some(started), Some(setup)) = (self.view.started(), self.view.setup()) else {
+            return;
+        };
+        let game = GameOfScan {
+            board: self.journal.board(),
+            game: self.journal.game(),
+            size: setup.size,
+            start_ms: started.millis(),
+        };
+        self.black_box.scan(&game, now, seen, buttons);
+    }
+
+    /// The folder of the frames files.
+    pub fn frames_dir(&self) -> &Path {
+        self.black_box.dir()
     }
 
     /// The outputs.
@@ -281,6 +310,7 @@ impl Recorder {
 
     /// When the service stops: writes what it can of the held events; logs what is lost.
     pub fn finish(&mut self, now: Millis) {
+        self.black_box.finish();
         while self.journal.held_events() > 0 {
             match self.journal.flush(FLUSH_CHUNK) {
                 Ok(written) if !written.is_empty() => {

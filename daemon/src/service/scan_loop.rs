@@ -139,7 +139,11 @@ impl ScanLoop {
             // Each scan's events at that scan's time, so the journal replays exactly.
             for (frame, buttons) in polled.scans {
                 match self.engine.step(&frame, &buttons) {
-                    Ok(events) => self.record(events, frame.time)?,
+                    Ok(events) => {
+                        self.record(events, frame.time)?;
+                        self.recorder
+                            .black_box(frame.time, self.engine.seen(), &buttons);
+                    }
                     Err(e) => tracing::warn!("scan dropped: {e}"),
                 }
             }

@@ -31,8 +31,9 @@ use std::time::{Duration, Instant};
 
 use board::{median_ms, BoardProcess, Consumer};
 use rand::{Rng, SeedableRng};
-use tengen_daemon::journal::{framing, Journal};
+use tengen_daemon::journal::Journal;
 use tengen_protocol::event::{BoardState, FaultKind};
+use tengen_protocol::framing;
 use tengen_protocol::Event;
 
 /// `TENGEN_FAULT_RUNS` (the long form), or `None` for the short form.
@@ -335,7 +336,12 @@ fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
-        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        // The data folder holds the journal and the black box's `frames/` folder.
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
     }
 }
 

@@ -323,6 +323,7 @@ mod tests {
             id: Some(id.to_string()),
             ok,
             error: error.map(str::to_string),
+            frames: None,
         }
     }
 

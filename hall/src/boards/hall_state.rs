@@ -2,7 +2,7 @@
 //! MQTT messages (topic, payload, time); answers with what to publish. Sans-IO, so the MQTT
 //! task, the tests and the fuzz target drive it the same way.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
@@ -11,6 +11,7 @@ use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
 use tengen_protocol::view::{Phase, StateSnapshot};
 use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
+use tokio::sync::oneshot;
 
 use crate::boards::board_filter::BoardFilter;
 use crate::boards::board_view::{BoardView, Need};
@@ -72,6 +73,8 @@ pub struct HallState {
     /// Whose `state` and `sgf` the hall takes (per board, while it has no fold, and for
     /// the check once a minute).
     snapshots: SnapshotWatch,
+    /// Console requests waiting for a board's reply to their `frames` command, by id.
+    frames_waiting: HashMap<String, oneshot::Sender<Reply>>,
 }
 
 /// What *pause all* / *resume all* did ([`HallState::all_boards`]).
@@ -114,7 +117,17 @@ impl HallState {
             fleet: FleetWatch::new(Duration::from_secs(crate::config::BOARD_SILENCE_S)),
             filter: BoardFilter::default(),
             snapshots: SnapshotWatch::new(prefix),
+            frames_waiting: HashMap::new(),
         }
+    }
+
+    /// Waits for the reply to the command `id` (a `frames` command the console sent).
+    pub(crate) fn wait_reply(&mut self, id: &str) -> oneshot::Receiver<Reply> {
+        let (tx, rx) = oneshot::channel();
+        // Requests that gave up are forgotten here.
+        self.frames_waiting.retain(|_, tx| !tx.is_closed());
+        self.frames_waiting.insert(id.to_string(), tx);
+        rx
     }
 
     /// The same hall raising `board_offline` for a board in play silent for `silence`
@@ -340,6 +353,13 @@ impl HallState {
         let Ok(reply) = serde_json::from_slice::<Reply>(payload) else {
             return;
         };
+        if let Some(waiting) = reply
+            .id
+            .as_ref()
+            .and_then(|id| self.frames_waiting.remove(id))
+        {
+            let _ = waiting.send(reply.clone());
+        }
         let refused_republish = self
             .commands
             .on_reply(key, &reply)

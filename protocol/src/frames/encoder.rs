@@ -97,7 +97,9 @@ impl FramesEncoder {
         let last = items.len() - 1;
         for (k, item) in items.iter().enumerate() {
             let more = if k < last { 0x8000 } else { 0 };
-            block.payload.extend_from_slice(&(item | more).to_le_bytes());
+            block
+                .payload
+                .extend_from_slice(&(item | more).to_le_bytes());
         }
     }
 

@@ -113,6 +113,9 @@ pub struct FramesHeader {
     pub size: u8,
     /// The game's start, ms since the Unix epoch: the time base of every block.
     pub start_ms: u64,
+    /// In an excerpt sent over MQTT: the id of the `frames` command it answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
 }
 
 impl FramesHeader {
@@ -125,6 +128,7 @@ impl FramesHeader {
             game: game.into(),
             size,
             start_ms,
+            request: None,
         }
     }
 }

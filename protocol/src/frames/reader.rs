@@ -3,8 +3,11 @@
 
 use serde::Serialize;
 
+use tengen_rules::Color;
+
 use super::{
-    board_text, get_varint, FramesError, FramesHeader, Seen, MAGIC, MAX_POINTS, PRESS_INDEX,
+    board_text, get_varint, FramesEncoder, FramesError, FramesHeader, Seen, MAGIC, MAX_POINTS,
+    PRESS_INDEX,
 };
 use crate::framing::{self, Decoded};
 
@@ -260,6 +263,57 @@ impl FramesRecord {
             });
         }
         lines
+    }
+}
+
+impl FramesRecord {
+    /// The window as JSON lines (SPEC.md's `--json`), each ending in a newline.
+    pub fn json_lines(&self, from: u64, to: u64) -> String {
+        let mut out = String::new();
+        for line in self.window(from, to) {
+            if let Ok(json) = serde_json::to_string(&line) {
+                out.push_str(&json);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// A frames file of its own holding the window `from..=to` (the board at `from`, then
+    /// each change): what a board sends the hall. `request` names the command it answers.
+    pub fn excerpt(&self, from: u64, to: u64, request: Option<&str>) -> Vec<u8> {
+        let mut header = self.header.clone();
+        header.request = request.map(str::to_string);
+        let mut encoder = FramesEncoder::new(header);
+        let mut out = MAGIC.to_vec();
+        let mut board = Vec::new();
+        let mut presses = Vec::new();
+        for line in self.window(from, to) {
+            board.clear();
+            board.extend(line.board.bytes().map(seen_of_char));
+            presses.clear();
+            presses.extend(line.presses.iter().map(|p| {
+                if *p == "W" {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            }));
+            encoder.scan(line.ms, &board, &presses);
+            out.extend(encoder.take(line.ms));
+        }
+        out.extend(encoder.finish());
+        out
+    }
+}
+
+/// The reading a written board's character stands for.
+fn seen_of_char(c: u8) -> Seen {
+    match c {
+        b'X' => Seen::Black,
+        b'O' => Seen::White,
+        b'?' => Seen::Unknown,
+        _ => Seen::Empty,
     }
 }
 

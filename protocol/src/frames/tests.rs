@@ -28,7 +28,9 @@ fn encode(scans: &Scans) -> Vec<u8> {
 fn scans(seed: u64, count: usize, step: u64) -> Scans {
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
     let mut next = move || {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (x >> 33) as usize
     };
     let mut board = vec![Seen::Empty; N];
@@ -167,6 +169,23 @@ fn bad_files_are_refused_with_a_reason() {
         FramesRecord::parse(&wrong).unwrap_err(),
         FramesError::BadHeader { .. }
     ));
+}
+
+#[test]
+fn an_excerpt_reads_as_the_window_it_was_cut_from() {
+    let scans = scans(17, 6_000, 10);
+    let record = FramesRecord::parse(&encode(&scans)).expect("parse");
+    let bytes = record.excerpt(20_000, 30_000, Some("c-7"));
+    let excerpt = FramesRecord::parse(&bytes).expect("parse excerpt");
+    assert_eq!(excerpt.header().request.as_deref(), Some("c-7"));
+    assert_eq!(excerpt.window(0, u64::MAX), record.window(20_000, 30_000));
+    // Excerpts one after another make one file (each a session of its own).
+    let mut joined = record.excerpt(0, 19_990, None);
+    joined.extend_from_slice(&record.excerpt(20_000, 59_990, None)[MAGIC.len()..]);
+    let joined = FramesRecord::parse(&joined).expect("parse joined");
+    for ms in (0..60_000).step_by(1_230) {
+        assert_eq!(joined.board_at(ms), record.board_at(ms), "at {ms}");
+    }
 }
 
 proptest! {

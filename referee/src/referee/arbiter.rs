@@ -90,7 +90,7 @@ impl Referee {
         let mut out = Vec::new();
         if !matches!(
             cmd.command,
-            Command::NewGame { .. } | Command::Republish { .. }
+            Command::NewGame { .. } | Command::Republish { .. } | Command::Frames { .. }
         ) {
             self.clock_due(&mut out);
         }
@@ -264,7 +264,8 @@ impl Referee {
                     other => CommandRefused::Setup(other.to_string()),
                 })?;
             }
-            Command::Republish { .. } => {}
+            // Read from the black box by the board's service; nothing of the game's.
+            Command::Republish { .. } | Command::Frames { .. } => {}
         }
         Ok(out)
     }

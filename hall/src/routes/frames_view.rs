@@ -1,0 +1,221 @@
+//! `GET /api/console/board/{tournament}/{board}/frames?from=MS&to=MS[&game=ID]` (arbiters
+//! only; SPEC.md, "The black box"): what a board's sensors saw in a window of its game, as
+//! JSON lines (`{"ms":N,"board":"...","presses":[...]}`, the board at `from` first).
+//! `?around=TIME` (RFC 3339, an alert's `time`) asks instead for [`AROUND_MS`] either side
+//! of that moment of the board's current game; the moment, in ms since the game started,
+//! comes back in the `x-tengen-around-ms` header (the console's *What the sensors saw*).
+//!
+//! The hall keeps no frames: it asks the board with a signed `frames` command (logged with
+//! the other commands, so who looked at the black box is on record) and waits up to
+//! [`ANSWER_WITHIN`] for the reply, which carries the window as a frames file. A window is at
+//! most five minutes ([`MAX_FRAMES_WINDOW_MS`]). A board that does not answer is a 504, one
+//! that refuses a 502 with its reason, a bad query a 400: one line each.
+
+use std::time::{Duration, Instant};
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use base64::Engine as _;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use tengen_protocol::command::MAX_FRAMES_WINDOW_MS;
+use tengen_protocol::frames::FramesRecord;
+use tengen_protocol::topics::BoardKey;
+use tengen_protocol::Timestamp;
+
+use crate::boards::command_log::CommandError;
+use crate::boards::mqtt_client::lock;
+use crate::routes::{arbiter, unauthorized, App};
+
+/// How far either side of `around` the window reaches (ms).
+pub(crate) const AROUND_MS: u64 = 10_000;
+
+/// How long the console waits for a board's frames.
+pub(crate) const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+
+/// Why a board's answer did not read as frames.
+#[derive(Debug, thiserror::Error)]
+enum UnreadableFrames {
+    /// The answer was not base64.
+    #[error("not base64: {0}")]
+    Base64(base64::DecodeError),
+    /// The bytes were not a frames file.
+    #[error("{0}")]
+    Frames(tengen_protocol::frames::FramesError),
+}
+
+/// The query.
+#[derive(Debug, Deserialize)]
+pub(crate) struct FramesQuery {
+    from: Option<u64>,
+    to: Option<u64>,
+    game: Option<String>,
+    around: Option<String>,
+}
+
+/// The route.
+pub(crate) fn routes() -> Router<App> {
+    Router::new().route(
+        "/api/console/board/{tournament}/{board}/frames",
+        get(frames),
+    )
+}
+
+fn line(status: StatusCode, text: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text + "\n",
+    )
+        .into_response()
+}
+
+async fn frames(
+    State(app): State<App>,
+    Path((tournament, board)): Path<(String, String)>,
+    headers: HeaderMap,
+    query: Result<Query<FramesQuery>, QueryRejection>,
+) -> Response {
+    let Some(by) = arbiter(&app, &headers) else {
+        return unauthorized();
+    };
+    let Some(key) = BoardKey::new(&tournament, &board) else {
+        return line(StatusCode::NOT_FOUND, "no such board".into());
+    };
+    let Ok(Query(query)) = query else {
+        return bad_window();
+    };
+    let game = query.game;
+    let (from, to, around_ms) = match (query.around, query.from, query.to) {
+        (Some(around), _, _) => {
+            let Ok(at) = Timestamp::parse(&around) else {
+                return line(
+                    StatusCode::BAD_REQUEST,
+                    format!("around={around}: not an RFC 3339 time"),
+                );
+            };
+            // The game's start: from the hall's fold of the board's events, or (a hall that
+            // came in after it began, from the board's retained state) from the header of
+            // an empty window the board sends.
+            let known = lock(&app.hall)
+                .board_view(&key)
+                .and_then(|b| b.live_view().started());
+            let started = match known {
+                Some(started) => started,
+                None => match ask(&app, &key, &by, 0, 0, game.clone()).await {
+                    Ok(record) => Timestamp::from_millis(record.header().start_ms),
+                    Err(response) => return response,
+                },
+            };
+            let centre = at.since(started);
+            (
+                centre.saturating_sub(AROUND_MS),
+                centre + AROUND_MS,
+                Some(centre),
+            )
+        }
+        (None, Some(from), Some(to)) if from <= to && to - from <= MAX_FRAMES_WINDOW_MS => {
+            (from, to, None)
+        }
+        _ => return bad_window(),
+    };
+    let record = match ask(&app, &key, &by, from, to, game).await {
+        Ok(record) => record,
+        Err(response) => return response,
+    };
+    let mut response = (
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        record.json_lines(from, to),
+    )
+        .into_response();
+    if let Some(ms) = around_ms {
+        response
+            .headers_mut()
+            .insert("x-tengen-around-ms", HeaderValue::from(ms));
+    }
+    response
+}
+
+fn bad_window() -> Response {
+    line(
+        StatusCode::BAD_REQUEST,
+        format!(
+            "give from=MS and to=MS (ms since the game started), at most {MAX_FRAMES_WINDOW_MS} ms apart, or around=TIME"
+        ),
+    )
+}
+
+/// Asks the board for the window `from..=to` of its game (`game`: another of its recent
+/// games) with a signed `frames` command from `by`, and reads its answer. The error is the
+/// response to send: one line.
+async fn ask(
+    app: &App,
+    key: &BoardKey,
+    by: &str,
+    from: u64,
+    to: u64,
+    game: Option<String>,
+) -> Result<FramesRecord, Response> {
+    let mut body = Map::new();
+    body.insert("type".into(), json!("frames"));
+    body.insert("from".into(), json!(from));
+    body.insert("to".into(), json!(to));
+    if let Some(game) = game {
+        body.insert("game".into(), Value::String(game));
+    }
+    let (id, out, answer) = {
+        let mut hall = lock(&app.hall);
+        match hall.command(key, by, body, Instant::now()) {
+            Ok((id, out)) => {
+                let answer = hall.wait_reply(&id);
+                (id, out, answer)
+            }
+            Err(e @ CommandError::UnknownBoard(_)) => {
+                return Err(line(StatusCode::NOT_FOUND, e.to_string()))
+            }
+            Err(e) => return Err(line(StatusCode::BAD_REQUEST, e.to_string())),
+        }
+    };
+    tracing::info!(
+        "arbiter {by}: frames {from}-{to} ms of {}/{} ({id})",
+        key.tournament,
+        key.board
+    );
+    if let Err(e) = app.mqtt.publish(out).await {
+        return Err(line(StatusCode::SERVICE_UNAVAILABLE, e.to_string()));
+    }
+    let Ok(Ok(reply)) = tokio::time::timeout(ANSWER_WITHIN, answer).await else {
+        return Err(line(
+            StatusCode::GATEWAY_TIMEOUT,
+            format!(
+                "board {} did not answer within {} s",
+                key.board,
+                ANSWER_WITHIN.as_secs()
+            ),
+        ));
+    };
+    let Some(b64) = reply.frames.filter(|_| reply.ok) else {
+        let why = reply
+            .error
+            .unwrap_or_else(|| "no frames in the reply".into());
+        return Err(line(
+            StatusCode::BAD_GATEWAY,
+            format!("board {}: {why}", key.board),
+        ));
+    };
+    base64::engine::general_purpose::STANDARD
+        .decode(b64.as_bytes())
+        .map_err(UnreadableFrames::Base64)
+        .and_then(|bytes| FramesRecord::parse(&bytes).map_err(UnreadableFrames::Frames))
+        .map_err(|why| {
+            line(
+                StatusCode::BAD_GATEWAY,
+                format!("board {}: its frames do not read: {why}", key.board),
+            )
+        })
+}
