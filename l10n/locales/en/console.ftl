@@ -219,3 +219,18 @@ console-status--pending = pending
 console-status--acked = acked
 console-status--refused = refused
 console-sep = { " " }·{ " " }
+
+# What the sensors saw (the black box), from an alert card or the board panel.
+console-seenButton = What the sensors saw
+console-seenTitle = What the sensors saw: { $where }
+console-seenLoading = Asking the board…
+console-seenFailed = No answer from the board: { $why }
+console-seenNone = The sensors saw nothing in these 20 seconds.
+console-seenSaid = 10 seconds either side of the moment ({ $ms } ms into the game): { $n } scans with a change or a press. Drag the slider to go through them.
+console-seenPhysical = The board as its sensors saw it
+console-seenExpected = The position the board expects
+console-seenAt = { $t } s ({ $ms } ms into the game)
+console-seenChanged = changed: { $p }
+console-seenPress = { $side } pressed the clock
+console-seenLegend = Red squares: the points that changed at this scan. Grey dashed circle: a reading between empty and a stone (a hand over the point, a stone half set down). On the time line: ▼ the moment, ● Black's press, ○ White's press.
+console-seenClose = Close

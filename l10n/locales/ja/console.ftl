@@ -217,3 +217,18 @@ console-status--pending = 待機中
 console-status--acked = 実行済み
 console-status--refused = 拒否
 console-sep = { " " }·{ " " }
+
+# センサーが見たもの（ブラックボックス）。警告カードまたは盤パネルから開く。
+console-seenButton = センサーが見たもの
+console-seenTitle = センサーが見たもの：{ $where }
+console-seenLoading = 盤に問い合わせ中…
+console-seenFailed = 盤から応答がありません：{ $why }
+console-seenNone = この 20 秒間、センサーは何も捉えていません。
+console-seenSaid = その時点の前後 10 秒（対局開始から { $ms } ミリ秒）：変化または対局時計の押下があったスキャンが { $n } 回。スライダーで順に見られます。
+console-seenPhysical = センサーが見た盤面
+console-seenExpected = 盤が想定している局面
+console-seenAt = { $t } 秒（対局開始から { $ms } ミリ秒）
+console-seenChanged = 変化：{ $p }
+console-seenPress = { $side }が時計を押した
+console-seenLegend = 赤枠：このスキャンで変化した点。灰色の破線の円：空点と石の間の読み取り（点の上の手、置きかけの石）。時間軸：▼ その時点、● 黒の押下、○ 白の押下。
+console-seenClose = 閉じる

@@ -217,3 +217,18 @@ console-status--pending = 等待中
 console-status--acked = 已執行
 console-status--refused = 被拒絕
 console-sep = { " " }·{ " " }
+
+# 感測器所見（黑盒子），從警報卡片或棋盤面板打開。
+console-seenButton = 感測器所見
+console-seenTitle = 感測器所見：{ $where }
+console-seenLoading = 正在向棋盤請求…
+console-seenFailed = 棋盤沒有回答：{ $why }
+console-seenNone = 這 20 秒內感測器沒有看到任何變化。
+console-seenSaid = 該時刻前後各 10 秒（對局開始後 { $ms } 毫秒）：{ $n } 次有變化或按鐘的掃描。拖動滑桿逐一查看。
+console-seenPhysical = 感測器看到的棋盤
+console-seenExpected = 棋盤預期的局面
+console-seenAt = { $t } 秒（對局開始後 { $ms } 毫秒）
+console-seenChanged = 變化：{ $p }
+console-seenPress = { $side }按了棋鐘
+console-seenLegend = 紅框：本次掃描中變化的點。灰色虛線圓：介於空點與棋子之間的讀數（手在該點上方，棋子尚未放穩）。時間軸上：▼ 該時刻，● 黑方按鐘，○ 白方按鐘。
+console-seenClose = 關閉

@@ -217,3 +217,18 @@ console-status--pending = 等待中
 console-status--acked = 已执行
 console-status--refused = 被拒绝
 console-sep = { " " }·{ " " }
+
+# 传感器所见（黑匣子），从警报卡片或棋盘面板打开。
+console-seenButton = 传感器所见
+console-seenTitle = 传感器所见：{ $where }
+console-seenLoading = 正在向棋盘请求…
+console-seenFailed = 棋盘没有回答：{ $why }
+console-seenNone = 这 20 秒内传感器没有看到任何变化。
+console-seenSaid = 该时刻前后各 10 秒（对局开始后 { $ms } 毫秒）：{ $n } 次有变化或按钟的扫描。拖动滑块逐一查看。
+console-seenPhysical = 传感器看到的棋盘
+console-seenExpected = 棋盘预期的局面
+console-seenAt = { $t } 秒（对局开始后 { $ms } 毫秒）
+console-seenChanged = 变化：{ $p }
+console-seenPress = { $side }按了棋钟
+console-seenLegend = 红框：本次扫描中变化的点。灰色虚线圆：介于空点与棋子之间的读数（手在该点上方，棋子尚未放稳）。时间轴上：▼ 该时刻，● 黑方按钟，○ 白方按钟。
+console-seenClose = 关闭
