@@ -19,6 +19,8 @@ mod small_fs;
 #[path = "../support/virtual_time.rs"]
 mod virtual_time;
 
+mod black_box;
+mod black_box_service;
 mod board_reopen;
 mod cli_config;
 mod cli_replay;
