@@ -935,3 +935,136 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
     checks.await.expect("browser checks");
     hall.stop();
 }
+
+/// Black's stone at C3 is pushed to C4 after move 3 (Art. 17.5) and left there: a
+/// `stone_moved` alert stays open.
+const STONE_PUSHED: &str =
+    "place B C3\npress B\nplace W G7\npress W\nplace B G3\npress B\nslide C3 C4\nwait 24h\n";
+
+/// Issue 23: the `stone_moved` card opens *What the sensors saw*: the board as the sensors
+/// read it 10 s either side of the alert, from the board's black box through the hall. At
+/// the alert's moment it shows the stone on C4 and C3 empty, beside the expected position
+/// (the stone on C3); the slider goes back to a scan with the stone still on C3, marking
+/// the points that changed; Black's presses are on the time line. Screenshot:
+/// `console-sensors-saw.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_alert_card_shows_what_the_sensors_saw() {
+    let Some(chromium) = browser::chromium() else {
+        return;
+    };
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let config = tengen_hall::HallConfig::parse(
+        &format!("[[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"),
+        Path::new("hall.toml"),
+    )
+    .expect("hall config");
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let base = format!("http://{}", hall.addr);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let seat = Seat {
+        tournament: "open",
+        board: "t07",
+        game: "r1-t07",
+        round: 1,
+        table: 7,
+        black: "Kim Minsu",
+        white: "Lee Jiwon",
+        size: 9,
+        time: "system = \"byoyomi\"\nmain = \"2h\"\nperiods = 3\nperiod = \"30s\"",
+        script: STONE_PUSHED,
+    };
+    let _board = start_board(dir.path(), &seat, mosq.port());
+
+    let checks = tokio::task::spawn_blocking(move || {
+        let browser = launch(chromium);
+        let tab = browser.new_tab().expect("tab");
+        tab.navigate_to(&format!("{base}/console"))
+            .expect("console");
+        tab.wait_until_navigated().expect("login form");
+        log_in(&tab, "chief", TOKEN);
+        let moved = card("t07", "stone_moved");
+        wait_until(
+            &tab,
+            &format!("!!({moved})"),
+            true.into(),
+            LONG,
+            "the stone_moved card",
+        );
+        // Its frames are on the board once their second is written.
+        std::thread::sleep(Duration::from_secs(2));
+        click(
+            &tab,
+            &format!("[...({moved}).querySelectorAll('button')].find(b => b.textContent === 'What the sensors saw')"),
+            "What the sensors saw",
+        );
+        wait_until(
+            &tab,
+            "document.getElementById('seen').open && !document.getElementById('seenScrub').hidden",
+            true.into(),
+            LONG,
+            "the sensors' view with its scans",
+        );
+        // What a picture shows at a point: "X", "O" or "" (each stone drawn names its point).
+        let stone = |pic: &str, p: &str| -> Value {
+            eval(
+                &tab,
+                &format!(
+                    "(() => {{ const c = document.querySelector('#{pic} circle[data-p=\"{p}\"]'); \
+                     return c ? (c.getAttribute('fill') === '#111' ? 'X' : 'O') : ''; }})()"
+                ),
+            )
+        };
+        assert_eq!(
+            eval(&tab, "document.getElementById('seenTitle').textContent"),
+            json!("What the sensors saw: Table 7, Kim Minsu – Lee Jiwon"),
+        );
+        // At the alert: the stone sits on C4, C3 is empty; the board expects it on C3.
+        assert_eq!(stone("seenPhysical", "C4"), json!("X"), "C4 at the alert");
+        assert_eq!(stone("seenPhysical", "C3"), json!(""), "C3 at the alert");
+        assert_eq!(stone("seenExpected", "C3"), json!("X"), "expected: C3");
+        assert_eq!(stone("seenExpected", "C4"), json!(""), "expected: C4 empty");
+        let presses = eval(
+            &tab,
+            "[...document.querySelectorAll('#seenMarks .press')].length",
+        );
+        assert!(presses.as_u64().unwrap_or(0) >= 2, "presses: {presses}");
+        screenshot(&tab, TMP, "console-sensors-saw.png");
+        // Back through the scans to the push: the scan where C3 emptied is marked.
+        let back = eval(
+            &tab,
+            "(() => { const r = document.getElementById('seenScrub'); \
+             for (let i = Number(r.value); i >= 0; i--) { r.value = i; r.dispatchEvent(new Event('input')); \
+               if (/C3/.test(document.getElementById('seenWhat').textContent)) return i; } return -1; })()",
+        );
+        assert!(back.as_i64().unwrap_or(-1) >= 0, "a scan where C3 changed");
+        assert_eq!(
+            eval(
+                &tab,
+                "document.querySelectorAll('#seenPhysical rect[stroke=\"#e53935\"]').length > 0"
+            ),
+            json!(true),
+            "the changed points marked"
+        );
+        // Before it, the stone on C3.
+        let before = eval(
+            &tab,
+            "(() => { const r = document.getElementById('seenScrub'); \
+             for (let i = Number(r.value); i >= 0; i--) { r.value = i; r.dispatchEvent(new Event('input')); \
+               if (document.querySelector('#seenPhysical circle[data-p=\"C3\"]')) return i; } return -1; })()",
+        );
+        assert!(before.as_i64().unwrap_or(-1) >= 0, "a scan with the stone on C3");
+        assert_eq!(stone("seenPhysical", "C4"), json!(""), "C4 before the push");
+        assert!(eval(&tab, "document.getElementById('seenAt').textContent")
+            .as_str()
+            .is_some_and(|t| t.contains(" s (") && t.contains("ms into the game")));
+        screenshot(&tab, TMP, "console-sensors-saw-scrubbed.png");
+    })
+    .await;
+    if let Err(e) = checks {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
