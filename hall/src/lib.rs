@@ -283,6 +283,15 @@ pub async fn start(
         console::store::restore(&kept, &path);
         console::store::spawn(kept, path);
     }
+    // The black boxes of finished games, fetched into the archive (the round zip's
+    // `frames/`): the hall asks in its own name, so it needs one.
+    match (&config.hall.archive_dir, &config.hall.identity) {
+        (Some(_), Some(identity)) => routes::frames_archive::spawn(app.clone(), identity.clone()),
+        (Some(_), None) => tracing::info!(
+            "archive: no [hall] identity, so the boards' black boxes are not fetched into it"
+        ),
+        _ => {}
+    }
     if let Some(dir) = config.broadcast.as_ref().and_then(|b| b.export_dir.clone()) {
         routes::static_export::spawn(app.clone(), dir, analysis.clone());
     }

@@ -153,3 +153,129 @@ async fn a_running_board_keeps_its_frames_and_the_hall_shows_them_to_arbiters_on
     assert_eq!(r.status, 404);
     drop(process);
 }
+
+/// The names in a zip and, extracted to `dir`, its `frames/` entries: Python's `zipfile`,
+/// not the hall's zip writer, reads it.
+fn unzip(zip: &[u8], dir: &Path) -> Vec<String> {
+    let file = dir.join("round.zip");
+    std::fs::write(&file, zip).expect("zip written");
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\n\
+             [print(n) for n in z.namelist()]\nz.extractall(sys.argv[2])\n",
+        ])
+        .arg(&file)
+        .arg(dir.join("unzipped"))
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// `tengen frames FILE --from 0 --to TO --json`.
+fn every_line(file: &Path, to: u64) -> String {
+    let out = crate::cli::tengen(&[
+        "frames",
+        file.to_str().expect("utf-8 path"),
+        "--from",
+        "0",
+        "--to",
+        &to.to_string(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    crate::cli::stdout(&out)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arbiters_round_zip_holds_each_games_frames_and_the_publics_does_not() {
+    let Some(broker) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    // The fixture game at 20 times real speed, round 1, table 3.
+    let config = board::write_config(dir.path(), &broker.url(), 20.0);
+    let text = std::fs::read_to_string(&config).expect("config");
+    std::fs::write(
+        &config,
+        text.replace("seed = 7\n", "seed = 7\nnoise = 0.001\n")
+            + "[game]\nround = \"1\"\ntable = \"3\"\n",
+    )
+    .expect("config");
+    sign_commands(&config);
+    let hall_file = dir.path().join("hall.toml");
+    std::fs::write(
+        &hall_file,
+        format!(
+            "[hall]\ntournaments = [\"faults\"]\nboards = [\"{BOARD}\"]\nidentity = \"hall\"\n\
+             command_key_file = \"{}\"\narchive_dir = \"{}\"\n\
+             [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n",
+            dir.path().join("command.key").display(),
+            dir.path().join("archive").display()
+        ),
+    )
+    .expect("hall.toml");
+    let hall_config = HallConfig::load(&hall_file).expect("a valid hall.toml");
+    let hall = tengen_hall::start(&broker.url(), "127.0.0.1:0", &hall_config)
+        .await
+        .expect("the hall starts");
+    let process = BoardProcess::start(&config);
+
+    // Once the game is over, the hall fetches its frames into the archive.
+    let kept = dir.path().join(format!("archive/faults/{BOARD}/g1.frames"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !kept.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no frames in the archive; the board: {}",
+            process.log()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    let cookie = session_cookie(&console_login(hall.addr, "chief", TOKEN).await);
+    let auth = [("Cookie", cookie.as_str())];
+    let zip = get(hall.addr, "/round/1.zip", &auth).await;
+    assert_eq!(zip.status, 200);
+    let names = unzip(&zip.body, dir.path());
+    assert!(names.contains(&"frames/3.frames".to_string()), "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with(".sgf")), "{names:?}");
+    // The same game as the board's own file, scan for scan, read without tengen too.
+    let unzipped = dir.path().join("unzipped/frames/3.frames");
+    let own = process.data().join("frames/g1.frames");
+    // (The board's own file goes on after the game, the archive's stops with it.)
+    let summary = crate::cli::tengen(&["frames", unzipped.to_str().expect("utf-8 path")]);
+    let summary: serde_json::Value =
+        serde_json::from_slice(&summary.stdout).expect("what the file holds");
+    let end = summary["to"].as_u64().expect("its last time");
+    assert!(end > 60_000, "{summary}");
+    let (kept, theirs) = (every_line(&unzipped, end), every_line(&own, end));
+    let first_difference = kept.lines().zip(theirs.lines()).position(|(a, b)| a != b);
+    assert_eq!(first_difference, None, "the line at which they differ");
+    assert_eq!(kept.lines().count(), theirs.lines().count());
+    let python = std::process::Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/frames_reader.py"))
+        .arg(&unzipped)
+        .output()
+        .expect("python3 runs");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&python.stdout).expect("the reader's summary");
+    assert_eq!(summary["board"], BOARD);
+    assert_eq!(summary["game"], "g1");
+    assert_eq!(summary["size"], 9);
+    // The public's zip: the records, not the black boxes.
+    let public = get(hall.addr, "/round/1.zip", &[]).await;
+    assert_eq!(public.status, 200);
+    let public_dir = tempfile::tempdir().expect("tempdir");
+    let names = unzip(&public.body, public_dir.path());
+    assert!(!names.is_empty());
+    assert!(names.iter().all(|n| !n.starts_with("frames/")), "{names:?}");
+    drop(process);
+}

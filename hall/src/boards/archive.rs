@@ -135,6 +135,23 @@ pub(crate) struct GameInfo {
     pub(crate) superseded: bool,
 }
 
+/// A finished game whose black box the hall should fetch from its board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FramesDue {
+    /// The board.
+    pub(crate) key: BoardKey,
+    /// The game id.
+    pub(crate) game: String,
+    /// Its table (empty when its `game_started` named none).
+    pub(crate) table: String,
+    /// When it started (the time base of its frames).
+    pub(crate) started: Timestamp,
+    /// Its latest event (its end, or a later correction).
+    pub(crate) last_time: Timestamp,
+    /// Where its frames file goes.
+    pub(crate) path: PathBuf,
+}
+
 /// Every game the hall has followed, on disk and folded in memory.
 pub(crate) struct Archive {
     dir: PathBuf,
@@ -287,6 +304,43 @@ impl Archive {
                 })
             })
             .collect()
+    }
+
+    /// Where the black box (what the sensors saw, SPEC.md) of game `game` of board `key` is
+    /// kept beside its events: `{dir}/{tournament}/{board}/{game}.frames`.
+    pub(crate) fn frames_path(&self, key: &BoardKey, game: &str) -> Result<PathBuf, ArchiveError> {
+        let mut path = self.path(key, game)?;
+        path.set_extension("frames");
+        Ok(path)
+    }
+
+    /// The games over whose black box the archive does not hold yet, with their table
+    /// (empty when none) and the times they started and last heard of.
+    pub(crate) fn frames_missing(&self) -> Vec<FramesDue> {
+        self.games
+            .iter()
+            .filter(|(_, kept)| kept.view.phase() == Phase::Over)
+            .filter_map(|((key, game), kept)| {
+                let path = self.frames_path(key, game).ok()?;
+                if path.exists() {
+                    return None;
+                }
+                Some(FramesDue {
+                    key: key.clone(),
+                    game: game.clone(),
+                    table: kept.view.setup()?.table.clone(),
+                    started: kept.view.started()?,
+                    last_time: kept.view.last_time()?,
+                    path,
+                })
+            })
+            .collect()
+    }
+
+    /// The table of an archived game, from its `game_started` (empty when it named none).
+    pub(crate) fn table(&self, key: &BoardKey, game: &str) -> Option<String> {
+        let kept = self.games.get(&(key.clone(), game.to_string()))?;
+        Some(kept.view.setup()?.table.clone())
     }
 
     /// The whole SGF of an archived game (public: no comments), if it has a record.

@@ -38,17 +38,6 @@ pub(crate) const AROUND_MS: u64 = 10_000;
 /// How long the console waits for a board's frames.
 pub(crate) const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
-/// Why a board's answer did not read as frames.
-#[derive(Debug, thiserror::Error)]
-enum UnreadableFrames {
-    /// The answer was not base64.
-    #[error("not base64: {0}")]
-    Base64(base64::DecodeError),
-    /// The bytes were not a frames file.
-    #[error("{0}")]
-    Frames(tengen_protocol::frames::FramesError),
-}
-
 /// The query.
 #[derive(Debug, Deserialize)]
 pub(crate) struct FramesQuery {
@@ -150,9 +139,47 @@ fn bad_window() -> Response {
     )
 }
 
-/// Asks the board for the window `from..=to` of its game (`game`: another of its recent
-/// games) with a signed `frames` command from `by`, and reads its answer. The error is the
-/// response to send: one line.
+/// Why a board's frames could not be had.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum AskError {
+    /// The hall does not know the board.
+    #[error("{0}")]
+    UnknownBoard(String),
+    /// The hall would not send the command.
+    #[error("{0}")]
+    Refused(String),
+    /// The broker is out of reach.
+    #[error("{0}")]
+    Unreachable(String),
+    /// The board did not answer in time.
+    #[error("board {0} did not answer within {secs} s", secs = ANSWER_WITHIN.as_secs())]
+    NoAnswer(String),
+    /// The board answered with an error, or with something that is not frames.
+    #[error("board {board}: {why}")]
+    BadAnswer {
+        /// The board.
+        board: String,
+        /// What it said, or what is wrong with its answer.
+        why: String,
+    },
+}
+
+impl AskError {
+    /// The error as the console's one-line response.
+    fn response(&self) -> Response {
+        let status = match self {
+            AskError::UnknownBoard(_) => StatusCode::NOT_FOUND,
+            AskError::Refused(_) => StatusCode::BAD_REQUEST,
+            AskError::Unreachable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AskError::NoAnswer(_) => StatusCode::GATEWAY_TIMEOUT,
+            AskError::BadAnswer { .. } => StatusCode::BAD_GATEWAY,
+        };
+        line(status, self.to_string())
+    }
+}
+
+/// Asks the board for the window `from..=to` of its game and reads its answer (see
+/// [`ask_bytes`]).
 async fn ask(
     app: &App,
     key: &BoardKey,
@@ -161,6 +188,27 @@ async fn ask(
     to: u64,
     game: Option<String>,
 ) -> Result<FramesRecord, Response> {
+    let bytes = ask_bytes(app, key, by, from, to, game)
+        .await
+        .map_err(|e| e.response())?;
+    FramesRecord::parse(&bytes).map_err(|e| {
+        line(
+            StatusCode::BAD_GATEWAY,
+            format!("board {}: its frames do not read: {e}", key.board),
+        )
+    })
+}
+
+/// Asks the board for the window `from..=to` of its game (`game`: another of its recent
+/// games) with a signed `frames` command from `by`: the frames file it answers with.
+pub(crate) async fn ask_bytes(
+    app: &App,
+    key: &BoardKey,
+    by: &str,
+    from: u64,
+    to: u64,
+    game: Option<String>,
+) -> Result<Vec<u8>, AskError> {
     let mut body = Map::new();
     body.insert("type".into(), json!("frames"));
     body.insert("from".into(), json!(from));
@@ -176,46 +224,32 @@ async fn ask(
                 (id, out, answer)
             }
             Err(e @ CommandError::UnknownBoard(_)) => {
-                return Err(line(StatusCode::NOT_FOUND, e.to_string()))
+                return Err(AskError::UnknownBoard(e.to_string()))
             }
-            Err(e) => return Err(line(StatusCode::BAD_REQUEST, e.to_string())),
+            Err(e) => return Err(AskError::Refused(e.to_string())),
         }
     };
     tracing::info!(
-        "arbiter {by}: frames {from}-{to} ms of {}/{} ({id})",
+        "{by}: frames {from}-{to} ms of {}/{} ({id})",
         key.tournament,
         key.board
     );
     if let Err(e) = app.mqtt.publish(out).await {
-        return Err(line(StatusCode::SERVICE_UNAVAILABLE, e.to_string()));
+        return Err(AskError::Unreachable(e.to_string()));
     }
     let Ok(Ok(reply)) = tokio::time::timeout(ANSWER_WITHIN, answer).await else {
-        return Err(line(
-            StatusCode::GATEWAY_TIMEOUT,
-            format!(
-                "board {} did not answer within {} s",
-                key.board,
-                ANSWER_WITHIN.as_secs()
-            ),
-        ));
+        return Err(AskError::NoAnswer(key.board.clone()));
+    };
+    let bad = |why: String| AskError::BadAnswer {
+        board: key.board.clone(),
+        why,
     };
     let Some(b64) = reply.frames.filter(|_| reply.ok) else {
-        let why = reply
+        return Err(bad(reply
             .error
-            .unwrap_or_else(|| "no frames in the reply".into());
-        return Err(line(
-            StatusCode::BAD_GATEWAY,
-            format!("board {}: {why}", key.board),
-        ));
+            .unwrap_or_else(|| "no frames in the reply".into())));
     };
     base64::engine::general_purpose::STANDARD
         .decode(b64.as_bytes())
-        .map_err(UnreadableFrames::Base64)
-        .and_then(|bytes| FramesRecord::parse(&bytes).map_err(UnreadableFrames::Frames))
-        .map_err(|why| {
-            line(
-                StatusCode::BAD_GATEWAY,
-                format!("board {}: its frames do not read: {why}", key.board),
-            )
-        })
+        .map_err(|e| bad(format!("its frames are not base64: {e}")))
 }

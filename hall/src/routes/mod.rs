@@ -8,6 +8,7 @@ pub(crate) mod all_boards;
 pub(crate) mod broker;
 pub(crate) mod clock;
 pub(crate) mod commentary;
+pub(crate) mod frames_archive;
 pub(crate) mod frames_view;
 pub(crate) mod lang;
 pub(crate) mod round_api;

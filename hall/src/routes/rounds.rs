@@ -23,12 +23,16 @@
 //! words ([`GameResult::record_result`]: the board's own `RE` when it says the same) and
 //! `TENGENRESULT[RESULT_BLACKWINS]`, OpenGotha's exact value, which `tengen results`
 //! prefers (SGF has no word for both win or a draw by default).
+//!
+//! The zip an arbiter downloads (logged in to the console) also holds each game's black box
+//! the archive has fetched from its board (`frames/{table}.frames`,
+//! [`super::frames_archive`]); the public's never does.
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -141,14 +145,17 @@ fn not_found(what: &str) -> Response {
 }
 
 /// The zip of round `round`'s public records (`/round/{round}.zip`); `None` when the hall
-/// has no game of that round.
+/// has no game of that round. With `frames` (an arbiter asks), each game's black box the
+/// archive holds goes in too, as `frames/{table}.frames` (`frames/{board}.frames` for a
+/// game without a table).
 pub(crate) fn round_zip_bytes(
     app: &App,
     round: &str,
+    frames: bool,
 ) -> Option<Result<Vec<u8>, zip::result::ZipError>> {
-    let mut games: BTreeMap<String, String> = BTreeMap::new();
+    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for g in round_games(app, Some(round), true) {
-        if g.sgf.trim().is_empty() || games.contains_key(&g.name) {
+        if g.sgf.trim().is_empty() || files.contains_key(&g.name) {
             continue;
         }
         let confirmed = app.tournament.as_ref().and_then(|link| {
@@ -156,9 +163,31 @@ pub(crate) fn round_zip_bytes(
             link.confirmed_for(&g.key, &g.game)
         });
         let sgf = zip_record(&g.sgf, &g.key, confirmed);
-        games.insert(g.name, sgf);
+        if frames {
+            if let Some((name, bytes)) = archived_frames(app, &g) {
+                files.insert(name, bytes);
+            }
+        }
+        files.insert(g.name, sgf.into_bytes());
     }
-    (!games.is_empty()).then(|| zip_games(&games))
+    (!files.is_empty()).then(|| zip_games(&files))
+}
+
+/// A game's black box as the archive holds it, with its name in the zip.
+fn archived_frames(app: &App, g: &RoundGame) -> Option<(String, Vec<u8>)> {
+    let shared = app.archive.as_ref()?;
+    let (path, table) = {
+        let a = archive::lock(shared);
+        (
+            a.frames_path(&g.key, &g.game).ok()?,
+            a.table(&g.key, &g.game),
+        )
+    };
+    let bytes = std::fs::read(path).ok()?;
+    let name = table
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| g.key.board.clone());
+    Some((format!("frames/{}.frames", sanitize(&name)), bytes))
 }
 
 /// A game's record as the zip holds it: whose it is (`TENGENBOARD`, `TENGENTOURNAMENT`)
@@ -188,11 +217,17 @@ fn zip_record(sgf: &str, key: &BoardKey, confirmed: Option<GameResult>) -> Strin
     tengen_rules::sgf::write(&record)
 }
 
-async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response {
+async fn round_zip(
+    State(app): State<App>,
+    Path(file): Path<String>,
+    headers: HeaderMap,
+) -> Response {
     let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
         return not_found("ask for /round/ROUND.zip");
     };
-    let Some(zipped) = round_zip_bytes(&app, round) else {
+    // The black boxes are for arbiters: the zip an arbiter downloads carries them.
+    let frames = super::arbiter(&app, &headers).is_some();
+    let Some(zipped) = round_zip_bytes(&app, round, frames) else {
         return not_found(&format!("no games of round {round} in this hall"));
     };
     match zipped {
@@ -211,14 +246,14 @@ async fn round_zip(State(app): State<App>, Path(file): Path<String>) -> Response
     }
 }
 
-/// The games as one zip archive (deflated), one entry per name and SGF.
-fn zip_games(games: &BTreeMap<String, String>) -> Result<Vec<u8>, zip::result::ZipError> {
+/// The files as one zip archive (deflated), one entry per name.
+fn zip_games(files: &BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, zip::result::ZipError> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated);
-    for (name, sgf) in games {
+    for (name, bytes) in files {
         w.start_file(name.as_str(), options)?;
-        w.write_all(sgf.as_bytes())?;
+        w.write_all(bytes)?;
     }
     Ok(w.finish()?.into_inner())
 }

@@ -281,6 +281,10 @@ impl FramesRecord {
 
     /// A frames file of its own holding the window `from..=to` (the board at `from`, then
     /// each change): what a board sends the hall. `request` names the command it answers.
+    /// It starts from the board just before `from` (a key at `from - 1`), so that the
+    /// changes at `from` are changes in it too: the excerpts of consecutive windows, one
+    /// after the other (each but the first without its eight magic bytes), read as the
+    /// whole.
     pub fn excerpt(&self, from: u64, to: u64, request: Option<&str>) -> Vec<u8> {
         let mut header = self.header.clone();
         header.request = request.map(str::to_string);
@@ -288,6 +292,13 @@ impl FramesRecord {
         let mut out = MAGIC.to_vec();
         let mut board = Vec::new();
         let mut presses = Vec::new();
+        if let Some(before) = from
+            .checked_sub(1)
+            .and_then(|b| self.board_at(b).map(|x| (b, x)))
+        {
+            encoder.scan(before.0, &before.1, &[]);
+            out.extend(encoder.take(before.0));
+        }
         for line in self.window(from, to) {
             board.clear();
             board.extend(line.board.bytes().map(seen_of_char));

@@ -178,13 +178,24 @@ fn an_excerpt_reads_as_the_window_it_was_cut_from() {
     let bytes = record.excerpt(20_000, 30_000, Some("c-7"));
     let excerpt = FramesRecord::parse(&bytes).expect("parse excerpt");
     assert_eq!(excerpt.header().request.as_deref(), Some("c-7"));
-    assert_eq!(excerpt.window(0, u64::MAX), record.window(20_000, 30_000));
-    // Excerpts one after another make one file (each a session of its own).
-    let mut joined = record.excerpt(0, 19_990, None);
-    joined.extend_from_slice(&record.excerpt(20_000, 59_990, None)[MAGIC.len()..]);
-    let joined = FramesRecord::parse(&joined).expect("parse joined");
-    for ms in (0..60_000).step_by(1_230) {
-        assert_eq!(joined.board_at(ms), record.board_at(ms), "at {ms}");
+    assert_eq!(
+        excerpt.window(20_000, 30_000),
+        record.window(20_000, 30_000)
+    );
+    // Excerpts one after another make one file (each a session of its own), line for line
+    // the same as the whole, even where a window starts on a scan with changes.
+    for cut in [20_000, 20_005, 33_330] {
+        let mut joined = record.excerpt(0, cut - 1, None);
+        joined.extend_from_slice(&record.excerpt(cut, 59_990, None)[MAGIC.len()..]);
+        let joined = FramesRecord::parse(&joined).expect("parse joined");
+        assert_eq!(
+            joined.window(0, 60_000),
+            record.window(0, 60_000),
+            "cut at {cut}"
+        );
+        for ms in (0..60_000).step_by(1_230) {
+            assert_eq!(joined.board_at(ms), record.board_at(ms), "at {ms}");
+        }
     }
 }
 

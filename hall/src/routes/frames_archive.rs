@@ -1,0 +1,139 @@
+//! The black boxes of finished games, fetched from their boards into the archive (SPEC.md,
+//! "The black box": the round zip holds `frames/{table}.frames`).
+//!
+//! A board keeps the frames of its 32 latest games; an appeal may come after the round,
+//! when the board is packed away. So once a game the archive holds is over, the hall asks
+//! its board for the whole game, [`WINDOW_MS`] at a time with signed `frames` commands
+//! (in its own name, `[hall] identity`), and keeps the answers, one after the other, as
+//! `{archive}/{tournament}/{board}/{game}.frames`: each answer is a frames file of its own,
+//! and its records after the first eight bytes continue the file (a new writing session
+//! each, which every reader of the format takes). Written whole to a temporary file and
+//! renamed, so a file there is complete. One game at a time, after the game has been over
+//! for a few seconds (its board's last block written); a board that cannot answer is asked
+//! again later, [`ATTEMPTS`] times.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use tengen_protocol::frames::{FramesRecord, MAGIC};
+
+use super::frames_view::{ask_bytes, AskError};
+use super::App;
+use crate::boards::archive::{self, FramesDue};
+
+/// How much of a game one command asks for (ms): two minutes of scans, well under the
+/// MQTT packet limit even on a noisy board.
+pub(crate) const WINDOW_MS: u64 = 120_000;
+/// How often the hall looks for finished games.
+const POLL: Duration = Duration::from_secs(3);
+/// Scan time after a game's last event that is still fetched (ms).
+const TAIL_MS: u64 = 2_000;
+/// How long after the hall first sees a game over it fetches the game's frames.
+const SETTLE: Duration = Duration::from_secs(3);
+/// How many times a game is tried before the hall gives up on its frames.
+pub(crate) const ATTEMPTS: u32 = 5;
+/// How long after a failed try the next comes.
+const RETRY: Duration = Duration::from_secs(60);
+
+/// Why a game's frames were not kept.
+#[derive(Debug, thiserror::Error)]
+enum KeepError {
+    /// The board did not give them.
+    #[error(transparent)]
+    Ask(#[from] AskError),
+    /// What it gave does not read as one frames file.
+    #[error("its frames do not read: {0}")]
+    Unreadable(#[from] tengen_protocol::frames::FramesError),
+    /// The file could not be written.
+    #[error("{path}: {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Starts fetching finished games' frames into the archive, in the name `by`.
+pub(crate) fn spawn(app: App, by: String) {
+    tokio::spawn(async move {
+        // Per game: tries so far and when the next may come. The first sight of a game
+        // over sets its first try SETTLE later (by the hall's clock: a board's may differ).
+        let mut tries: HashMap<(String, String, String), (u32, Instant)> = HashMap::new();
+        loop {
+            tokio::time::sleep(POLL).await;
+            let Some(shared) = &app.archive else {
+                return;
+            };
+            let due = archive::lock(shared).frames_missing();
+            let now = Instant::now();
+            for game in due {
+                let id = (
+                    game.key.tournament.clone(),
+                    game.key.board.clone(),
+                    game.game.clone(),
+                );
+                let (n, next) = *tries.entry(id.clone()).or_insert((0, now + SETTLE));
+                if n >= ATTEMPTS || now < next {
+                    continue;
+                }
+                match keep(&app, &by, &game).await {
+                    Ok(bytes) => {
+                        tracing::info!(
+                            "archive: the frames of {}/{} game {}: {bytes} bytes",
+                            game.key.tournament,
+                            game.key.board,
+                            game.game
+                        );
+                        tries.remove(&id);
+                    }
+                    Err(e) => {
+                        let n = n + 1;
+                        tracing::warn!(
+                            "archive: the frames of {}/{} game {} ({n} of {ATTEMPTS} tries): {e}",
+                            game.key.tournament,
+                            game.key.board,
+                            game.game
+                        );
+                        tries.insert(id, (n, Instant::now() + RETRY));
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Fetches the whole of `game` from its board and writes it; the file's size.
+async fn keep(app: &App, by: &str, game: &FramesDue) -> Result<usize, KeepError> {
+    let end = game.last_time.since(game.started) + TAIL_MS;
+    let mut file = Vec::new();
+    let mut from = 0;
+    while from <= end {
+        let to = (from + WINDOW_MS - 1).min(end);
+        let part = ask_bytes(app, &game.key, by, from, to, Some(game.game.clone())).await?;
+        let body = if file.is_empty() {
+            &part[..]
+        } else {
+            part.strip_prefix(&MAGIC[..]).unwrap_or(&part[..])
+        };
+        file.extend_from_slice(body);
+        from = to + 1;
+    }
+    FramesRecord::parse(&file)?;
+    write_whole(&game.path, &file).map_err(|source| KeepError::Write {
+        path: game.path.display().to_string(),
+        source,
+    })?;
+    Ok(file.len())
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it and renames it to `path`.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("frames.tmp");
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
