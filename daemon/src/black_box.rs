@@ -86,11 +86,25 @@ pub enum FramesReadError {
 
 /// Reads a frames file whole (a writer may be appending: its unfinished tail is left out).
 pub fn read(path: &Path) -> Result<FramesRecord, FramesReadError> {
+    read_with(path, FramesRecord::parse)
+}
+
+/// Reads what the window `from..=to` of a frames file needs
+/// ([`FramesRecord::parse_window`]): what every reader of a window uses, so that a window
+/// of a four-hour noisy game costs a minute's changes, not the game's.
+pub fn read_window(path: &Path, from: Millis, to: Millis) -> Result<FramesRecord, FramesReadError> {
+    read_with(path, |bytes| FramesRecord::parse_window(bytes, from, to))
+}
+
+fn read_with(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> Result<FramesRecord, tengen_protocol::frames::FramesError>,
+) -> Result<FramesRecord, FramesReadError> {
     let bytes = std::fs::read(path).map_err(|source| FramesReadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    FramesRecord::parse(&bytes).map_err(|source| FramesReadError::Format {
+    parse(&bytes).map_err(|source| FramesReadError::Format {
         path: path.to_path_buf(),
         source,
     })
@@ -125,7 +139,8 @@ pub fn excerpt_answer(
     let Some(path) = path.filter(|p| p.is_file()) else {
         return tengen_protocol::Answer::refused("no frames for this game on this board");
     };
-    match read(&path) {
+    // From just before `from`: the excerpt starts with the board then.
+    match read_window(&path, from.saturating_sub(1), to) {
         Ok(record) => {
             let bytes = record.excerpt(from, to, Some(request));
             tengen_protocol::Answer::Frames(base64::engine::general_purpose::STANDARD.encode(bytes))

@@ -5,7 +5,7 @@
 //! bytes are there and the checksum matches; anything else is not a record: a reader cuts a
 //! torn tail there, and a writer appends after the last whole record.
 
-use crc::{Crc, CRC_32_ISCSI};
+use crc::{Crc, Table, CRC_32_ISCSI};
 
 /// Bytes before a record's payload.
 pub const HEADER_LEN: usize = 8;
@@ -14,7 +14,9 @@ pub const HEADER_LEN: usize = 8;
 /// KiB; this bounds what a corrupted length field can make the reader believe).
 pub const MAX_PAYLOAD: usize = 1 << 20;
 
-const CRC32C: Crc<u32> = Crc::<u32>::new(&CRC_32_ISCSI);
+// Slice-by-16 tables (16 KiB): about four times the single table's speed, which counts
+// where a reader checks a whole frames file for a one-minute window.
+const CRC32C: Crc<u32, Table<16>> = Crc::<u32, Table<16>>::new(&CRC_32_ISCSI);
 
 /// Frames one payload as a record.
 pub fn encode(payload: &[u8]) -> Vec<u8> {

@@ -12,7 +12,13 @@ use crate::black_box;
 
 /// Runs `tengen frames`.
 pub(super) fn run(args: FramesArgs) -> Result<(), CliError> {
-    let record = black_box::read(&args.file).map_err(|e| CliError::input(e.to_string()))?;
+    // A window needs only its own blocks; what the file holds needs them all.
+    let read = match (args.at, args.from, args.to) {
+        (Some(at), _, _) => black_box::read_window(&args.file, at, at),
+        (None, Some(from), Some(to)) if from <= to => black_box::read_window(&args.file, from, to),
+        _ => black_box::read(&args.file),
+    };
+    let record = read.map_err(|e| CliError::input(e.to_string()))?;
     if record.torn_bytes() > 0 {
         eprintln!(
             "tengen frames: {} bytes at the end are not a whole record (a writer at work, or a torn write): left out",

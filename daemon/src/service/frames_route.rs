@@ -73,7 +73,7 @@ async fn frames(
         );
     };
     let read = tokio::task::spawn_blocking(move || {
-        black_box::read(&path).map(|record| record.json_lines(from, to))
+        black_box::read_window(&path, from, to).map(|record| record.json_lines(from, to))
     })
     .await;
     match read {

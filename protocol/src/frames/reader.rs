@@ -68,12 +68,27 @@ impl FramesRecord {
     /// counted ([`FramesRecord::torn_bytes`]); a damaged record followed by good ones is
     /// skipped and listed ([`FramesRecord::damaged`]).
     pub fn parse(bytes: &[u8]) -> Result<FramesRecord, FramesError> {
+        FramesRecord::parse_blocks(bytes, None)
+    }
+
+    /// Reads what a window `from..=to` needs of a file's bytes: every record is checked,
+    /// but only the blocks from the last key block at or before `from` up to `to` are
+    /// decoded and kept. [`FramesRecord::window`] and [`FramesRecord::board_at`] within
+    /// the window answer as after [`FramesRecord::parse`]; the counts
+    /// ([`FramesRecord::changes`], [`FramesRecord::span`]) cover only what was kept. A
+    /// four-hour game on a noisy board is millions of changes: a window costs a minute's.
+    pub fn parse_window(bytes: &[u8], from: u64, to: u64) -> Result<FramesRecord, FramesError> {
+        FramesRecord::parse_blocks(bytes, Some((from, to)))
+    }
+
+    fn parse_blocks(bytes: &[u8], window: Option<(u64, u64)>) -> Result<FramesRecord, FramesError> {
         if !bytes.starts_with(MAGIC) {
             return Err(FramesError::NotFrames);
         }
         let mut header: Option<FramesHeader> = None;
-        let mut changes = Vec::new();
-        let mut keys = Vec::new();
+        // Each block: where its payload is, whether it is a key, its start, the board's
+        // points then and where the record starts.
+        let mut blocks: Vec<(std::ops::Range<usize>, bool, u64, usize, usize)> = Vec::new();
         let mut damaged = Vec::new();
         let mut offset = MAGIC.len();
         let mut end = offset;
@@ -100,14 +115,19 @@ impl FramesRecord {
                         }
                         Some(kind @ (b'K' | b'D')) => {
                             let points = points.ok_or(FramesError::NoHeader)?;
-                            read_block(
-                                &payload[1..],
+                            let mut at = 1;
+                            let t0 = get_varint(payload, &mut at).ok_or(FramesError::BadBlock {
+                                offset,
+                                detail: "no start time",
+                            })?;
+                            let start = offset + framing::HEADER_LEN + 1;
+                            blocks.push((
+                                start..start + payload.len() - 1,
                                 *kind == b'K',
+                                t0,
                                 points,
-                                &mut changes,
-                                &mut keys,
-                            )
-                            .map_err(|detail| FramesError::BadBlock { offset, detail })?;
+                                offset,
+                            ));
                         }
                         _ => {
                             return Err(FramesError::BadBlock {
@@ -129,6 +149,32 @@ impl FramesRecord {
             }
         }
         let header = header.ok_or(FramesError::NoHeader)?;
+        let (first, last) = match window {
+            None => (0, blocks.len()),
+            Some((from, to)) => {
+                let first = blocks.iter().rposition(|b| b.1 && b.2 <= from).unwrap_or(0);
+                let last = blocks[first..]
+                    .iter()
+                    .position(|b| b.2 > to)
+                    .map_or(blocks.len(), |n| first + n);
+                (first, last)
+            }
+        };
+        let mut changes = Vec::new();
+        let mut keys = Vec::new();
+        for (range, key, _, points, offset) in &blocks[first..last] {
+            read_block(
+                &bytes[range.clone()],
+                *key,
+                *points,
+                &mut changes,
+                &mut keys,
+            )
+            .map_err(|detail| FramesError::BadBlock {
+                offset: *offset,
+                detail,
+            })?;
+        }
         Ok(FramesRecord {
             header,
             changes,

@@ -199,6 +199,37 @@ fn an_excerpt_reads_as_the_window_it_was_cut_from() {
     }
 }
 
+#[test]
+fn a_window_read_alone_is_the_window_of_the_whole() {
+    let scans = scans(23, 20_000, 10);
+    let bytes = encode(&scans);
+    let whole = FramesRecord::parse(&bytes).expect("parse");
+    for (from, to) in [
+        (0, 5_000),
+        (61_234, 121_234),
+        (59_990, 60_000),
+        (150_000, 150_000),
+        (190_000, 400_000),
+    ] {
+        let part = FramesRecord::parse_window(&bytes, from, to).expect("parse a window");
+        assert_eq!(
+            part.window(from, to),
+            whole.window(from, to),
+            "{from}..{to}"
+        );
+        assert_eq!(part.board_at(to), whole.board_at(to), "at {to}");
+        assert!(part.changes() <= whole.changes());
+    }
+    // A minute's changes at most, beyond the window: not the game's.
+    let part = FramesRecord::parse_window(&bytes, 120_000, 125_000).expect("parse");
+    assert!(
+        part.changes() * 2 < whole.changes(),
+        "{} of {}",
+        part.changes(),
+        whole.changes()
+    );
+}
+
 proptest! {
     #[test]
     fn any_bytes_are_read_or_refused_without_a_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
