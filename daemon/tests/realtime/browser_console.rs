@@ -100,6 +100,20 @@ fn start_board(dir: &Path, seat: &Seat<'_>, broker_port: u16) -> BoardProcess {
     BoardProcess::start(&config)
 }
 
+/// A hall with one arbiter, `chief`, on `mosq`; its base URL.
+async fn start_hall(mosq: &Mosquitto) -> (tengen_hall::RunningHall, String) {
+    let config = tengen_hall::HallConfig::parse(
+        &format!("[[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"),
+        Path::new("hall.toml"),
+    )
+    .expect("hall config");
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let base = format!("http://{}", hall.addr);
+    (hall, base)
+}
+
 /// JavaScript: the alert card of board `board` with code `code` (the first, newest, if
 /// several).
 fn card(board: &str, code: &str) -> String {
@@ -188,15 +202,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
     let Some(mosq) = Mosquitto::start() else {
         return;
     };
-    let config = tengen_hall::HallConfig::parse(
-        &format!("[[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"),
-        Path::new("hall.toml"),
-    )
-    .expect("hall config");
-    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
-        .await
-        .expect("hall starts");
-    let base = format!("http://{}", hall.addr);
+    let (hall, base) = start_hall(&mosq).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let time = "system = \"byoyomi\"\nmain = \"2h\"\nperiods = 3\nperiod = \"30s\"";
     let four = Seat {
@@ -714,15 +720,7 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
     let Some(mosq) = Mosquitto::start() else {
         return;
     };
-    let config = tengen_hall::HallConfig::parse(
-        &format!("[[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"),
-        Path::new("hall.toml"),
-    )
-    .expect("hall config");
-    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
-        .await
-        .expect("hall starts");
-    let base = format!("http://{}", hall.addr);
+    let (hall, base) = start_hall(&mosq).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let time = "system = \"byoyomi\"\nmain = \"2h\"\nperiods = 3\nperiod = \"30s\"";
     let four = Seat {
@@ -955,15 +953,7 @@ async fn an_alert_card_shows_what_the_sensors_saw() {
     let Some(mosq) = Mosquitto::start() else {
         return;
     };
-    let config = tengen_hall::HallConfig::parse(
-        &format!("[[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"),
-        Path::new("hall.toml"),
-    )
-    .expect("hall config");
-    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
-        .await
-        .expect("hall starts");
-    let base = format!("http://{}", hall.addr);
+    let (_hall, base) = start_hall(&mosq).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let seat = Seat {
         tournament: "open",
