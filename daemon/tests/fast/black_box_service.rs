@@ -270,6 +270,15 @@ async fn an_arbiters_round_zip_holds_each_games_frames_and_the_publics_does_not(
     assert_eq!(summary["board"], BOARD);
     assert_eq!(summary["game"], "g1");
     assert_eq!(summary["size"], 9);
+    // Around a move of the game (the console's Board panel, "at move"): its time comes
+    // from the hall's record of the game.
+    let route = format!("/api/console/board/faults/{BOARD}/frames");
+    let r = get(hall.addr, &format!("{route}?move=3"), &auth).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert!(r.head.contains("x-tengen-around-ms: "), "{}", r.head);
+    let r = get(hall.addr, &format!("{route}?move=999"), &auth).await;
+    assert_eq!(r.status, 404);
+    assert_eq!(String::from_utf8_lossy(&r.body).trim().lines().count(), 1);
     // The public's zip: the records, not the black boxes.
     let public = get(hall.addr, "/round/1.zip", &[]).await;
     assert_eq!(public.status, 200);

@@ -442,7 +442,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         wait_until(
             &tab,
             &buttons_of(&flag),
-            "Record W+T|Forfeit the turn|I'll go".into(),
+            "What the sensors saw|Record W+T|Forfeit the turn|I'll go".into(),
             LONG,
             "the flag's card offers the next step, and no warning",
         );
@@ -779,11 +779,26 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
 
         // Two warnings: the game is lost (W+F).
         for left in [1, 0] {
-            click(
-                &tab,
-                &format!("[...{early}[0].querySelectorAll('button')].find(b => b.textContent === 'Confirm (warning)')"),
-                "Confirm (warning)",
+            // As a person would, clicks again when the question does not come: under load
+            // a click could land while the card just confirmed was being redrawn closed.
+            let confirm = format!(
+                "[...{early}[0].querySelectorAll('button')].find(b => b.textContent === 'Confirm (warning)')"
             );
+            for attempt in 0.. {
+                click(&tab, &confirm, "Confirm (warning)");
+                let asked = std::time::Instant::now();
+                while !eval(&tab, "document.getElementById('ask').open")
+                    .as_bool()
+                    .unwrap_or(false)
+                    && asked.elapsed() < Duration::from_secs(5)
+                {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                if eval(&tab, "document.getElementById('ask').open") == json!(true) || attempt == 2
+                {
+                    break;
+                }
+            }
             answer_console_dialog(&tab, true);
             wait_until(
                 &tab,
@@ -986,9 +1001,14 @@ async fn an_alert_card_shows_what_the_sensors_saw() {
         );
         // Its frames are on the board once their second is written.
         std::thread::sleep(Duration::from_secs(2));
+        // The card's buttons are the next steps; the evidence is under its picture.
+        assert_eq!(
+            eval(&tab, &buttons_of(&moved)),
+            json!("What the sensors saw|Dismiss|I'll go"),
+        );
         click(
             &tab,
-            &format!("[...({moved}).querySelectorAll('button')].find(b => b.textContent === 'What the sensors saw')"),
+            &format!("({moved}).querySelector('.left button.seen')"),
             "What the sensors saw",
         );
         wait_until(

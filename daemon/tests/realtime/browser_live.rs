@@ -612,6 +612,11 @@ async fn board_page_clocks_periods_and_reload() {
     let Some(path) = browser::chromium() else {
         return;
     };
+    // The browser first: launching waits for a free slot (browsers are capped across the
+    // tests), and White's clock must not run out while it waits.
+    let browser = tokio::task::spawn_blocking(move || browser::launch(path))
+        .await
+        .expect("chromium");
     let feed = LiveFeed::new();
     let (server, url) = page_server(&feed).await;
     let mut board = Board::new(feed.clone());
@@ -636,7 +641,6 @@ async fn board_page_clocks_periods_and_reload() {
     });
 
     let checks = tokio::task::spawn_blocking(move || {
-        let browser = browser::launch(path);
         let tab = open(&browser, &url);
         let short = Duration::from_secs(2);
         browser::wait_until(&tab, &has_stone("T10", "W"), true.into(), short, "moves");

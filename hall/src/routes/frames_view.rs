@@ -2,8 +2,9 @@
 //! only; SPEC.md, "The black box"): what a board's sensors saw in a window of its game, as
 //! JSON lines (`{"ms":N,"board":"...","presses":[...]}`, the board at `from` first).
 //! `?around=TIME` (RFC 3339, an alert's `time`) asks instead for [`AROUND_MS`] either side
-//! of that moment of the board's current game; the moment, in ms since the game started,
-//! comes back in the `x-tengen-around-ms` header (the console's *What the sensors saw*).
+//! of that moment of the board's current game, `?move=N` either side of its move N; the
+//! moment, in ms since the game started, comes back in the `x-tengen-around-ms` header (the
+//! console's *What the sensors saw*).
 //!
 //! The hall keeps no frames: it asks the board with a signed `frames` command (logged with
 //! the other commands, so who looked at the black box is on record) and waits up to
@@ -45,6 +46,9 @@ pub(crate) struct FramesQuery {
     to: Option<u64>,
     game: Option<String>,
     around: Option<String>,
+    /// A move number of the board's current game: 10 s either side of it.
+    #[serde(rename = "move")]
+    at_move: Option<u32>,
 }
 
 /// The route.
@@ -80,7 +84,31 @@ async fn frames(
         return bad_window();
     };
     let game = query.game;
-    let (from, to, around_ms) = match (query.around, query.from, query.to) {
+    // A move: the time it was played, from the hall's fold of the board's events.
+    let around = match query.at_move {
+        Some(n) => {
+            let played = lock(&app.hall).board_view(&key).and_then(|b| {
+                let record = b.live_view().record();
+                record
+                    .get((n as usize).wrapping_sub(1))
+                    .map(|m| m.played_at.to_string())
+            });
+            match played {
+                Some(at) => Some(at),
+                None => {
+                    return line(
+                        StatusCode::NOT_FOUND,
+                        format!(
+                            "board {}: no move {n} in the game the hall follows",
+                            key.board
+                        ),
+                    )
+                }
+            }
+        }
+        None => query.around,
+    };
+    let (from, to, around_ms) = match (around, query.from, query.to) {
         (Some(around), _, _) => {
             let Ok(at) = Timestamp::parse(&around) else {
                 return line(

@@ -233,4 +233,5 @@ console-seenAt = { $t } s ({ $ms } ms into the game)
 console-seenChanged = changed: { $p }
 console-seenPress = { $side } pressed the clock
 console-seenLegend = Red squares: the points that changed at this scan. Grey dashed circle: a reading between empty and a stone (a hand over the point, a stone half set down). On the time line: ▼ the moment, ● Black's press, ○ White's press.
+console-seenMove = at move
 console-seenClose = Close

@@ -231,4 +231,5 @@ console-seenAt = { $t } 秒（対局開始から { $ms } ミリ秒）
 console-seenChanged = 変化：{ $p }
 console-seenPress = { $side }が時計を押した
 console-seenLegend = 赤枠：このスキャンで変化した点。灰色の破線の円：空点と石の間の読み取り（点の上の手、置きかけの石）。時間軸：▼ その時点、● 黒の押下、○ 白の押下。
+console-seenMove = 手数
 console-seenClose = 閉じる

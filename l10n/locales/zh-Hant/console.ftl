@@ -231,4 +231,5 @@ console-seenAt = { $t } 秒（對局開始後 { $ms } 毫秒）
 console-seenChanged = 變化：{ $p }
 console-seenPress = { $side }按了棋鐘
 console-seenLegend = 紅框：本次掃描中變化的點。灰色虛線圓：介於空點與棋子之間的讀數（手在該點上方，棋子尚未放穩）。時間軸上：▼ 該時刻，● 黑方按鐘，○ 白方按鐘。
+console-seenMove = 第幾手
 console-seenClose = 關閉

@@ -231,4 +231,5 @@ console-seenAt = { $t } 秒（对局开始后 { $ms } 毫秒）
 console-seenChanged = 变化：{ $p }
 console-seenPress = { $side }按了棋钟
 console-seenLegend = 红框：本次扫描中变化的点。灰色虚线圆：介于空点与棋子之间的读数（手在该点上方，棋子尚未放稳）。时间轴上：▼ 该时刻，● 黑方按钟，○ 白方按钟。
+console-seenMove = 第几手
 console-seenClose = 关闭

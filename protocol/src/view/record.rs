@@ -22,6 +22,8 @@ pub struct MoveNote {
     pub periods_left: Option<u32>,
     /// The alerts raised after it, as sentences.
     pub comments: Vec<String>,
+    /// When it was played (its event's time): where an arbiter looks in the black box.
+    pub played_at: Timestamp,
 }
 
 impl MoveNote {
@@ -33,6 +35,7 @@ impl MoveNote {
             time_left_ms: clock.map(|c| c.remaining(color, now.millis())),
             periods_left: clock.map(|c| c.periods_left(color)),
             comments: Vec::new(),
+            played_at: now,
         }
     }
 }
