@@ -25,8 +25,8 @@
 use crate::board::BoardProcess;
 use crate::broker::Mosquitto;
 use crate::browser::{
-    self, answer_console_dialog, click, click_text, element_js, eval, hover, launch, log_in,
-    screenshot, wait_until,
+    self, answer_console_dialog, ask_via, click, element_js, eval, hover, launch, log_in,
+    open_question, screenshot, wait_until,
 };
 
 use std::path::{Path, PathBuf};
@@ -343,12 +343,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
             json!("Resume clocks|Close, clocks stay stopped|I'll go"),
             "a restarted board offers to resume its clocks"
         );
-        click(
-            &tab,
-            &format!("[...({restarted}).querySelectorAll('button')].find(b => b.textContent === 'Resume clocks')"),
-            "Resume clocks",
-        );
-        let asked = answer_console_dialog(&tab, true);
+        let asked = ask_via(&tab, &format!("[...({restarted}).querySelectorAll('button')].find(b => b.textContent === 'Resume clocks')"), "Resume clocks", true);
         assert!(
             asked.starts_with("Table 5, Cho Hyeyeon – Park Junghwan: the clocks start again"),
             "{asked}"
@@ -369,8 +364,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
             "[...({under}).querySelectorAll('button')].find(b => b.textContent === 'Confirm (warning)')"
         );
         let sent = commands_sent(&tab);
-        click(&tab, &confirm_older, "Confirm (warning)");
-        let asked = answer_console_dialog(&tab, false);
+        let asked = ask_via(&tab, &confirm_older, "Confirm (warning)", false);
         assert_eq!(
             asked,
             "Table 4, Kim Minsu – Lee Jiwon: Black's first warning (clock pressed before the move). \
@@ -380,8 +374,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         assert_eq!(commands_sent(&tab), sent, "Cancel sends nothing");
         assert_eq!(board_json(&tab, "t01")["warnings"], json!({"B": 0, "W": 0}));
         // OK sends: Black's first warning.
-        click(&tab, &confirm_older, "Confirm (warning)");
-        answer_console_dialog(&tab, true);
+        ask_via(&tab, &confirm_older, "Confirm (warning)", true);
         wait_board(&tab, "t01", "Black's first warning", |b| {
             b["warnings"]["B"] == 1
         });
@@ -394,18 +387,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
             LONG,
             "one early press left",
         );
-        click(
-            &tab,
-            &format!("[...({newer}).querySelectorAll('button')].find(b => b.textContent === 'Confirm (warning)')"),
-            "Confirm (warning)",
-        );
-        wait_until(
-            &tab,
-            "document.getElementById('ask').open",
-            true.into(),
-            LONG,
-            "the question",
-        );
+        open_question(&tab, &format!("[...({newer}).querySelectorAll('button')].find(b => b.textContent === 'Confirm (warning)')"), "Confirm (warning)");
         screenshot(&tab, TMP, "console-second-warning.png");
         let asked = answer_console_dialog(&tab, true);
         assert_eq!(
@@ -432,8 +414,12 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         fill(&tab, "adjMin", "0");
         fill(&tab, "adjSec", "2");
         fill(&tab, "adjPeriods", "0");
-        click_text(&tab, "#bAdjust", "Set the time");
-        let asked = answer_console_dialog(&tab, true);
+        let asked = ask_via(
+            &tab,
+            &element_js("#bAdjust", "Set the time"),
+            "Set the time",
+            true,
+        );
         assert_eq!(
             asked,
             "Table 5, Cho Hyeyeon – Park Junghwan: Black's clock is set to 0:02, 0 byo-yomi periods left (Art. 22.8)."
@@ -456,22 +442,12 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
             "the card links the live board at the alert's move"
         );
         screenshot(&tab, TMP, "console-time-expired.png");
-        click(
-            &tab,
-            &format!("[...({flag}).querySelectorAll('button')].find(b => b.textContent === 'Record W+T')"),
-            "Record W+T",
-        );
-        let asked = answer_console_dialog(&tab, false);
+        let asked = ask_via(&tab, &format!("[...({flag}).querySelectorAll('button')].find(b => b.textContent === 'Record W+T')"), "Record W+T", false);
         assert_eq!(
             asked,
             "Table 5, Cho Hyeyeon – Park Junghwan: Black's time ran out. The game ends: White wins on time (W+T)."
         );
-        click(
-            &tab,
-            &format!("[...({flag}).querySelectorAll('button')].find(b => b.textContent === 'Forfeit the turn')"),
-            "Forfeit the turn",
-        );
-        let asked = answer_console_dialog(&tab, true);
+        let asked = ask_via(&tab, &format!("[...({flag}).querySelectorAll('button')].find(b => b.textContent === 'Forfeit the turn')"), "Forfeit the turn", true);
         assert!(
             asked.starts_with(
                 "Table 5, Cho Hyeyeon – Park Junghwan: Black's time ran out. Black loses this turn"
@@ -779,27 +755,10 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
 
         // Two warnings: the game is lost (W+F).
         for left in [1, 0] {
-            // As a person would, clicks again when the question does not come: under load
-            // a click could land while the card just confirmed was being redrawn closed.
             let confirm = format!(
                 "[...{early}[0].querySelectorAll('button')].find(b => b.textContent === 'Confirm (warning)')"
             );
-            for attempt in 0.. {
-                click(&tab, &confirm, "Confirm (warning)");
-                let asked = std::time::Instant::now();
-                while !eval(&tab, "document.getElementById('ask').open")
-                    .as_bool()
-                    .unwrap_or(false)
-                    && asked.elapsed() < Duration::from_secs(5)
-                {
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                if eval(&tab, "document.getElementById('ask').open") == json!(true) || attempt == 2
-                {
-                    break;
-                }
-            }
-            answer_console_dialog(&tab, true);
+            ask_via(&tab, &confirm, "Confirm (warning)", true);
             wait_until(
                 &tab,
                 &format!("{early}.length"),
@@ -812,14 +771,7 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
 
         // Reopen, with the reason: back to play, clocks stopped, no result.
         choose(&tab, "board", "open/t01");
-        click_text(&tab, "#bReopen", "Reopen");
-        wait_until(
-            &tab,
-            "document.getElementById('ask').open",
-            true.into(),
-            LONG,
-            "the question",
-        );
+        open_question(&tab, &element_js("#bReopen", "Reopen"), "Reopen");
         fill(&tab, "askReason", "the wrong card was confirmed");
         let asked = answer_console_dialog(&tab, true);
         assert!(
@@ -839,14 +791,17 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
             LONG,
             "Withdraw Black's warning offered",
         );
-        click_text(&tab, "#bWithdrawB", "Withdraw Black's warning");
         assert_eq!(
-            answer_console_dialog(&tab, true),
+            ask_via(&tab, &element_js("#bWithdrawB", "Withdraw Black's warning"), "Withdraw Black's warning", true),
             "Table 4, Kim Minsu – Lee Jiwon: one of Black's warnings is taken back; Black has 1 left."
         );
         wait_board(&tab, "t01", "one warning left", |b| b["warnings"]["B"] == 1);
-        click_text(&tab, "#bResume", "Resume clocks");
-        answer_console_dialog(&tab, true);
+        ask_via(
+            &tab,
+            &element_js("#bResume", "Resume clocks"),
+            "Resume clocks",
+            true,
+        );
         wait_board(&tab, "t01", "the clocks run again", |b| {
             b["clocks"]["paused"] == false
         });
@@ -857,16 +812,15 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
         fill(&tab, "adjMin", "0");
         fill(&tab, "adjSec", "2");
         fill(&tab, "adjPeriods", "0");
-        click_text(&tab, "#bAdjust", "Set the time");
-        answer_console_dialog(&tab, true);
+        ask_via(
+            &tab,
+            &element_js("#bAdjust", "Set the time"),
+            "Set the time",
+            true,
+        );
         let flag = card("t02", "time_expired");
         wait_until(&tab, &format!("!!({flag})"), true.into(), LONG, "the flag");
-        click(
-            &tab,
-            &format!("[...({flag}).querySelectorAll('button')].find(b => b.textContent === 'Record W+T')"),
-            "Record W+T",
-        );
-        answer_console_dialog(&tab, true);
+        ask_via(&tab, &format!("[...({flag}).querySelectorAll('button')].find(b => b.textContent === 'Record W+T')"), "Record W+T", true);
         wait_board(&tab, "t02", "won on time", |b| {
             b["phase"] == "over" && b["result"] == "W+T"
         });
@@ -878,13 +832,10 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
             LONG,
             "Correct the result offered",
         );
-        click_text(&tab, "#bCorrect", "Correct the result");
-        wait_until(
+        open_question(
             &tab,
-            "document.getElementById('ask').open",
-            true.into(),
-            LONG,
-            "the question",
+            &element_js("#bCorrect", "Correct the result"),
+            "Correct the result",
         );
         fill(&tab, "askResult", "W+R");
         let asked = answer_console_dialog(&tab, true);
@@ -917,9 +868,13 @@ async fn every_decisive_step_can_be_undone_and_a_dead_board_rings() {
             LONG,
             "the card names the table",
         );
-        click_text(&tab, "#pauseAll", "Pause all");
         assert_eq!(
-            answer_console_dialog(&tab, true),
+            ask_via(
+                &tab,
+                &element_js("#pauseAll", "Pause all"),
+                "Pause all",
+                true
+            ),
             "Every board with a game in play: both clocks stop (Art. 14)."
         );
         wait_until(

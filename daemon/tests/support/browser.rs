@@ -225,6 +225,30 @@ pub(crate) fn hover(tab: &Tab, element: &str, what: &str) {
         .expect("move the mouse");
 }
 
+/// Clicks `element` (see [`click`]) until the console's question (`<dialog id="ask">`) is
+/// open: clicks again, up to three times, when none comes within 3 s, as a person does
+/// when a click did not take (under load a click could land while the page was redrawing
+/// the card or the panel under it). Only for buttons that ask first: a click while the
+/// question is open does nothing.
+pub(crate) fn open_question(tab: &Tab, element: &str, what: &str) {
+    for _ in 0..3 {
+        click(tab, element, what);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(3) {
+            if eval(tab, "document.getElementById('ask').open") == serde_json::Value::Bool(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+}
+
+/// [`open_question`], then [`answer_console_dialog`]: the question's text.
+pub(crate) fn ask_via(tab: &Tab, element: &str, what: &str, ok: bool) -> String {
+    open_question(tab, element, what);
+    answer_console_dialog(tab, ok)
+}
+
 /// The hall console's confirmation (`<dialog id="ask">`): waits until it is open, returns
 /// its text, and clicks its OK button (`ok`) or Cancel with the mouse; waits until it is
 /// closed.
