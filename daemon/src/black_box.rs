@@ -204,11 +204,6 @@ impl BlackBox {
         self.open.as_ref().map(|o| o.path.as_path())
     }
 
-    /// The folder of the frames files.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// One scan at `now` of the game `game`: what the sensors saw and the buttons.
     pub fn scan(
         &mut self,

@@ -152,6 +152,8 @@ pub async fn start_links(
         lang: config.board.lang,
         ..live_view::PageOptions::default()
     };
+    // The black box's files: read by /api/frames and by the `frames` command.
+    let frames_dir = config.storage.dir.join(crate::black_box::FRAMES_DIR);
     let routes = live_view::router_with(feed.clone(), page)
         .merge(clock_view::router(
             outputs.subscribe_faces(),
@@ -160,9 +162,7 @@ pub async fn start_links(
             config.board.lang,
         ))
         .merge(mqtt_status::router(link.clone()))
-        .merge(super::frames_route::router(
-            config.storage.dir.join(crate::black_box::FRAMES_DIR),
-        ));
+        .merge(super::frames_route::router(frames_dir.clone()));
     let http = live_view::serve(&http_addr, routes)
         .await
         .map_err(|source| LinkError::Http {
@@ -204,11 +204,7 @@ pub async fn start_links(
         )),
         tokio::spawn(forward_shown(outputs.clone(), feed, handle.clone())),
         tokio::spawn(mqtt_status::heartbeat(outputs.clone(), handle)),
-        tokio::spawn(forward_commands(
-            cmd_rx,
-            to_loop,
-            config.storage.dir.join(crate::black_box::FRAMES_DIR),
-        )),
+        tokio::spawn(forward_commands(cmd_rx, to_loop, frames_dir)),
     ];
     Ok(Links {
         http,

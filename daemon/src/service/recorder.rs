@@ -129,11 +129,6 @@ impl Recorder {
         self.black_box.scan(&game, now, seen, buttons);
     }
 
-    /// The folder of the frames files.
-    pub fn frames_dir(&self) -> &Path {
-        self.black_box.dir()
-    }
-
     /// The outputs.
     pub fn outputs(&self) -> &Outputs {
         &self.outputs
