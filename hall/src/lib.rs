@@ -286,7 +286,7 @@ pub async fn start(
     // The black boxes of finished games, fetched into the archive (the round zip's
     // `frames/`): the hall asks in its own name, so it needs one.
     match (&config.hall.archive_dir, &config.hall.identity) {
-        (Some(_), Some(identity)) => routes::frames_archive::spawn(app.clone(), identity.clone()),
+        (Some(_), Some(_)) => routes::frames_archive::spawn(app.clone()),
         (Some(_), None) => tracing::info!(
             "archive: no [hall] identity, so the boards' black boxes are not fetched into it"
         ),

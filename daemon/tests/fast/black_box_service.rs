@@ -279,6 +279,17 @@ async fn an_arbiters_round_zip_holds_each_games_frames_and_the_publics_does_not(
     let r = get(hall.addr, &format!("{route}?move=999"), &auth).await;
     assert_eq!(r.status, 404);
     assert_eq!(String::from_utf8_lossy(&r.body).trim().lines().count(), 1);
+    // The commands' log: the arbiter's look at the black box is there, the hall's own
+    // fetch of the whole game (several windows) is not.
+    let log = get(hall.addr, "/api/console/commands", &auth).await.json();
+    let frames: Vec<&serde_json::Value> = log
+        .as_array()
+        .expect("the commands")
+        .iter()
+        .filter(|c| c["command"]["type"] == "frames")
+        .collect();
+    assert_eq!(frames.len(), 1, "{log}");
+    assert_eq!(frames[0]["by"], "chief");
     // The public's zip: the records, not the black boxes.
     let public = get(hall.addr, "/round/1.zip", &[]).await;
     assert_eq!(public.status, 200);

@@ -36,6 +36,9 @@ pub enum CommandError {
     /// The hall has not heard of that board.
     #[error("no board {}/{} in this hall", .0.tournament, .0.board)]
     UnknownBoard(BoardKey),
+    /// A command in the hall's own name, from a hall without `[hall] identity`.
+    #[error("the hall has no [hall] identity to send its own commands in")]
+    NoIdentity,
 }
 
 impl From<serde_json::Error> for CommandError {
@@ -133,6 +136,40 @@ impl CommandLog {
         now: Instant,
         wall: Timestamp,
     ) -> Result<Sent, CommandError> {
+        let (envelope, payload) = self.build(key, by, body, wall)?;
+        Ok(self.remember(key, envelope, payload, now))
+    }
+
+    /// As [`CommandLog::prepare`], but not logged: the hall's own errands in its own name
+    /// (fetching a finished game's black box, a command a window), which are not the
+    /// arbiters' doing and would push their commands out of the log.
+    pub(crate) fn prepare_unlogged(
+        &mut self,
+        key: &BoardKey,
+        by: &str,
+        body: Map<String, Value>,
+        now: Instant,
+        wall: Timestamp,
+    ) -> Result<Sent, CommandError> {
+        let (command, payload) = self.build(key, by, body, wall)?;
+        Ok(Sent {
+            id: command.id.clone(),
+            key: key.clone(),
+            command,
+            payload,
+            outcome: Outcome::Pending,
+            at: now,
+        })
+    }
+
+    /// The command of `body` from `by`, checked, and its payload, sealed.
+    fn build(
+        &self,
+        key: &BoardKey,
+        by: &str,
+        body: Map<String, Value>,
+        wall: Timestamp,
+    ) -> Result<(CommandEnvelope, Map<String, Value>), CommandError> {
         // The hall sets the id and the sender, whatever the body says.
         let mut object = body;
         object.insert("id".into(), Value::String(self.next_id()));
@@ -140,7 +177,7 @@ impl CommandLog {
         let envelope: CommandEnvelope = serde_json::from_value(Value::Object(object))?;
         check_fields(&envelope)?;
         let payload = self.seal(&envelope, key, wall)?;
-        Ok(self.remember(key, envelope, payload, now))
+        Ok((envelope, payload))
     }
 
     /// A `republish` from `from_seq`, signed `by` (the hall's identity), at `now` (`wall`

@@ -353,17 +353,19 @@ impl HallState {
         let Ok(reply) = serde_json::from_slice::<Reply>(payload) else {
             return;
         };
+        let refused_republish = self
+            .commands
+            .on_reply(key, &reply)
+            .is_some_and(|s| matches!(s.command.command, Command::Republish { .. }) && !reply.ok);
         if let Some(waiting) = reply
             .id
             .as_ref()
             .and_then(|id| self.frames_waiting.remove(id))
         {
-            let _ = waiting.send(reply.clone());
+            // A frames reply carries its window (up to a few hundred KB): moved, not copied.
+            let _ = waiting.send(reply);
+            return;
         }
-        let refused_republish = self
-            .commands
-            .on_reply(key, &reply)
-            .is_some_and(|s| matches!(s.command.command, Command::Republish { .. }) && !reply.ok);
         if refused_republish {
             let again_in = reply
                 .error
@@ -896,6 +898,27 @@ impl HallState {
         let sent = self
             .commands
             .prepare(key, by, body, now, Timestamp::now())?;
+        let out = self
+            .outgoing(&sent)
+            .ok_or_else(|| CommandError::UnknownBoard(key.clone()))?;
+        Ok((sent.id, out))
+    }
+
+    /// A command in the hall's own name (`[hall] identity`), kept out of the commands' log
+    /// (see [`CommandLog::prepare_unlogged`]).
+    pub(crate) fn own_command(
+        &mut self,
+        key: &BoardKey,
+        body: Map<String, Value>,
+        now: Instant,
+    ) -> Result<(String, Outgoing), CommandError> {
+        let by = self.identity.clone().ok_or(CommandError::NoIdentity)?;
+        if !self.boards.contains_key(key) {
+            return Err(CommandError::UnknownBoard(key.clone()));
+        }
+        let sent = self
+            .commands
+            .prepare_unlogged(key, &by, body, now, Timestamp::now())?;
         let out = self
             .outgoing(&sent)
             .ok_or_else(|| CommandError::UnknownBoard(key.clone()))?;

@@ -55,8 +55,9 @@ enum KeepError {
     },
 }
 
-/// Starts fetching finished games' frames into the archive, in the name `by`.
-pub(crate) fn spawn(app: App, by: String) {
+/// Starts fetching finished games' frames into the archive, in the hall's own name (not
+/// logged with the arbiters' commands).
+pub(crate) fn spawn(app: App) {
     tokio::spawn(async move {
         // Per game: tries so far and when the next may come. The first sight of a game
         // over sets its first try SETTLE later (by the hall's clock: a board's may differ).
@@ -78,7 +79,7 @@ pub(crate) fn spawn(app: App, by: String) {
                 if n >= ATTEMPTS || now < next {
                     continue;
                 }
-                match keep(&app, &by, &game).await {
+                match keep(&app, &game).await {
                     Ok(bytes) => {
                         tracing::info!(
                             "archive: the frames of {}/{} game {}: {bytes} bytes",
@@ -105,13 +106,13 @@ pub(crate) fn spawn(app: App, by: String) {
 }
 
 /// Fetches the whole of `game` from its board and writes it; the file's size.
-async fn keep(app: &App, by: &str, game: &FramesDue) -> Result<usize, KeepError> {
+async fn keep(app: &App, game: &FramesDue) -> Result<usize, KeepError> {
     let end = game.last_time.since(game.started) + TAIL_MS;
     let mut file = Vec::new();
     let mut from = 0;
     while from <= end {
         let to = (from + WINDOW_MS - 1).min(end);
-        let part = ask_bytes(app, &game.key, by, from, to, Some(game.game.clone())).await?;
+        let part = ask_bytes(app, &game.key, None, from, to, Some(game.game.clone())).await?;
         let body = if file.is_empty() {
             &part[..]
         } else {

@@ -216,7 +216,7 @@ async fn ask(
     to: u64,
     game: Option<String>,
 ) -> Result<FramesRecord, Response> {
-    let bytes = ask_bytes(app, key, by, from, to, game)
+    let bytes = ask_bytes(app, key, Some(by), from, to, game)
         .await
         .map_err(|e| e.response())?;
     FramesRecord::parse(&bytes).map_err(|e| {
@@ -228,11 +228,13 @@ async fn ask(
 }
 
 /// Asks the board for the window `from..=to` of its game (`game`: another of its recent
-/// games) with a signed `frames` command from `by`: the frames file it answers with.
+/// games) with a signed `frames` command from arbiter `by` (logged with the arbiters'
+/// commands), or, with `None`, from the hall itself (not logged): the frames file it
+/// answers with.
 pub(crate) async fn ask_bytes(
     app: &App,
     key: &BoardKey,
-    by: &str,
+    by: Option<&str>,
     from: u64,
     to: u64,
     game: Option<String>,
@@ -246,7 +248,11 @@ pub(crate) async fn ask_bytes(
     }
     let (id, out, answer) = {
         let mut hall = lock(&app.hall);
-        match hall.command(key, by, body, Instant::now()) {
+        let prepared = match by {
+            Some(by) => hall.command(key, by, body, Instant::now()),
+            None => hall.own_command(key, body, Instant::now()),
+        };
+        match prepared {
             Ok((id, out)) => {
                 let answer = hall.wait_reply(&id);
                 (id, out, answer)
@@ -258,7 +264,8 @@ pub(crate) async fn ask_bytes(
         }
     };
     tracing::info!(
-        "{by}: frames {from}-{to} ms of {}/{} ({id})",
+        "{}: frames {from}-{to} ms of {}/{} ({id})",
+        by.unwrap_or("the hall's archive"),
         key.tournament,
         key.board
     );
