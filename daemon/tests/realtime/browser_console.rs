@@ -1027,6 +1027,18 @@ async fn an_alert_card_shows_what_the_sensors_saw() {
             .as_str()
             .is_some_and(|t| t.contains(" s (") && t.contains("ms into the game")));
         screenshot(&tab, TMP, "console-sensors-saw-scrubbed.png");
+        // On a phone (390 px): the two boards one above the other, nothing cut off sideways.
+        phone(&tab, 390, 844);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            eval(
+                &tab,
+                "document.getElementById('seen').scrollWidth <= document.getElementById('seen').clientWidth"
+            ),
+            json!(true),
+            "the sensors' view fits a phone's width"
+        );
+        screenshot(&tab, TMP, "console-sensors-saw-phone.png");
     })
     .await;
     if let Err(e) = checks {
