@@ -193,9 +193,20 @@ async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command()
     let mut broke = 0;
     for p in tournament.round(ROUND).iter().take(BOARDS as usize) {
         let path = format!("/console/board/rehearsal/table-{}/events", p.table);
-        let r = request(addr, "GET", &path, &auth, b"", Some("\"game_over\"")).await;
-        assert_eq!(r.status, 200, "{path}");
-        let events = sse_events(&r.text());
+        // Read until the game's `game_over` has come whole: the reader stops as soon as
+        // the marker is in, which can be in the middle of its line (then read again).
+        let mut events = Vec::new();
+        for _ in 0..5 {
+            let r = request(addr, "GET", &path, &auth, b"", Some("\"game_over\"")).await;
+            assert_eq!(r.status, 200, "{path}");
+            events = sse_events(&r.text());
+            if events
+                .iter()
+                .any(|e| e["game"] == p.game && e["type"] == "game_over")
+            {
+                break;
+            }
+        }
         let game: Vec<&Value> = events.iter().filter(|e| e["game"] == p.game).collect();
         let started = game
             .iter()
