@@ -27,7 +27,8 @@
 //!   overview page.
 //! - `routes/`: the HTTP side of every wing. `mod`, the overview, the per-board pages and
 //!   the console's login and API; `round_api`, the console's Round view; `rounds`,
-//!   `/round/{n}.zip`, `/rounds`, `/api/rounds`; `commentary`, the commentators' pages;
+//!   `/round/{n}.zip`, `/rounds`, `/api/rounds`; `round_feed`, the public round feed
+//!   (`/feed/...`); `commentary`, the commentators' pages;
 //!   `broker`; `static_export`, the public site kept as static files.
 //! - `https`: `[hall] tls_cert`/`tls_key`, the console over HTTPS (rustls).
 //! - `limits`: how many idle connections and public event streams one address, and all,
@@ -272,6 +273,7 @@ pub async fn start(
         tournament,
         archive,
         lang: config.hall.lang,
+        feed: Arc::default(),
     };
     if let Some(dir) = &config.hall.archive_dir {
         // The logins and the commands of the last run, before the first request.
@@ -308,6 +310,7 @@ pub async fn start(
     let router = routes::router()
         .merge(routes::round_api::routes())
         .merge(routes::rounds::routes())
+        .merge(routes::round_feed::routes())
         .merge(routes::commentary::routes())
         .merge(routes::clock::routes(clock_keys))
         .merge(routes::broker::routes())

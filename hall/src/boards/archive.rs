@@ -133,6 +133,9 @@ pub(crate) struct GameInfo {
     /// True when the archive holds a later game of the same board (one that started after
     /// this game's last event).
     pub(crate) superseded: bool,
+    /// The `seq` of its newest event and how many events the archive holds of it: what
+    /// changes when an event comes (the round feed writes the game again then).
+    pub(crate) held: (u64, usize),
 }
 
 /// A finished game whose black box the hall should fetch from its board.
@@ -301,6 +304,7 @@ impl Archive {
                     superseded: latest_start
                         .get(key)
                         .is_some_and(|&start| start > kept.last_seq()),
+                    held: (kept.last_seq(), kept.seqs.len()),
                 })
             })
             .collect()
@@ -348,6 +352,26 @@ impl Archive {
         let kept = self.games.get(&(key.clone(), game.to_string()))?;
         kept.view.setup()?;
         Some(kept.view.sgf(false)).filter(|s| !s.trim().is_empty())
+    }
+
+    /// Every event of an archived game in `seq` order, read from its file (`None` when the
+    /// archive has no such game or its file cannot be read: logged).
+    pub(crate) fn events(&self, key: &BoardKey, game: &str) -> Option<Vec<Envelope>> {
+        if !self.games.contains_key(&(key.clone(), game.to_string())) {
+            return None;
+        }
+        let path = self.path(key, game).ok()?;
+        match read_events(&path) {
+            Ok(mut events) => {
+                events.sort_by_key(|e| e.seq);
+                events.dedup_by_key(|e| e.seq);
+                Some(events)
+            }
+            Err(err) => {
+                tracing::warn!("archive: {err}");
+                None
+            }
+        }
     }
 
     /// The result of an archived game, once it is over.

@@ -1,6 +1,7 @@
 //! The hall's HTTP routes. Public: `/` (overview), `/api/boards`, `/board/{t}/{b}/...` (the
 //! one-board view of [`tengen_net::live_view::router`] per board); `/round/{round}.zip`,
-//! `/rounds` and `/api/rounds` are in [`crate::routes::rounds`]. Arbiters
+//! `/rounds` and `/api/rounds` are in [`crate::routes::rounds`], the round feed
+//! (`/feed/...`) in [`crate::routes::round_feed`]. Arbiters
 //! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
 //! nor reveal anything of the console.
 
@@ -12,6 +13,7 @@ pub(crate) mod frames_archive;
 pub(crate) mod frames_view;
 pub(crate) mod lang;
 pub(crate) mod round_api;
+pub(crate) mod round_feed;
 pub(crate) mod rounds;
 pub(crate) mod static_export;
 pub(crate) mod stream_limit;
@@ -82,6 +84,8 @@ pub(crate) struct App {
     pub(crate) archive: Option<SharedArchive>,
     /// The pages' language where a request asks for none (`[hall] lang`).
     pub(crate) lang: tengen_l10n::Lang,
+    /// The public round feed, shared by its routes and the export.
+    pub(crate) feed: round_feed::SharedFeed,
 }
 
 /// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'

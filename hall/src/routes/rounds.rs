@@ -57,18 +57,32 @@ pub(crate) fn routes() -> Router<App> {
 }
 
 /// One game of a round, as the public may have it.
-struct RoundGame {
+pub(crate) struct RoundGame {
     /// Its board.
-    key: BoardKey,
+    pub(crate) key: BoardKey,
     /// Its game id.
-    game: String,
-    round: String,
+    pub(crate) game: String,
+    /// Its round.
+    pub(crate) round: String,
     /// Its file name in the zip.
     name: String,
     /// Over, as far as the public may know.
-    over: bool,
+    pub(crate) over: bool,
     /// Its SGF (when asked for; empty when there is no public record).
     sgf: String,
+    /// Where the public's copy is: the archive, whole (`Some`, with the archive's
+    /// [`GameInfo::held`] and whether its board began a later game), or its board's public
+    /// feed (`None`: the board's current game).
+    pub(crate) archived: Option<Archived>,
+}
+
+/// A game the public has whole from the archive ([`RoundGame::archived`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Archived {
+    /// [`GameInfo::held`].
+    pub(crate) held: (u64, usize),
+    /// Its board began a later game.
+    pub(crate) superseded: bool,
 }
 
 /// True when the public may have archived game `g` whole at `now` (see the module
@@ -85,7 +99,7 @@ fn released(g: &GameInfo, policy: Option<&DelayPolicy>, now: Timestamp) -> bool 
 
 /// The games of `round` (every round when `None`) that the public may see, each once;
 /// with their SGFs when `sgf`.
-fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
+pub(crate) fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
     let in_round = |r: &str| !r.is_empty() && round.is_none_or(|x| x == r);
     let (current, policy) = {
         let h = lock(&app.hall);
@@ -110,6 +124,10 @@ fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
                     } else {
                         String::new()
                     },
+                    archived: Some(Archived {
+                        held: g.held,
+                        superseded: g.superseded,
+                    }),
                 });
             } else if let Some(c) = current.iter().find(|c| c.key == g.key && c.game == g.game) {
                 out.push(RoundGame {
@@ -119,6 +137,7 @@ fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
                     name,
                     over: c.over,
                     sgf: c.sgf.clone(),
+                    archived: None,
                 });
             }
             seen.insert((g.key, g.game));
@@ -135,6 +154,7 @@ fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
             round: c.round,
             over: c.over,
             sgf: c.sgf,
+            archived: None,
         });
     }
     out
@@ -162,7 +182,7 @@ pub(crate) fn round_zip_bytes(
             let link = link.lock().unwrap_or_else(|p| p.into_inner());
             link.confirmed_for(&g.key, &g.game)
         });
-        let sgf = zip_record(&g.sgf, &g.key, confirmed);
+        let (sgf, _) = zip_record(&g.sgf, &g.key, confirmed);
         if frames {
             if let Some((name, bytes)) = archived_frames(app, &g) {
                 files.insert(name, bytes);
@@ -190,12 +210,17 @@ fn archived_frames(app: &App, g: &RoundGame) -> Option<(String, Vec<u8>)> {
     Some((format!("frames/{}.frames", sanitize(&name)), bytes))
 }
 
-/// A game's record as the zip holds it: whose it is (`TENGENBOARD`, `TENGENTOURNAMENT`)
-/// and, when an arbiter confirmed its result, that result (`RE`, `TENGENRESULT`). A
-/// record the SGF reader cannot read (never one the hall wrote) goes in as it was.
-fn zip_record(sgf: &str, key: &BoardKey, confirmed: Option<GameResult>) -> String {
+/// A game's record as the zip (and the round feed) holds it: whose it is (`TENGENBOARD`,
+/// `TENGENTOURNAMENT`) and, when an arbiter confirmed its result, that result (`RE`,
+/// `TENGENRESULT`); with its result (`RE`) as written. A record the SGF reader cannot read
+/// (never one the hall wrote) goes in as it was, with no result.
+pub(crate) fn zip_record(
+    sgf: &str,
+    key: &BoardKey,
+    confirmed: Option<GameResult>,
+) -> (String, Option<String>) {
     let Ok(mut record) = tengen_rules::sgf::parse(sgf) else {
-        return sgf.to_string();
+        return (sgf.to_string(), None);
     };
     record
         .extra_root
@@ -214,7 +239,7 @@ fn zip_record(sgf: &str, key: &BoardKey, confirmed: Option<GameResult>) -> Strin
             result.as_opengotha().to_string(),
         ));
     }
-    tengen_rules::sgf::write(&record)
+    (tengen_rules::sgf::write(&record), record.result)
 }
 
 async fn round_zip(
@@ -258,7 +283,8 @@ fn zip_games(files: &BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, zip::result::
     Ok(w.finish()?.into_inner())
 }
 
-fn sanitize(s: &str) -> String {
+/// `s` with every character but ASCII letters, digits and `-` made `_`: a file name.
+pub(crate) fn sanitize(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
@@ -379,6 +405,7 @@ mod tests {
             over,
             last_time: Some(Timestamp::from_millis(last_ms)),
             superseded,
+            held: (1, 1),
         }
     }
 
@@ -422,7 +449,7 @@ mod tests {
         let key = BoardKey::new("cup", "hall1-03").unwrap();
         let board_sgf = "(;FF[4]GM[1]SZ[19]PB[A]PW[B]RE[W+F]GN[r1-t3]TENGENBOARD[forged]\
                          ;B[pd];W[dp])";
-        let plain = tengen_rules::sgf::parse(&zip_record(board_sgf, &key, None)).unwrap();
+        let plain = tengen_rules::sgf::parse(&zip_record(board_sgf, &key, None).0).unwrap();
         let root = |r: &tengen_rules::sgf::GameRecord, ident: &str| -> Vec<String> {
             r.extra_root
                 .iter()
@@ -441,7 +468,7 @@ mod tests {
         assert_eq!(plain.moves.len(), 2);
         // The arbiter gave Black the win (the second warning was a wrong confirm).
         let fixed =
-            tengen_rules::sgf::parse(&zip_record(board_sgf, &key, Some(GameResult::BlackWins)))
+            tengen_rules::sgf::parse(&zip_record(board_sgf, &key, Some(GameResult::BlackWins)).0)
                 .unwrap();
         assert_eq!(fixed.result.as_deref(), Some("B+"));
         assert_eq!(root(&fixed, "TENGENRESULT"), ["RESULT_BLACKWINS"]);

@@ -12,12 +12,15 @@
 //! | `board/{t}/{b}/game.sgf`, `board/{t}/{b}/api/state` | the public record and snapshot |
 //! | `board/{t}/{b}/api/analysis` | the engine's estimates (with `[analysis]`) |
 //! | `rounds/index.html`, `api/rounds`, `round/{round}.zip` | the rounds and their records |
+//! | `feed/...` | the public round feed ([`super::round_feed`]), each file with its gzipped copy `X.gz`, and `feed/round/{r}/{table}.final` once the game is finished |
 //!
 //! Everything comes from the public (delayed) side of the hall, never the live one: the
 //! export shows exactly what `/board/...` shows. Each file is written beside its final name
 //! and renamed over it, so a server never hands out half a file. A board's files are
 //! rewritten only when its public stream has grown; a round's zip when its count of games
-//! or finished games changed.
+//! or finished games changed; a file of the round feed when its bytes changed (its
+//! modification time is the hall's `Last-Modified` for it, one second later when that
+//! would leave a static server's `ETag`, made of time and size, unchanged).
 //!
 //! [`Exporter::sync`] does one pass; [`spawn`] runs a pass every second on a blocking
 //! thread, so neither the MQTT task nor the web server waits for the disk.
@@ -35,6 +38,7 @@ use thiserror::Error;
 use crate::analysis::route::analysis_value;
 use crate::analysis::Analysis;
 use crate::boards::mqtt_client::lock;
+use crate::routes::round_feed::{lock_feed, FeedFile};
 use crate::routes::rounds;
 use crate::routes::{App, OVERVIEW};
 
@@ -75,6 +79,16 @@ pub(crate) struct Exporter {
     /// The engine's estimates (with `[analysis]`), and what was written per board.
     analysis: Option<Analysis>,
     analysed: HashMap<BoardKey, String>,
+    /// Per file of the round feed: the tag, modification time and size written.
+    feed: HashMap<String, Written>,
+}
+
+/// A file of the round feed as written.
+struct Written {
+    etag: String,
+    modified: std::time::SystemTime,
+    len: usize,
+    finished: bool,
 }
 
 impl Exporter {
@@ -88,6 +102,7 @@ impl Exporter {
             rounds: HashMap::new(),
             started: false,
             rounds_page: false,
+            feed: HashMap::new(),
         }
     }
 
@@ -169,15 +184,90 @@ impl Exporter {
             let list = rounds::rounds_value(app).to_string();
             self.write(&mut pass, "api/rounds", list.as_bytes())?;
         }
+        self.sync_feed(&mut pass, app)?;
         Ok(pass)
+    }
+
+    /// The round feed's files whose bytes changed since the last pass, each with its
+    /// gzipped copy, and the mark of a finished game.
+    fn sync_feed(&mut self, pass: &mut Pass, app: &App) -> Result<(), ExportError> {
+        let files = {
+            let mut feed = lock_feed(&app.feed);
+            feed.refresh(app);
+            feed.files().clone()
+        };
+        for (path, file) in files {
+            if self.feed.get(&path).is_some_and(|w| w.etag == file.etag) {
+                continue;
+            }
+            let modified = match self.feed.get(&path) {
+                // A static server's tag is the time (in seconds) and size: make it change.
+                Some(w) if w.len == file.body.len() && w.modified >= file.modified => {
+                    w.modified + Duration::from_secs(1)
+                }
+                _ => file.modified,
+            };
+            self.write_feed_file(pass, &path, &file, modified)?;
+            let was_finished = self.feed.get(&path).is_some_and(|w| w.finished);
+            if let Some(game) = path
+                .strip_suffix(".json")
+                .or_else(|| path.strip_suffix(".sgf"))
+                .filter(|_| path.starts_with("feed/round/") && !path.ends_with("/index.json"))
+            {
+                let mark = format!("{game}.final");
+                if file.finished && !was_finished {
+                    self.write(pass, &mark, b"")?;
+                } else if !file.finished && was_finished {
+                    let _ = std::fs::remove_file(self.path_of(&mark));
+                }
+            }
+            self.feed.insert(
+                path,
+                Written {
+                    etag: file.etag.clone(),
+                    modified,
+                    len: file.body.len(),
+                    finished: file.finished,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// One file of the feed and its `.gz`, with `modified` as their modification time.
+    fn write_feed_file(
+        &self,
+        pass: &mut Pass,
+        path: &str,
+        file: &FeedFile,
+        modified: std::time::SystemTime,
+    ) -> Result<(), ExportError> {
+        self.write_at(pass, &format!("{path}.gz"), &file.gzip, Some(modified))?;
+        self.write_at(pass, path, &file.body, Some(modified))
+    }
+
+    /// The path of `relative` (`/`-separated) under the folder.
+    fn path_of(&self, relative: &str) -> PathBuf {
+        relative
+            .split('/')
+            .fold(self.dir.clone(), |p, part| p.join(part))
     }
 
     /// Writes `bytes` to `relative` (a `/`-separated path under the folder): into a
     /// temporary file beside it, then renamed over it.
     fn write(&self, pass: &mut Pass, relative: &str, bytes: &[u8]) -> Result<(), ExportError> {
-        let path = relative
-            .split('/')
-            .fold(self.dir.clone(), |p, part| p.join(part));
+        self.write_at(pass, relative, bytes, None)
+    }
+
+    /// [`Exporter::write`], the file's modification time set to `modified` when given.
+    fn write_at(
+        &self,
+        pass: &mut Pass,
+        relative: &str,
+        bytes: &[u8],
+        modified: Option<std::time::SystemTime>,
+    ) -> Result<(), ExportError> {
+        let path = self.path_of(relative);
         let error = |source| ExportError {
             path: path.clone(),
             source,
@@ -190,6 +280,9 @@ impl Exporter {
         let tmp = PathBuf::from(tmp);
         let mut file = std::fs::File::create(&tmp).map_err(error)?;
         file.write_all(bytes).map_err(error)?;
+        if let Some(t) = modified {
+            file.set_modified(t).map_err(error)?;
+        }
         drop(file);
         std::fs::rename(&tmp, &path).map_err(error)?;
         pass.files += 1;

@@ -247,6 +247,11 @@ impl TournamentLink {
         Ok(link)
     }
 
+    /// The tournament id the boards publish under (`[tournament] id`), if given.
+    pub(crate) fn tournament_id(&self) -> Option<&str> {
+        self.section.id.as_deref()
+    }
+
     /// The tournament as read.
     pub(crate) fn tournament(&self) -> &Tournament {
         &self.tournament

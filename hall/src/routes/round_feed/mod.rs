@@ -1,0 +1,459 @@
+//! The public round feed (SPEC.md, "The public round feed"; docs/round-feed.md): every
+//! game of every round as the public may see it (behind the broadcast delay), as files a
+//! tournament site, a relay or a viewer's own tool polls, and a CDN carries:
+//!
+//! | path | what |
+//! |---|---|
+//! | `/feed/tournament.json` | the tournament and its rounds |
+//! | `/feed/round/{round}/index.json` | the round's games: players, state, moves, result, links |
+//! | `/feed/round/{round}/{table}.sgf` | a game's public record |
+//! | `/feed/round/{round}/{table}.json` | a game's public events, one per line, growing at the end |
+//!
+//! The games are the rounds' ([`rounds::round_games`]: the boards' current games from
+//! their public side, the archive's once released), so the feed shows exactly what
+//! `/round/{round}.zip` holds. [`RoundFeed::refresh`] writes again only the games whose
+//! public events changed (a board's public `seq`, an archived game's events, an arbiter's
+//! confirmed result), and keeps a file whose bytes did not change as it was: its `ETag`
+//! and `Last-Modified` stay, so a poll between two moves costs headers only. Each file is
+//! gzipped once, when it changes.
+//!
+//! A game's files are *finished* (served `immutable` for a year) once it is over and can no
+//! longer change: its board has begun a later game, or an arbiter confirmed its result.
+//! Until then an arbiter may still reopen it, so it is served as live (`max-age=1`).
+//!
+//! The hall serves the files ([`routes`], [`feed_response`]) and `[broadcast] export_dir`
+//! holds the same bytes at the same paths ([`crate::routes::static_export`]).
+
+pub(crate) mod feed_response;
+pub(crate) mod game_files;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use serde_json::{json, Value};
+use tengen_protocol::topics::BoardKey;
+use tengen_protocol::Envelope;
+
+use crate::boards::archive;
+use crate::boards::mqtt_client::lock;
+use crate::routes::rounds::{self, sanitize, RoundGame};
+use crate::routes::App;
+use game_files::{game_files, number_or_text, GameFiles};
+
+/// The version of the feed's format (`"format"` in `tournament.json` and each index); a
+/// change a reader could trip on gets a new one (docs/round-feed.md).
+pub(crate) const FORMAT: u32 = 1;
+
+/// How old the feed may be when the hall serves it: a request after that refreshes it first.
+const FRESH: Duration = Duration::from_millis(200);
+
+/// What a file of the feed is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FileKind {
+    /// `tournament.json`, an index or a game's events.
+    Json,
+    /// A game's record.
+    Sgf,
+}
+
+impl FileKind {
+    /// Its `Content-Type`.
+    pub(crate) fn content_type(self) -> &'static str {
+        match self {
+            FileKind::Json => "application/json; charset=utf-8",
+            FileKind::Sgf => "application/x-go-sgf; charset=utf-8",
+        }
+    }
+}
+
+/// One file of the feed, as served and exported.
+#[derive(Debug)]
+pub(crate) struct FeedFile {
+    /// Its bytes.
+    pub(crate) body: Bytes,
+    /// The same, gzipped.
+    pub(crate) gzip: Bytes,
+    /// Its entity tag, quoted (`"…"`), from its bytes; the gzipped body's is the same with
+    /// `-gz` before the closing quote.
+    pub(crate) etag: String,
+    /// When its bytes last changed (whole seconds, as HTTP dates say it).
+    pub(crate) modified: SystemTime,
+    /// What it is.
+    pub(crate) kind: FileKind,
+    /// A finished game's: served `immutable`.
+    pub(crate) finished: bool,
+}
+
+impl FeedFile {
+    fn new(body: Vec<u8>, kind: FileKind, finished: bool, now: SystemTime) -> FeedFile {
+        let mut gz = flate2::write::GzEncoder::new(
+            Vec::with_capacity(body.len() / 4 + 64),
+            flate2::Compression::default(),
+        );
+        // Writing to a Vec cannot fail.
+        let gzip = gz
+            .write_all(&body)
+            .and_then(|()| gz.finish())
+            .unwrap_or_default();
+        let secs = now
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        FeedFile {
+            etag: etag_of(&body),
+            body: Bytes::from(body),
+            gzip: Bytes::from(gzip),
+            modified: SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
+            kind,
+            finished,
+        }
+    }
+
+    /// Its `Cache-Control`.
+    pub(crate) fn cache_control(&self) -> &'static str {
+        if self.finished {
+            "public, max-age=31536000, immutable"
+        } else {
+            "public, max-age=1"
+        }
+    }
+}
+
+/// A strong entity tag of `body`: the first 16 hex digits of its SHA-256, quoted.
+fn etag_of(body: &[u8]) -> String {
+    let digest = ring::digest::digest(&ring::digest::SHA256, body);
+    let hex: String = digest.as_ref()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("\"{hex}\"")
+}
+
+/// What a followed game's files were written from: when this changes, they are written
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stamp {
+    /// From its board's public feed: the feed's journal count and newest `seq`.
+    Live { journal: u64, seq: u64 },
+    /// From the archive: [`archive::GameInfo::held`].
+    Archived((u64, usize)),
+}
+
+/// One game the feed follows.
+struct Followed {
+    /// What its files were written from, and the arbiter's result then.
+    stamp: Stamp,
+    confirmed: Option<tengen_tournament::GameResult>,
+    /// Its public events so far (from its `game_started`).
+    events: Vec<Envelope>,
+    /// Its files (`None` before its `game_started` is public).
+    files: Option<GameFiles>,
+    /// Its round and its file name in the round (the table, else the board), as paths.
+    round: String,
+    name: String,
+    /// When its game started (its first event), to choose between two games at one table.
+    started: u64,
+    /// Its board began a later game (a game from the archive).
+    superseded: bool,
+}
+
+/// The feed: every file, by path (`feed/...`, no leading `/`).
+#[derive(Default)]
+pub(crate) struct RoundFeed {
+    games: HashMap<(BoardKey, String), Followed>,
+    files: BTreeMap<String, Arc<FeedFile>>,
+    refreshed: Option<Instant>,
+}
+
+/// The feed shared by the routes and the export.
+pub(crate) type SharedFeed = Arc<Mutex<RoundFeed>>;
+
+/// Locks the shared feed; a holder that panicked leaves usable data.
+pub(crate) fn lock_feed(feed: &SharedFeed) -> MutexGuard<'_, RoundFeed> {
+    feed.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl RoundFeed {
+    /// Every file of the feed, by path (`feed/...`).
+    pub(crate) fn files(&self) -> &BTreeMap<String, Arc<FeedFile>> {
+        &self.files
+    }
+
+    /// The file at `path` (`feed/...`).
+    pub(crate) fn file(&self, path: &str) -> Option<Arc<FeedFile>> {
+        self.files.get(path).cloned()
+    }
+
+    /// Catches up with the public side of the hall: the games whose public events changed
+    /// are written again, then the indexes and `tournament.json`. Returns true when any
+    /// file changed.
+    pub(crate) fn refresh(&mut self, app: &App) -> bool {
+        let now = SystemTime::now();
+        self.refreshed = Some(Instant::now());
+        let games = rounds::round_games(app, None, false);
+        let mut present = Vec::with_capacity(games.len());
+        for g in games {
+            let id = (g.key.clone(), g.game.clone());
+            self.follow(app, &g);
+            present.push(id);
+        }
+        // A game no longer in any round (an archive without it after a restart): gone.
+        let keep: std::collections::HashSet<_> = present.into_iter().collect();
+        self.games.retain(|id, _| keep.contains(id));
+        self.write_files(app, now)
+    }
+
+    /// Refreshes when the last refresh is older than [`FRESH`] (the hall's routes).
+    fn refresh_if_stale(&mut self, app: &App) {
+        if self.refreshed.is_none_or(|t| t.elapsed() >= FRESH) {
+            self.refresh(app);
+        }
+    }
+
+    /// Brings one game's events and files up to date.
+    fn follow(&mut self, app: &App, g: &RoundGame) {
+        let id = (g.key.clone(), g.game.clone());
+        let confirmed = app.tournament.as_ref().and_then(|link| {
+            let link = link.lock().unwrap_or_else(|p| p.into_inner());
+            link.confirmed_for(&g.key, &g.game)
+        });
+        let superseded = g.archived.is_some_and(|a| a.superseded);
+        let feed = match g.archived {
+            Some(_) => None,
+            None => match lock(&app.hall).public_feed(&g.key) {
+                Some(feed) => Some(feed),
+                None => return,
+            },
+        };
+        let now_stamp = match (&feed, g.archived) {
+            (Some(feed), _) => Stamp::Live {
+                journal: feed.journal(),
+                seq: feed.last_seq(),
+            },
+            (None, Some(a)) => Stamp::Archived(a.held),
+            (None, None) => return,
+        };
+        let old = match self.games.remove(&id) {
+            Some(mut f) if f.stamp == now_stamp && f.confirmed == confirmed => {
+                f.superseded = superseded;
+                self.games.insert(id, f);
+                return;
+            }
+            other => other,
+        };
+        let public = |e: &Envelope| e.game == g.game && !e.event.is_private();
+        let (stamp, events) = match &feed {
+            Some(feed) => {
+                let journal = feed.journal();
+                // Usually a few events after the ones already held, from the same journal.
+                let (after, mut events) = match old {
+                    Some(Followed {
+                        stamp: Stamp::Live { journal: j, seq },
+                        events,
+                        ..
+                    }) if j == journal => (seq, events),
+                    _ => (0, Vec::new()),
+                };
+                let new = feed.events_after(after);
+                let seq = new.last().map_or(after, |e| e.seq);
+                events.extend(new.into_iter().filter(public));
+                (Stamp::Live { journal, seq }, events)
+            }
+            None => {
+                let Some(shared) = &app.archive else {
+                    return;
+                };
+                let all = archive::lock(shared).events(&g.key, &g.game);
+                let events = all.unwrap_or_default().into_iter().filter(public).collect();
+                (now_stamp, events)
+            }
+        };
+        let files = game_files(&g.key, &g.game, &events, confirmed);
+        let name = match files.as_ref().and_then(|f| f.line.get("table")) {
+            Some(Value::Number(n)) => n.to_string(),
+            Some(Value::String(t)) if !t.is_empty() => sanitize(t),
+            _ => sanitize(&g.key.board),
+        };
+        let started = events.first().map_or(0, |e| e.time.millis());
+        self.games.insert(
+            id,
+            Followed {
+                stamp,
+                confirmed,
+                events,
+                files,
+                round: g.round.clone(),
+                name,
+                started,
+                superseded,
+            },
+        );
+    }
+
+    /// Writes the files from the games followed: each game's two, each round's index and
+    /// `tournament.json`; a file whose bytes are the same is kept as it was. True when any
+    /// file changed, came or went.
+    fn write_files(&mut self, app: &App, now: SystemTime) -> bool {
+        // One game per table of a round: the one that started last (a game set up again).
+        let mut chosen: BTreeMap<(RoundOrder, String), &Followed> = BTreeMap::new();
+        for f in self.games.values() {
+            if f.files.is_none() {
+                continue;
+            }
+            let slot = chosen
+                .entry((RoundOrder::of(&f.round), f.name.clone()))
+                .or_insert(f);
+            if f.started > slot.started {
+                *slot = f;
+            }
+        }
+        let mut want: BTreeMap<String, (Vec<u8>, FileKind, bool)> = BTreeMap::new();
+        let mut rounds: BTreeMap<RoundOrder, Vec<(RoundOrder, Value)>> = BTreeMap::new();
+        for ((round, name), f) in &chosen {
+            let Some(files) = &f.files else {
+                continue;
+            };
+            let finished = files.over && (f.superseded || f.confirmed.is_some());
+            let base = format!("feed/round/{}/{name}", round.path);
+            let mut line = files.line.clone();
+            line["sgf"] = json!(format!("/{base}.sgf"));
+            line["events"] = json!(format!("/{base}.json"));
+            want.insert(
+                format!("{base}.json"),
+                (files.events.clone(), FileKind::Json, finished),
+            );
+            want.insert(
+                format!("{base}.sgf"),
+                (files.sgf.clone(), FileKind::Sgf, finished),
+            );
+            rounds
+                .entry(round.clone())
+                .or_default()
+                .push((RoundOrder::of(name), line));
+        }
+        let mut listed = Vec::new();
+        for (round, mut games) in rounds {
+            games.sort_by(|a, b| a.0.cmp(&b.0));
+            let url = format!("/feed/round/{}/index.json", round.path);
+            let index = json!({
+                "format": FORMAT,
+                "round": number_or_text(&round.label),
+                "games": games.into_iter().map(|(_, l)| l).collect::<Vec<_>>(),
+            });
+            want.insert(
+                url.trim_start_matches('/').to_string(),
+                (pretty(&index), FileKind::Json, false),
+            );
+            listed.push(json!({"round": number_or_text(&round.label), "url": url}));
+        }
+        let (id, name) = tournament_names(app, &chosen);
+        let tournament = json!({
+            "format": FORMAT,
+            "id": id,
+            "name": name,
+            "rounds": listed,
+        });
+        want.insert(
+            "feed/tournament.json".to_string(),
+            (pretty(&tournament), FileKind::Json, false),
+        );
+        let mut changed = self.files.len() != want.len();
+        let mut files = BTreeMap::new();
+        for (path, (body, kind, finished)) in want {
+            let file = match self.files.remove(&path) {
+                Some(old) if *old.body == *body && old.finished == finished => old,
+                _ => {
+                    changed = true;
+                    Arc::new(FeedFile::new(body, kind, finished, now))
+                }
+            };
+            files.insert(path, file);
+        }
+        changed |= !self.files.is_empty();
+        self.files = files;
+        changed
+    }
+}
+
+/// JSON text for people and programs: indented, with a final newline.
+fn pretty(v: &Value) -> Vec<u8> {
+    let mut out = serde_json::to_vec_pretty(v).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// The tournament's id and name for `tournament.json`: `[tournament]`'s (its id and the
+/// OpenGotha file's name), else the tournament id most of the games are under.
+fn tournament_names(
+    app: &App,
+    chosen: &BTreeMap<(RoundOrder, String), &Followed>,
+) -> (String, String) {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for ((_, _), f) in chosen {
+        if let Some(Value::String(t)) = f.files.as_ref().and_then(|x| x.line.get("tournament")) {
+            *counts.entry(t.as_str()).or_default() += 1;
+        }
+    }
+    let heard = counts
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(t, _)| (*t).to_string());
+    match &app.tournament {
+        Some(link) => {
+            let link = link.lock().unwrap_or_else(|p| p.into_inner());
+            let id = link
+                .tournament_id()
+                .map(str::to_string)
+                .or(heard)
+                .unwrap_or_default();
+            (id, link.tournament().name().to_string())
+        }
+        None => {
+            let id = heard.unwrap_or_default();
+            (id.clone(), id)
+        }
+    }
+}
+
+/// A round (or a table) in order: numbers first, by value, then names; with its label and
+/// its path segment.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct RoundOrder {
+    number: u64,
+    label: String,
+    path: String,
+}
+
+impl RoundOrder {
+    fn of(label: &str) -> RoundOrder {
+        RoundOrder {
+            number: label.parse().unwrap_or(u64::MAX),
+            label: label.to_string(),
+            path: sanitize(label),
+        }
+    }
+}
+
+/// The feed's routes: `/feed/...`.
+pub(crate) fn routes() -> Router<App> {
+    Router::new().route("/feed/{*path}", get(serve))
+}
+
+async fn serve(State(app): State<App>, Path(path): Path<String>, headers: HeaderMap) -> Response {
+    let file = {
+        let mut feed = lock_feed(&app.feed);
+        feed.refresh_if_stale(&app);
+        feed.file(&format!("feed/{path}"))
+    };
+    match file {
+        Some(file) => feed_response::respond(&file, &headers),
+        None => feed_response::not_found(),
+    }
+}
