@@ -257,6 +257,12 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
     let record = tengen_rules::sgf::parse(&r.text()).expect("an SGF");
     assert_eq!(record.result.as_deref(), Some("W+R"));
     assert_eq!(record.moves.len(), 5);
+    if let Some(read) = sgfmill_moves(&r.body) {
+        assert_eq!(
+            read, "W+R Q16 D4 Q4 D16 K10",
+            "sgfmill reads the feed's SGF"
+        );
+    }
     let tournament = wait_for("round 2 listed", || async {
         let v = feed(addr, "/feed/tournament.json", &[]).await.json();
         (v["rounds"].as_array().map(Vec::len) == Some(2)).then_some(v)
@@ -300,6 +306,48 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
 
     hall.stop();
     boards.stop();
+}
+
+/// The result and moves of an SGF as sgfmill (an independent reader) reads them, as GTP
+/// points; `None` without python3 and sgfmill (required when `TENGEN_REQUIRE_ORACLES=1`).
+fn sgfmill_moves(sgf: &[u8]) -> Option<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    const READ: &str = r#"
+import sys
+from sgfmill import sgf
+g = sgf.Sgf_game.from_bytes(sys.stdin.buffer.read())
+cols = 'ABCDEFGHJKLMNOPQRST'
+out = [g.get_root().get('RE')]
+for node in g.get_main_sequence():
+    colour, move = node.get_move()
+    if colour is not None:
+        out.append('pass' if move is None else cols[move[1]] + str(move[0] + 1))
+print(' '.join(out))
+"#;
+    let child = Command::new("python3")
+        .args(["-c", READ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let required = std::env::var("TENGEN_REQUIRE_ORACLES").as_deref() == Ok("1");
+    let Ok(mut child) = child else {
+        assert!(!required, "python3 is required (TENGEN_REQUIRE_ORACLES=1)");
+        return None;
+    };
+    child.stdin.take()?.write_all(sgf).ok()?;
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !required && err.contains("No module named"),
+            "sgfmill cannot read the feed's SGF: {err}"
+        );
+        eprintln!("note: sgfmill missing, the feed's SGF read by tengen only");
+        return None;
+    }
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// A file of the export at `path` (a `/feed/...` path), empty when missing.
