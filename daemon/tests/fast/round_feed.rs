@@ -182,7 +182,7 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
     assert_eq!(moves_in(&events.body), ["Q16", "D4"]);
     assert_eq!(
         events.header("cache-control").as_deref(),
-        Some("public, max-age=1")
+        Some("max-age=1")
     );
     let sgf = feed(addr, "/feed/round/1/1.sgf", &[]).await;
     let record = tengen_rules::sgf::parse(&sgf.text()).expect("an SGF");
@@ -238,7 +238,7 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
     assert_eq!(moves_in(&r.body), ["Q16", "D4", "Q4", "D16", "K10"]);
     assert_eq!(
         r.header("cache-control").as_deref(),
-        Some("public, max-age=1")
+        Some("max-age=1")
     );
 
     // ... and a year once its board has begun round 2.
@@ -252,7 +252,7 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
     .await;
     assert_eq!(
         r.header("cache-control").as_deref(),
-        Some("public, max-age=31536000, immutable")
+        Some("max-age=31536000, immutable")
     );
     let record = tengen_rules::sgf::parse(&r.text()).expect("an SGF");
     assert_eq!(record.result.as_deref(), Some("W+R"));

@@ -79,7 +79,7 @@ pub(crate) fn respond(file: &FeedFile, headers: &HeaderMap) -> Response {
 /// set up. Kept a second by caches, as a live file.
 pub(crate) fn not_found() -> Response {
     let mut r = (StatusCode::NOT_FOUND, "no such file in the round feed\n").into_response();
-    set(&mut r, header::CACHE_CONTROL, "public, max-age=1");
+    set(&mut r, header::CACHE_CONTROL, "max-age=1");
     set(&mut r, header::ACCESS_CONTROL_ALLOW_ORIGIN, "*");
     r
 }
@@ -211,7 +211,7 @@ mod tests {
         let first = ask(&f, &[]);
         assert_eq!(first.status(), StatusCode::OK);
         let tag = text(&first, header::ETAG);
-        assert_eq!(text(&first, header::CACHE_CONTROL), "public, max-age=1");
+        assert_eq!(text(&first, header::CACHE_CONTROL), "max-age=1");
         let again = ask(&f, &[("if-none-match", &tag)]);
         assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
         assert_eq!(text(&again, header::ETAG), tag);
@@ -231,7 +231,7 @@ mod tests {
         assert_eq!(other.status(), StatusCode::OK);
         assert_eq!(
             text(&ask(&file(true), &[]), header::CACHE_CONTROL),
-            "public, max-age=31536000, immutable"
+            "max-age=31536000, immutable"
         );
     }
 

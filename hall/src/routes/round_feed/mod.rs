@@ -119,9 +119,9 @@ impl FeedFile {
     /// Its `Cache-Control`.
     pub(crate) fn cache_control(&self) -> &'static str {
         if self.finished {
-            "public, max-age=31536000, immutable"
+            "max-age=31536000, immutable"
         } else {
-            "public, max-age=1"
+            "max-age=1"
         }
     }
 }
