@@ -273,7 +273,7 @@ pub struct GtpArgs {
 }
 
 /// `tengen rehearse FILE.xml --round N [--boards K] [--http ADDR] [--mqtt ADDR] [--speed X]
-/// [--violations P] [--start]`
+/// [--violations P] [--start] [--broadcast-delay MOVES]`
 #[derive(Args, Debug, Clone)]
 pub struct RehearseArgs {
     /// The OpenGotha tournament file (only read: the rehearsal works on a copy).
@@ -307,6 +307,11 @@ pub struct RehearseArgs {
     /// The seed of the made-up games, their timing and their violations.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also rehearse the broadcast: the public pages and the public round feed
+    /// (`/feed/tournament.json`) held MOVES moves behind each board, and the public site
+    /// kept as static files in the rehearsal's `export/` folder.
+    #[arg(long, value_name = "MOVES")]
+    pub broadcast_delay: Option<u32>,
 }
 
 /// `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR`. Every value

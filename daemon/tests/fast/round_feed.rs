@@ -9,7 +9,7 @@
 //! - a poll with the `ETag` in hand gets 304 and no body; gzip when asked, the same bytes
 //!   once inflated; a follower asking for the bytes after the ones it has gets exactly the
 //!   new events; `Cache-Control` is a second while the game can change and a year
-//!   (`immutable`) once it is over and its board has begun the next one;
+//!   (`immutable`) once it is over and its board has begun the next one, under a new tag;
 //! - the export holds the same bytes at the same paths, each with its `.gz`, and marks the
 //!   finished game (`.final`);
 //! - a path the feed has no file for gets a one-line 404, `..` included.
@@ -180,10 +180,7 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
     let events = feed(addr, "/feed/round/1/1.json", &[]).await;
     assert_eq!(events.status, 200);
     assert_eq!(moves_in(&events.body), ["Q16", "D4"]);
-    assert_eq!(
-        events.header("cache-control").as_deref(),
-        Some("max-age=1")
-    );
+    assert_eq!(events.header("cache-control").as_deref(), Some("max-age=1"));
     let sgf = feed(addr, "/feed/round/1/1.sgf", &[]).await;
     let record = tengen_rules::sgf::parse(&sgf.text()).expect("an SGF");
     let moves: Vec<String> = record.moves.iter().map(|m| m.mv.to_gtp()).collect();
@@ -236,13 +233,27 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
     assert_eq!(index["games"][0]["moves"], 5);
     let r = feed(addr, "/feed/round/1/1.json", &[]).await;
     assert_eq!(moves_in(&r.body), ["Q16", "D4", "Q4", "D16", "K10"]);
+    assert_eq!(r.header("cache-control").as_deref(), Some("max-age=1"));
+
+    // ... and a year once its board has begun round 2: the same bytes under another tag, so
+    // that a cache revalidating its live copy is told the new headers, not 304.
+    let live_tag = r.header("etag").expect("an ETag");
+    publish(&boards, &started("b1", "r2-t1", 8, "2", "1")).await;
+    let r = wait_for("the events finished", || async {
+        let r = feed(
+            addr,
+            "/feed/round/1/1.json",
+            &[("If-None-Match", &live_tag)],
+        )
+        .await;
+        (r.status == 200).then_some(r)
+    })
+    .await;
     assert_eq!(
         r.header("cache-control").as_deref(),
-        Some("max-age=1")
+        Some("max-age=31536000, immutable")
     );
-
-    // ... and a year once its board has begun round 2.
-    publish(&boards, &started("b1", "r2-t1", 8, "2", "1")).await;
+    assert_eq!(moves_in(&r.body), ["Q16", "D4", "Q4", "D16", "K10"]);
     let r = wait_for("table 1 finished", || async {
         let r = feed(addr, "/feed/round/1/1.sgf", &[]).await;
         r.header("cache-control")
@@ -288,8 +299,10 @@ async fn the_round_feed_follows_each_game_behind_the_delay() {
         .await;
         assert_eq!(gunzip(&exported(&site, &format!("{path}.gz"))), copy);
     }
-    assert!(site.join("feed/round/1/1.final").exists());
-    assert!(!site.join("feed/round/1/2.final").exists());
+    for f in ["1.json", "1.sgf"] {
+        assert!(site.join(format!("feed/round/1/{f}.final")).exists(), "{f}");
+    }
+    assert!(!site.join("feed/round/1/2.json.final").exists());
 
     // Paths the feed has no file for.
     for path in [

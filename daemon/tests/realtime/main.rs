@@ -1,8 +1,9 @@
 //! The integration tests that run in real time, in one test binary: pages in headless
 //! Chromium (`browser_*`), the serial and service fault campaigns (`fault_serial`,
 //! `fault_service`), kills and restarts of `tengen run` (`service_kill`, `service_restart`),
-//! a full disk under a playing board (`storage_full`) and the Pi build under qemu
-//! (`pi_qemu`).
+//! a full disk under a playing board (`storage_full`), the Pi build under qemu
+//! (`pi_qemu`), a rehearsed round (`rehearsal`) and its public feed behind nginx
+//! (`round_feed`).
 //!
 //! They spend their time waiting on processes, brokers and browsers, not on the CPU (a CI
 //! run measured 297 s of wall time against about 25 s of CPU), so they run side by side:
@@ -36,6 +37,7 @@ mod hall_limits;
 mod hall_new_journal;
 mod pi_qemu;
 mod rehearsal;
+mod round_feed;
 mod service_kill;
 mod service_restart;
 mod status_heartbeat;

@@ -15,7 +15,8 @@
 //!   before, and the real file is not touched;
 //! - SIGINT ends it cleanly (exit 0).
 //!
-//! It prints how long the round took.
+//! It prints how long the round took. Starting a rehearsal and reading its banner are
+//! shared with `round_feed.rs` (the same round, rehearsing the broadcast).
 
 use crate::http;
 
@@ -38,7 +39,7 @@ const VIOLATIONS: [&str; 3] = ["uncaptured_stones", "stone_moved", "double_move"
 const ROUND_WITHIN: Duration = Duration::from_secs(180);
 
 /// The rehearsal process; SIGKILLed if the test fails before it ends it.
-struct Rehearsal(Option<Child>);
+pub(crate) struct Rehearsal(pub(crate) Option<Child>);
 
 impl Drop for Rehearsal {
     fn drop(&mut self) {
@@ -49,7 +50,7 @@ impl Drop for Rehearsal {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -58,7 +59,7 @@ fn free_port() -> u16 {
 }
 
 /// The value after `label` on a line of the banner (`  console   http://...`).
-fn field<'a>(lines: &'a [String], label: &str) -> &'a str {
+pub(crate) fn field<'a>(lines: &'a [String], label: &str) -> &'a str {
     lines
         .iter()
         .find_map(|l| l.trim_start().strip_prefix(label))
@@ -82,40 +83,39 @@ fn results_of(path: &Path) -> Vec<(u32, GameResult)> {
     r
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command() {
-    let work = tempfile::tempdir().unwrap();
-    let file: PathBuf = work.path().join("juvisy.xml");
+/// A copy of the Juvisy tournament file in `dir`.
+pub(crate) fn juvisy_in(dir: &Path) -> PathBuf {
+    let file = dir.join("juvisy.xml");
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament/tests/data/opengotha/juvisy.xml"),
         &file,
     )
     .unwrap();
-    let original = std::fs::read(&file).unwrap();
-    let folder = work.path().join("rehearsal");
-    let mqtt = format!("127.0.0.1:{}", free_port());
-    let started = Instant::now();
+    file
+}
+
+/// Starts `tengen rehearse FILE --round 1 --boards 4 --start --speed 20 --http
+/// 127.0.0.1:0 --mqtt MQTT --dir FOLDER` with `more` arguments; its output lines come on
+/// the channel (and are echoed to stderr).
+pub(crate) fn launch(
+    file: &Path,
+    folder: &Path,
+    mqtt: &str,
+    more: &[&str],
+) -> (Rehearsal, mpsc::Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .arg("rehearse")
-        .arg(&file)
+        .arg(file)
         .args(["--round", "1", "--boards", "4", "--start", "--speed", "20"])
-        .args([
-            "--violations",
-            "0.5",
-            "--seed",
-            "2",
-            "--http",
-            "127.0.0.1:0",
-        ])
-        .args(["--mqtt", &mqtt, "--dir"])
-        .arg(&folder)
+        .args(["--http", "127.0.0.1:0", "--mqtt", mqtt, "--dir"])
+        .arg(folder)
+        .args(more)
         .env("RUST_LOG", "warn,rumqttd=off")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .expect("spawn tengen rehearse");
     let stdout = child.stdout.take().unwrap();
-    let mut process = Rehearsal(Some(child));
     let (tx, lines) = mpsc::channel::<String>();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -125,7 +125,11 @@ async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command()
             }
         }
     });
-    // The banner, up to the line saying the round is started.
+    (Rehearsal(Some(child)), lines)
+}
+
+/// The banner, up to the line saying the round is started (at most 90 s).
+pub(crate) fn banner(lines: &mpsc::Receiver<String>) -> Vec<String> {
     let mut banner = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(90);
     while !banner
@@ -138,22 +142,50 @@ async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command()
             Err(_) => panic!("no 'Round 1 started' line: {banner:#?}"),
         }
     }
-    let set_up_after = started.elapsed();
-    let console = field(&banner, "console");
-    let addr: SocketAddr = console
+    banner
+}
+
+/// The hall's address in the banner's `console` line.
+pub(crate) fn hall_addr(banner: &[String]) -> SocketAddr {
+    field(banner, "console")
         .strip_prefix("http://")
         .and_then(|a| a.strip_suffix("/console"))
         .unwrap()
         .parse()
-        .unwrap();
-    let login = field(&banner, "login");
+        .unwrap()
+}
+
+/// The name and one-time password of the banner's `login` line.
+pub(crate) fn login(banner: &[String]) -> (String, String) {
+    let login = field(banner, "login");
     let (name, rest) = login.split_once(" / ").unwrap();
     let password = rest.split_whitespace().next().unwrap();
+    (name.to_string(), password.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command() {
+    let work = tempfile::tempdir().unwrap();
+    let file = juvisy_in(work.path());
+    let original = std::fs::read(&file).unwrap();
+    let folder = work.path().join("rehearsal");
+    let mqtt = format!("127.0.0.1:{}", free_port());
+    let started = Instant::now();
+    let (mut process, lines) = launch(
+        &file,
+        &folder,
+        &mqtt,
+        &["--violations", "0.5", "--seed", "2"],
+    );
+    let banner = banner(&lines);
+    let set_up_after = started.elapsed();
+    let addr = hall_addr(&banner);
+    let (name, password) = login(&banner);
     let results_line = field(&banner, "results");
     let results = PathBuf::from(results_line.split(" (").next().unwrap());
     assert!(results.starts_with(&folder), "{results:?}");
 
-    let cookie = console_cookie(addr, name, password).await;
+    let cookie = console_cookie(addr, &name, &password).await;
     let auth = [("Cookie", cookie.as_str()), TEST_ORIGIN];
 
     // The round, played out on the four boards.

@@ -161,6 +161,8 @@ pub(crate) struct Msg {
     pub payload: Vec<u8>,
     /// Retain flag as delivered.
     pub retain: bool,
+    /// When the client read it off the connection.
+    pub at: Instant,
 }
 
 impl Msg {
@@ -288,6 +290,7 @@ async fn sub_loop(
                     topic: p.topic.clone(),
                     payload: p.payload.to_vec(),
                     retain: p.retain,
+                    at: Instant::now(),
                 };
                 if tx.send(SubEvent::Msg(m)).is_err() {
                     return;

@@ -12,7 +12,7 @@
 //! | `board/{t}/{b}/game.sgf`, `board/{t}/{b}/api/state` | the public record and snapshot |
 //! | `board/{t}/{b}/api/analysis` | the engine's estimates (with `[analysis]`) |
 //! | `rounds/index.html`, `api/rounds`, `round/{round}.zip` | the rounds and their records |
-//! | `feed/...` | the public round feed ([`super::round_feed`]), each file with its gzipped copy `X.gz`, and `feed/round/{r}/{table}.final` once the game is finished |
+//! | `feed/...` | the public round feed ([`super::round_feed`]), each file with its gzipped copy `X.gz`, and `X.final` beside a game's file once the game is finished |
 //!
 //! Everything comes from the public (delayed) side of the hall, never the live one: the
 //! export shows exactly what `/board/...` shows. Each file is written beside its final name
@@ -207,17 +207,16 @@ impl Exporter {
                 }
                 _ => file.modified,
             };
+            // The bytes first, then the mark: a cache that fetches the file between the two
+            // keeps it a second (and asks again), never old bytes for a year.
             self.write_feed_file(pass, &path, &file, modified)?;
             let was_finished = self.feed.get(&path).is_some_and(|w| w.finished);
-            if let Some(game) = path
-                .strip_suffix(".json")
-                .or_else(|| path.strip_suffix(".sgf"))
-                .filter(|_| path.starts_with("feed/round/") && !path.ends_with("/index.json"))
-            {
-                let mark = format!("{game}.final");
-                if file.finished && !was_finished {
+            let game_file = path.starts_with("feed/round/") && !path.ends_with("/index.json");
+            if game_file && file.finished != was_finished {
+                let mark = format!("{path}.final");
+                if file.finished {
                     self.write(pass, &mark, b"")?;
-                } else if !file.finished && was_finished {
+                } else {
                     let _ = std::fs::remove_file(self.path_of(&mark));
                 }
             }

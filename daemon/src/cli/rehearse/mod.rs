@@ -1,18 +1,22 @@
 //! `tengen rehearse FILE.xml --round N [--boards K] [--http ADDR] [--mqtt ADDR] [--speed X]
-//! [--violations P] [--start]` (SPEC.md, "Round three"): tomorrow's round played tonight,
-//! with nothing to install. One process runs the embedded broker, a hall on a copy of the
-//! tournament file (the `tengen-hall` crate's `start`) and K simulated boards (`tengen run`
-//! services on the `sim` backend with `rehearse = true`) for the round's first K tables,
-//! each with a made-up game of its pairing's handicap. It prints the console's address, a
-//! one-time arbiter login and where the results go; `--start` also starts the round and
-//! begins play through the console's own API, as an arbiter's clicks do. Ctrl-C ends it.
+//! [--violations P] [--start] [--broadcast-delay MOVES]` (SPEC.md, "Round three"):
+//! tomorrow's round played tonight, with nothing to install. One process runs the embedded
+//! broker, a hall on a copy of the tournament file (the `tengen-hall` crate's `start`) and K
+//! simulated boards (`tengen run` services on the `sim` backend with `rehearse = true`) for
+//! the round's first K tables, each with a made-up game of its pairing's handicap. It
+//! prints the console's address, a one-time arbiter login and where the results go;
+//! `--start` also starts the round and begins play through the console's own API, as an
+//! arbiter's clicks do. Ctrl-C ends it.
 //!
 //! The real tournament file is only read: the hall reads a copy in the rehearsal's folder
 //! and writes the confirmed results beside that copy.
 //!
 //! Added flags (docs/operating.md): `--dir DIR` (the rehearsal's folder, new or empty;
 //! default a new folder in the temporary folder, kept) and `--seed N` (the games, their
-//! timing and their violations; default 1).
+//! timing and their violations; default 1). `--broadcast-delay MOVES` rehearses the
+//! broadcast too: the hall's `[broadcast]` holds the public MOVES moves behind each board
+//! (the whole game released at its end) and keeps the public site as static files in the
+//! rehearsal's `export/`; the rehearsal prints where the public round feed is.
 
 mod console_client;
 mod rehearsal_dir;
@@ -100,6 +104,7 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
         speed: args.speed,
         violations: args.violations,
         seed: args.seed,
+        broadcast_delay: args.broadcast_delay,
     })?;
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
@@ -208,6 +213,13 @@ fn say_where(
         prepared.results.display(),
         args.file.display()
     );
+    if let (Some(moves), Some(export)) = (args.broadcast_delay, &prepared.export) {
+        println!("  feed      http://{hall}/feed/tournament.json   (public, {moves} moves behind)");
+        println!(
+            "  export    {}   (the public site as static files)",
+            export.display()
+        );
+    }
     println!("  folder    {}", prepared.dir.display());
     println!("  Ctrl-C ends the rehearsal.");
 }

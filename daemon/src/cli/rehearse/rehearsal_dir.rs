@@ -1,16 +1,19 @@
 //! A rehearsal's folder, made ready before anything starts: a copy of the tournament file
 //! (the hall writes the results into a copy of that copy, never into the real file), the
 //! command key the hall and the boards share, the hall's config with a one-time arbiter
-//! login, and for each table a board: its config (`tengen run` could run it by hand) and a
-//! made-up game with the pairing's handicap.
+//! login (and with `--broadcast-delay`, its `[broadcast]`: the delay and the static export),
+//! and for each table a board: its config (`tengen run` could run it by hand) and a made-up
+//! game with the pairing's handicap.
 //!
 //! ```text
 //! DIR/
 //!   juvisy.xml               the tournament file's copy
 //!   juvisy-results.xml       the confirmed results (written by the hall)
 //!   command.key              shared by the hall and the boards (mode 0600)
-//!   hall.toml                the hall: [tournament], [hall], one [[arbiter]]
+//!   hall.toml                the hall: [tournament], [hall], [broadcast], one [[arbiter]]
 //!   archive/                 every game the hall saw (round zips)
+//!   export/                  with --broadcast-delay: the public site as static files,
+//!                            the round feed in export/feed/ (written by the hall)
 //!   boards/table-1/          board.toml, game.sgf, data/ (journal, SGF)
 //! ```
 
@@ -29,6 +32,9 @@ use super::super::CliError;
 pub(crate) const TOURNAMENT_ID: &str = "rehearsal";
 /// The name of the rehearsal's arbiter login.
 pub(crate) const ARBITER: &str = "arbiter";
+/// The folder (in the rehearsal's) of the public site as static files, with
+/// `--broadcast-delay`.
+const EXPORT: &str = "export";
 /// How long the one-time password is.
 const PASSWORD_CHARS: usize = 20;
 
@@ -58,6 +64,8 @@ pub(crate) struct Prepared {
     pub(crate) password: String,
     /// The boards, by table.
     pub(crate) boards: Vec<BoardPlan>,
+    /// `--broadcast-delay`: the folder the hall keeps the public site in (`export/`).
+    pub(crate) export: Option<PathBuf>,
 }
 
 /// What the rehearsal is asked for.
@@ -78,6 +86,8 @@ pub(crate) struct Plan<'a> {
     pub(crate) violations: f64,
     /// `--seed`.
     pub(crate) seed: u64,
+    /// `--broadcast-delay`: the moves the public is held behind (none: no `[broadcast]`).
+    pub(crate) broadcast_delay: Option<u32>,
 }
 
 /// Makes the rehearsal's folder ready (see the module documentation).
@@ -122,6 +132,15 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
             listed.join(", ")
         )
     };
+    // `--broadcast-delay`: the public held back, and kept as static files in `export/`
+    // (relative to hall.toml, as the hall reads it).
+    let broadcast = match plan.broadcast_delay {
+        Some(moves) => format!(
+            "[broadcast]\ndelay_moves = {moves}\nrelease_at_end = true\n\
+             export_dir = \"{EXPORT}\"\n\n"
+        ),
+        None => String::new(),
+    };
     let hall_config = dir.join("hall.toml");
     write(
         &hall_config,
@@ -130,7 +149,7 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
              # results go beside it, its arbiter's password was shown once.\n\
              [tournament]\nfile = {}\nresults_file = {}\nboards = {}\nid = \"{TOURNAMENT_ID}\"\n\n\
              [hall]\ncommand_key_file = \"command.key\"\narchive_dir = \"archive\"\n{believed}\n\
-             {arbiter}",
+             {broadcast}{arbiter}",
             quoted(&name),
             quoted(&format!("{stem}-results.xml")),
             quoted(pattern.as_str()),
@@ -199,12 +218,14 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
             config,
         });
     }
+    let export = plan.broadcast_delay.map(|_| dir.join(EXPORT));
     Ok(Prepared {
         dir,
         results,
         hall_config,
         password,
         boards,
+        export,
     })
 }
 

@@ -107,7 +107,7 @@ impl FeedFile {
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         FeedFile {
-            etag: etag_of(&body),
+            etag: etag_of(&body, finished),
             body: Bytes::from(body),
             gzip: Bytes::from(gzip),
             modified: SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
@@ -126,14 +126,18 @@ impl FeedFile {
     }
 }
 
-/// A strong entity tag of `body`: the first 16 hex digits of its SHA-256, quoted.
-fn etag_of(body: &[u8]) -> String {
+/// A strong entity tag of `body`: the first 16 hex digits of its SHA-256, quoted, with
+/// `-final` for a finished file. A cache that revalidates a file keeps the headers it
+/// stored when the answer is 304: a game that becomes finished with the same bytes (its
+/// board moved on) must change its tag, or caches would go on serving it as live.
+fn etag_of(body: &[u8], finished: bool) -> String {
     let digest = ring::digest::digest(&ring::digest::SHA256, body);
     let hex: String = digest.as_ref()[..8]
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    format!("\"{hex}\"")
+    let end = if finished { "-final" } else { "" };
+    format!("\"{hex}{end}\"")
 }
 
 /// What a followed game's files were written from: when this changes, they are written
