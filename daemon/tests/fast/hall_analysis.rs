@@ -22,7 +22,7 @@ use rumqttc::QoS;
 use serde_json::{json, Value};
 use tengen_hall::HallConfig;
 use tengen_protocol::event::{Envelope, Event, GameSetup};
-use tengen_rules::{Color, Point};
+use tengen_rules::Point;
 
 /// Marks the test's engine among the processes (GNU Go's `--seed` changes nothing here).
 const MARK: &str = "--seed 271828";
@@ -79,21 +79,10 @@ fn move_event(seq: u64) -> Envelope {
 
 /// Move `seq - 1` of board b1's game at `point` (Black's when odd).
 fn move_at(seq: u64, point: &str) -> Envelope {
-    let number = (seq - 1) as u32;
     env(
         "b1",
         seq,
-        Event::Move {
-            number,
-            color: if number % 2 == 1 {
-                Color::Black
-            } else {
-                Color::White
-            },
-            point: Point::parse_gtp(point, 19).expect("a point"),
-            captured: vec![],
-            clock: None,
-        },
+        crate::broker::move_event((seq - 1) as u32, point),
     )
 }
 

@@ -21,7 +21,6 @@ use serde_json::{json, Value};
 use tengen_hall::HallConfig;
 use tengen_protocol::event::{EndReason, Envelope, Event, GameEnd, GameSetup};
 use tengen_rules::sgf::GameRecord;
-use tengen_rules::{Color, Point};
 
 /// Event `seq` of board b1 in game `game`.
 fn ev(game: &str, seq: u64, event: Event) -> Envelope {
@@ -46,21 +45,7 @@ fn started(game: &str, seq: u64, round: &str) -> Envelope {
 }
 
 fn mv(game: &str, seq: u64, number: u32, point: &str) -> Envelope {
-    ev(
-        game,
-        seq,
-        Event::Move {
-            number,
-            color: if number % 2 == 1 {
-                Color::Black
-            } else {
-                Color::White
-            },
-            point: Point::parse_gtp(point, 19).expect("a point"),
-            captured: vec![],
-            clock: None,
-        },
-    )
+    ev(game, seq, broker::move_event(number, point))
 }
 
 async fn publish(board: &Subscriber, topic: &str, payload: String, retain: bool) {

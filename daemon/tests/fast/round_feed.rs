@@ -27,7 +27,6 @@ use rumqttc::QoS;
 use serde_json::Value;
 use tengen_hall::HallConfig;
 use tengen_protocol::event::{EndReason, Envelope, Event, GameEnd, GameSetup};
-use tengen_rules::{Color, Point};
 
 /// Event `seq` of `board` in game `game`.
 fn ev(board: &str, game: &str, seq: u64, event: Event) -> Envelope {
@@ -54,22 +53,7 @@ fn started(board: &str, game: &str, seq: u64, round: &str, table: &str) -> Envel
 }
 
 fn mv(board: &str, game: &str, seq: u64, number: u32, point: &str) -> Envelope {
-    ev(
-        board,
-        game,
-        seq,
-        Event::Move {
-            number,
-            color: if number % 2 == 1 {
-                Color::Black
-            } else {
-                Color::White
-            },
-            point: Point::parse_gtp(point, 19).expect("a point"),
-            captured: vec![],
-            clock: None,
-        },
-    )
+    ev(board, game, seq, broker::move_event(number, point))
 }
 
 async fn publish(board: &Subscriber, e: &Envelope) {

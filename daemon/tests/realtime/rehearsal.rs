@@ -302,21 +302,7 @@ async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command()
 
     // Confirm all pending results: into the rehearsal's copy, never the real file.
     let before = results_of(&file);
-    let r = request(
-        addr,
-        "POST",
-        "/api/console/round/1/confirm",
-        &[
-            ("Cookie", cookie.as_str()),
-            TEST_ORIGIN,
-            ("Content-Type", "application/json"),
-        ],
-        br#"{"all":true}"#,
-        None,
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json()["confirmed"], json!([1, 2, 3, 4]));
+    confirm_all(addr, &cookie).await;
     let written = results_of(&results);
     for (table, result) in &written {
         let expected = match tables.iter().find(|t| t["table"] == json!(table)) {
@@ -354,4 +340,24 @@ async fn a_round_is_rehearsed_from_start_to_confirmed_results_with_one_command()
         "rehearsal of {BOARDS} boards at x20: round started after {set_up_after:?}, over after \
          {round_took:?}, {broke} game(s) broke a rule"
     );
+}
+
+/// *Confirm all pending results* of round 1 in the console, as the arbiter logged in with
+/// `cookie`: the four tables' results confirmed.
+pub(crate) async fn confirm_all(addr: SocketAddr, cookie: &str) {
+    let r = request(
+        addr,
+        "POST",
+        "/api/console/round/1/confirm",
+        &[
+            ("Cookie", cookie),
+            TEST_ORIGIN,
+            ("Content-Type", "application/json"),
+        ],
+        br#"{"all":true}"#,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["confirmed"], json!([1, 2, 3, 4]), "{}", r.text());
 }

@@ -31,7 +31,7 @@
 //! and is skipped, unless `TENGEN_REQUIRE_ORACLES=1`.
 
 use crate::broker::{self, Msg, SubEvent, Subscriber};
-use crate::http::{self, console_cookie, request, Resp, TEST_ORIGIN};
+use crate::http::{self, console_cookie, Resp};
 use crate::rehearsal;
 
 use std::collections::{BTreeMap, HashMap};
@@ -886,21 +886,7 @@ async fn the_round_feed_follows_a_whole_round_behind_the_delay_through_a_cache()
     // The arbiter confirms the results: the games are finished (immutable) from then on.
     let (name, password) = rehearsal::login(&banner);
     let cookie = console_cookie(hall, &name, &password).await;
-    let r = request(
-        hall,
-        "POST",
-        "/api/console/round/1/confirm",
-        &[
-            ("Cookie", cookie.as_str()),
-            TEST_ORIGIN,
-            ("Content-Type", "application/json"),
-        ],
-        br#"{"all":true}"#,
-        None,
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.json()["confirmed"], json!([1, 2, 3, 4]), "{}", r.text());
+    rehearsal::confirm_all(hall, &cookie).await;
 
     // Every path calls the four games finished; the followers go on polling meanwhile.
     let paths = [

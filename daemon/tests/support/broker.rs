@@ -319,6 +319,22 @@ pub(crate) fn board_envelope(
     }
 }
 
+/// Move `number` at `point` on a 19x19 board, Black's when odd, without captures or clock.
+pub(crate) fn move_event(number: u32, point: &str) -> tengen_protocol::Event {
+    use tengen_rules::{Color, Point};
+    tengen_protocol::Event::Move {
+        number,
+        color: if number % 2 == 1 {
+            Color::Black
+        } else {
+            Color::White
+        },
+        point: Point::parse_gtp(point, 19).expect("a point"),
+        captured: vec![],
+        clock: None,
+    }
+}
+
 /// Event number `seq` of a made-up game: moves, with an alert, its clearing and a warning
 /// every tenth event so the `alerts` topic has traffic.
 pub(crate) fn envelope(seq: u64) -> tengen_protocol::Envelope {

@@ -105,25 +105,13 @@ pub(crate) fn number_or_text(s: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{env, mv};
     use tengen_protocol::event::{EndReason, Event, GameEnd, GameSetup};
-    use tengen_protocol::Timestamp;
-    use tengen_rules::{Color, Point};
 
     fn key() -> BoardKey {
         BoardKey {
             tournament: "open".into(),
-            board: "hall1-03".into(),
-        }
-    }
-
-    fn env(seq: u64, event: Event) -> Envelope {
-        Envelope {
-            seq,
-            time: Timestamp::parse(&format!("2026-12-03T10:00:{:02}.000Z", seq % 60)).unwrap(),
-            board: "hall1-03".into(),
-            game: "r1-t3".into(),
-            by: None,
-            event,
+            board: "b1".into(),
         }
     }
 
@@ -137,20 +125,6 @@ mod tests {
             black_rank: Some("9p".into()),
             ..Default::default()
         })
-    }
-
-    fn mv(number: u32, point: &str) -> Event {
-        Event::Move {
-            number,
-            color: if number % 2 == 1 {
-                Color::Black
-            } else {
-                Color::White
-            },
-            point: Point::parse_gtp(point, 9).unwrap(),
-            captured: vec![],
-            clock: None,
-        }
     }
 
     /// The events file only grows at its end: the file of a longer stream starts with the
@@ -180,7 +154,7 @@ mod tests {
     #[test]
     fn the_line_and_record_follow_the_game() {
         let mut events = vec![env(1, setup()), env(2, mv(1, "C3")), env(3, mv(2, "G7"))];
-        let files = game_files(&key(), "r1-t3", &events, None).expect("set up");
+        let files = game_files(&key(), "g1", &events, None).expect("set up");
         assert_eq!(files.line["table"], json!(3));
         assert_eq!(files.line["black"], "Dosaku");
         assert_eq!(files.line["black_rank"], "9p");
@@ -192,18 +166,18 @@ mod tests {
         let sgf = String::from_utf8(files.sgf).unwrap();
         let record = tengen_rules::sgf::parse(&sgf).expect("an SGF");
         assert_eq!(record.moves.len(), 2);
-        assert!(sgf.contains("TENGENBOARD[hall1-03]"), "{sgf}");
+        assert!(sgf.contains("TENGENBOARD[b1]"), "{sgf}");
         events.push(env(
             4,
             Event::GameOver(GameEnd::uncounted("W+R", EndReason::Resignation)),
         ));
-        let files = game_files(&key(), "r1-t3", &events, None).expect("set up");
+        let files = game_files(&key(), "g1", &events, None).expect("set up");
         assert!(files.over);
         assert_eq!(files.line["state"], "over");
         assert_eq!(files.line["result"], "W+R");
         let confirmed =
-            game_files(&key(), "r1-t3", &events, Some(GameResult::BlackWins)).expect("set up");
+            game_files(&key(), "g1", &events, Some(GameResult::BlackWins)).expect("set up");
         assert_eq!(confirmed.line["result"], "B+", "the arbiter's result wins");
-        assert!(game_files(&key(), "r1-t3", &events[1..], None).is_none());
+        assert!(game_files(&key(), "g1", &events[1..], None).is_none());
     }
 }
