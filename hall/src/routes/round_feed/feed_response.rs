@@ -176,11 +176,12 @@ fn parse_range(value: &str, len: usize) -> Result<(usize, usize), ()> {
 mod tests {
     use super::*;
     use crate::routes::round_feed::FileKind;
+    use axum::body::Bytes;
     use std::time::{Duration, SystemTime};
 
     fn file(finished: bool) -> FeedFile {
         FeedFile::new(
-            b"[\n{\"seq\":1}\n]\n".to_vec(),
+            Bytes::from_static(b"[\n{\"seq\":1}\n]\n"),
             FileKind::Json,
             finished,
             SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000),

@@ -3,6 +3,7 @@
 //! confirmed result), so it is tested exactly and the hall's routes and the export write
 //! the same bytes.
 
+use axum::body::Bytes;
 use serde_json::{json, Value};
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::view::Phase;
@@ -15,9 +16,9 @@ use crate::routes::rounds::zip_record;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct GameFiles {
     /// `{table}.json`: the game's public events, one per line (see [`events_file`]).
-    pub(crate) events: Vec<u8>,
+    pub(crate) events: Bytes,
     /// `{table}.sgf`: the game's public record.
-    pub(crate) sgf: Vec<u8>,
+    pub(crate) sgf: Bytes,
     /// Its line in the round's index, without the two links (the index adds them).
     pub(crate) line: Value,
     /// The game is over as far as the public knows.
@@ -86,8 +87,8 @@ pub(crate) fn game_files(
         "result": if over || confirmed.is_some() { result } else { None },
     });
     Some(GameFiles {
-        events: events_file(events),
-        sgf: sgf.into_bytes(),
+        events: Bytes::from(events_file(events)),
+        sgf: Bytes::from(sgf),
         line,
         over,
     })
@@ -163,7 +164,7 @@ mod tests {
         assert_eq!(files.line["state"], "playing");
         assert_eq!(files.line["result"], Value::Null);
         assert!(!files.over);
-        let sgf = String::from_utf8(files.sgf).unwrap();
+        let sgf = String::from_utf8(files.sgf.to_vec()).unwrap();
         let record = tengen_rules::sgf::parse(&sgf).expect("an SGF");
         assert_eq!(record.moves.len(), 2);
         assert!(sgf.contains("TENGENBOARD[b1]"), "{sgf}");

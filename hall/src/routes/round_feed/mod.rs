@@ -93,7 +93,7 @@ pub(crate) struct FeedFile {
 }
 
 impl FeedFile {
-    fn new(body: Vec<u8>, kind: FileKind, finished: bool, now: SystemTime) -> FeedFile {
+    fn new(body: Bytes, kind: FileKind, finished: bool, now: SystemTime) -> FeedFile {
         let mut gz = flate2::write::GzEncoder::new(
             Vec::with_capacity(body.len() / 4 + 64),
             flate2::Compression::default(),
@@ -108,7 +108,7 @@ impl FeedFile {
             .map_or(0, |d| d.as_secs());
         FeedFile {
             etag: etag_of(&body, finished),
-            body: Bytes::from(body),
+            body,
             gzip: Bytes::from(gzip),
             modified: SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
             kind,
@@ -155,7 +155,7 @@ struct Followed {
     /// What its files were written from, and the arbiter's result then.
     stamp: Stamp,
     confirmed: Option<tengen_tournament::GameResult>,
-    /// Its public events so far (from its `game_started`).
+    /// Its public events so far (from its `game_started`), for a board's current game.
     events: Vec<Envelope>,
     /// Its files (`None` before its `game_started` is public).
     files: Option<GameFiles>,
@@ -286,6 +286,13 @@ impl RoundFeed {
             _ => sanitize(&g.key.board),
         };
         let started = events.first().map_or(0, |e| e.time.millis());
+        // A game from the archive is written again from the archive when it changes: its
+        // events are not kept (only a board's current game grows event by event).
+        let events = if matches!(stamp, Stamp::Live { .. }) {
+            events
+        } else {
+            Vec::new()
+        };
         self.games.insert(
             id,
             Followed {
@@ -318,7 +325,7 @@ impl RoundFeed {
                 *slot = f;
             }
         }
-        let mut want: BTreeMap<String, (Vec<u8>, FileKind, bool)> = BTreeMap::new();
+        let mut want: BTreeMap<String, (Bytes, FileKind, bool)> = BTreeMap::new();
         let mut rounds: BTreeMap<RoundOrder, Vec<(RoundOrder, Value)>> = BTreeMap::new();
         for ((round, name), f) in &chosen {
             let Some(files) = &f.files else {
@@ -353,7 +360,7 @@ impl RoundFeed {
             });
             want.insert(
                 url.trim_start_matches('/').to_string(),
-                (pretty(&index), FileKind::Json, false),
+                (Bytes::from(pretty(&index)), FileKind::Json, false),
             );
             listed.push(json!({"round": number_or_text(&round.label), "url": url}));
         }
@@ -366,13 +373,13 @@ impl RoundFeed {
         });
         want.insert(
             "feed/tournament.json".to_string(),
-            (pretty(&tournament), FileKind::Json, false),
+            (Bytes::from(pretty(&tournament)), FileKind::Json, false),
         );
         let mut changed = self.files.len() != want.len();
         let mut files = BTreeMap::new();
         for (path, (body, kind, finished)) in want {
             let file = match self.files.remove(&path) {
-                Some(old) if *old.body == *body && old.finished == finished => old,
+                Some(old) if old.body == body && old.finished == finished => old,
                 _ => {
                     changed = true;
                     Arc::new(FeedFile::new(body, kind, finished, now))
