@@ -23,7 +23,8 @@
 //! would leave a static server's `ETag`, made of time and size, unchanged).
 //!
 //! [`Exporter::sync`] does one pass; [`spawn`] runs a pass every second on a blocking
-//! thread, so neither the MQTT task nor the web server waits for the disk.
+//! thread, so neither the MQTT task nor the web server waits for the disk, and a pass of the
+//! round feed alone every quarter second between them.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -44,6 +45,11 @@ use crate::routes::{App, OVERVIEW};
 
 /// How often the export catches up with the public stream.
 const EVERY: Duration = Duration::from_secs(1);
+
+/// How often the round feed's files catch up, between two whole passes: a move reaches a
+/// CDN's viewers through the export no later than through the hall (whose feed is at most
+/// 200 ms old), though the CDN's own second and the viewers' polls come on top.
+const FEED_EVERY: Duration = Duration::from_millis(250);
 
 /// The marker the board page looks for to poll `events.json` instead of opening SSE.
 pub(crate) const STATIC_MARK: &str = "<meta name=\"tengen-static\" content=\"1\">";
@@ -188,6 +194,13 @@ impl Exporter {
         Ok(pass)
     }
 
+    /// A pass of the round feed alone (see [`FEED_EVERY`]).
+    pub(crate) fn sync_feed_only(&mut self, app: &App) -> Result<Pass, ExportError> {
+        let mut pass = Pass::default();
+        self.sync_feed(&mut pass, app)?;
+        Ok(pass)
+    }
+
     /// The round feed's files whose bytes changed since the last pass, each with its
     /// gzipped copy, and the mark of a finished game.
     fn sync_feed(&mut self, pass: &mut Pass, app: &App) -> Result<(), ExportError> {
@@ -301,16 +314,24 @@ pub(crate) fn spawn(
         tracing::info!("exporting the public site to {}", dir.display());
         let mut exporter = Some(Exporter::new(&dir, analysis));
         let mut said = String::new();
-        let mut tick = tokio::time::interval(EVERY);
+        let mut tick = tokio::time::interval(FEED_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let whole_every = (EVERY.as_millis() / FEED_EVERY.as_millis()).max(1);
+        let mut ticks: u128 = 0;
         loop {
             tick.tick().await;
             let Some(mut e) = exporter.take() else {
                 return;
             };
             let app = app.clone();
+            let whole = ticks % whole_every == 0;
+            ticks += 1;
             let done = tokio::task::spawn_blocking(move || {
-                let r = e.sync(&app);
+                let r = if whole {
+                    e.sync(&app)
+                } else {
+                    e.sync_feed_only(&app)
+                };
                 (e, r)
             })
             .await;
