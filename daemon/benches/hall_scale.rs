@@ -29,9 +29,16 @@
 
 #[path = "hall_scale/page_viewers.rs"]
 mod page_viewers;
+#[path = "support/proc_sample.rs"]
+mod proc_sample;
+#[path = "support/simulated_games.rs"]
+mod simulated_games;
+
+use proc_sample::{clock_ticks, sample, ProcSample};
+use simulated_games::{default_games, simulate, Failure, Game};
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -41,19 +48,11 @@ use clap::Parser;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
-use tengen_daemon::config::Config;
 use tengen_daemon::mqtt::{
     MemorySource, MqttSettings, Publisher, PublisherParts, Retained, Topics,
 };
-use tengen_daemon::sim_game::settings_for_record;
 use tengen_net::broker::BrokerUrl;
-use tengen_protocol::{Envelope, Event, GameView, Timestamp};
-use tengen_referee::Pipeline;
-use tengen_rules::sgf;
-
-/// What goes wrong in the generator, as one line.
-type Failure = Box<dyn std::error::Error + Send + Sync>;
-use tengen_sim::{GameOptions, SimOptions, Simulation};
+use tengen_protocol::{Envelope, GameView, Timestamp};
 
 /// The generator's options.
 #[derive(Parser, Debug, Clone)]
@@ -127,85 +126,6 @@ struct Args {
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
-}
-
-/// What one scan of a simulated game produced: its events, and the state and SGF after it.
-struct Batch {
-    /// Virtual ms since the game's start.
-    at: u64,
-    events: Vec<Event>,
-    state: Value,
-    /// The SGF after this batch, when it changed.
-    sgf: Option<Arc<str>>,
-}
-
-/// One simulated game, replayed by every board that plays it.
-struct Game {
-    name: String,
-    batches: Vec<Batch>,
-}
-
-fn default_games() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root.join("rules/tests/fixtures/gnugo/games/19"))
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "sgf"))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v.push(root.join("daemon/assets/ear-reddening.sgf"));
-    v
-}
-
-/// Runs `path`'s game through the simulator and the pipeline, keeping each scan's events
-/// with the state and SGF after it.
-fn simulate(path: &Path, seed: u64) -> Result<Game, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let record = sgf::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut options = SimOptions::seeded(seed);
-    options.size = record.size;
-    let mut sim = Simulation::from_sgf(&record, &options, &GameOptions::default())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let config = Config::default_for("scale");
-    let settings = settings_for_record(&config, &record);
-    let start = sim.now();
-    let (mut pipeline, first) =
-        Pipeline::new(settings, None, start).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut last_sgf = String::new();
-    let mut batch = |at: u64, events: Vec<Event>, p: &Pipeline| {
-        let view = p.referee().view();
-        let sgf = view.sgf(true);
-        let changed = sgf != last_sgf;
-        if changed {
-            last_sgf = sgf.clone();
-        }
-        Batch {
-            at,
-            events,
-            state: view
-                .snapshot(Timestamp::from_millis(start + at))
-                .map_or(Value::Null, |s| s.to_value()),
-            sgf: changed.then(|| Arc::from(sgf.as_str())),
-        }
-    };
-    let mut batches = vec![batch(0, first, &pipeline)];
-    while let Some((frame, buttons)) = sim.next_scan() {
-        let events = pipeline
-            .step(&frame, &buttons)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        if !events.is_empty() {
-            batches.push(batch(frame.time - start, events, &pipeline));
-        }
-    }
-    Ok(Game {
-        name: path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        batches,
-    })
 }
 
 /// When each board handed each event to its publisher (index `seq - 1`).
@@ -485,67 +405,6 @@ async fn viewer(hall: String, t0: Instant, until: Instant, polls: Arc<Mutex<Vec<
                 p.push((asked.duration_since(t0).as_secs_f64(), ms, bytes, sum, n));
             }
         }
-    }
-}
-
-/// CPU time (ticks), resident memory now and at peak (kB), open files, of one process.
-#[derive(Debug, Clone, Copy, Default)]
-struct ProcSample {
-    ticks: u64,
-    rss_kb: u64,
-    hwm_kb: u64,
-    fds: usize,
-}
-
-/// The sum over the processes `pids` (`PID[,PID...]`: nginx's master and workers), if any
-/// of them could be read.
-fn sample(pids: &str) -> Option<ProcSample> {
-    let each: Vec<ProcSample> = pids
-        .split(',')
-        .filter_map(|p| sample_one(p.trim()))
-        .collect();
-    (!each.is_empty()).then(|| ProcSample {
-        ticks: each.iter().map(|s| s.ticks).sum(),
-        rss_kb: each.iter().map(|s| s.rss_kb).sum(),
-        hwm_kb: each.iter().map(|s| s.hwm_kb).sum(),
-        fds: each.iter().map(|s| s.fds).sum(),
-    })
-}
-
-fn sample_one(pid: &str) -> Option<ProcSample> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The fields after the command name (which may hold spaces) start after the last ')'.
-    let after = stat.rsplit_once(')')?.1;
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let utime: u64 = f.get(11)?.parse().ok()?;
-    let stime: u64 = f.get(12)?.parse().ok()?;
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kb = |key: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(key))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|n| n.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .map(|d| d.count())
-        .unwrap_or(0);
-    Some(ProcSample {
-        ticks: utime + stime,
-        rss_kb: kb("VmRSS:"),
-        hwm_kb: kb("VmHWM:"),
-        fds,
-    })
-}
-
-fn clock_ticks() -> f64 {
-    // SAFETY: sysconf only reads a system constant.
-    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
-    if t > 0 {
-        t as f64
-    } else {
-        100.0
     }
 }
 
