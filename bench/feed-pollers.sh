@@ -32,7 +32,7 @@
 # POLLER_RAMP (s, 30), BOARD_RAMP (s, 5), DRAIN (s, 8), HEAD_MOVES (120), PACE_MIN (5),
 # PACE_MAX (20), SGF_EVERY (10: one poller in ten polls the SGF), DELAY_MOVES (0: no
 # `delay_moves`, a move is released when it is published), PROCESSES (poller processes, 0:
-# one per 7,000), OUT, CARGO_TARGET_DIR; TENGEN_BIN and FEED_POLLERS_BIN (both) skip the build.
+# one per 7,000), OUT, CARGO_TARGET_DIR; TENGEN_BIN and GEN_BIN (both) skip the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNTS=("$@")
@@ -54,8 +54,6 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 mkdir -p "$OUT"
 chmod 755 "$OUT"
 
-MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-[ -x "$MOSQUITTO" ] || { echo "feed-pollers: mosquitto is not installed" >&2; exit 1; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || { echo "feed-pollers: nginx is not installed (apt-get install nginx)" >&2; exit 1; }
 for m in "${MODES[@]}"; do
@@ -68,22 +66,10 @@ for f in config/nginx-feed.conf config/nginx-feed-origin.conf; do
     [ -f "$f" ] || { echo "feed-pollers: $f is missing" >&2; exit 1; }
 done
 
-if [ -n "${TENGEN_BIN:-}" ] && [ -n "${FEED_POLLERS_BIN:-}" ]; then
-    HALL_BIN=$TENGEN_BIN
-    GEN=$FEED_POLLERS_BIN
-else
-    # One build of both (the bench's dev-dependencies change feature unification).
-    ARTIFACTS=$(cargo build --release -p tengen-daemon --bin tengen --bench feed_pollers \
-        --message-format=json | python3 -c 'import json,sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] in ("tengen", "feed_pollers"):
-        print(m["target"]["kind"][0], m["executable"])')
-    GEN=$(echo "$ARTIFACTS" | awk '$1 == "bench" {print $2}')
-    HALL_BIN=$(echo "$ARTIFACTS" | awk '$1 == "bin" {print $2}')
-fi
-[ -x "$HALL_BIN" ] || { echo "feed-pollers: tengen did not build" >&2; exit 1; }
-[ -x "$GEN" ] || { echo "feed-pollers: the generator did not build" >&2; exit 1; }
+NAME=feed-pollers
+GEN_BENCH=feed_pollers
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 
 # Every poller is one connection to nginx: nginx and the generator inherit this limit (the
 # generator spreads its pollers over processes below it).
@@ -105,14 +91,6 @@ while True:
         break
     except OSError:
         s.close()'
-}
-wait_port() {
-    for _ in $(seq 100); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "feed-pollers: nothing listens on port $1" >&2
-    return 1
 }
 
 # subst SRC DST 'OLD=>NEW'...: SRC with every OLD replaced (each must be on a line that is
@@ -188,22 +166,8 @@ for n in "${COUNTS[@]}"; do
         chmod 755 "$site"
         MQTT_PORT=$(free_port)
         HTTP_PORT=$(free_port)
-        cat >"$OUT/mosquitto-$run.conf" <<CONF
-listener $MQTT_PORT 127.0.0.1
-allow_anonymous true
-persistence false
-max_packet_size 1048576
-max_queued_messages 10000
-max_inflight_messages 100
-max_connections -1
-set_tcp_nodelay true
-log_type error
-log_type warning
-CONF
-        "$MOSQUITTO" -c "$OUT/mosquitto-$run.conf" >"$OUT/mosquitto-$run.log" 2>&1 &
-        MOSQ=$!
+        start_mosquitto "$run" "$MQTT_PORT"
         PIDS=("$MOSQ")
-        wait_port "$MQTT_PORT"
         DELAY_LINE=""
         [ "$DELAY_MOVES" = 0 ] || DELAY_LINE="delay_moves = $DELAY_MOVES"
         cat >"$OUT/hall-$run.toml" <<CONF

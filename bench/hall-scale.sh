@@ -10,7 +10,7 @@
 #
 # Environment: DURATION (s, default 150), RAMP (s, default 30), SPEED (virtual ms per wall
 # ms, default 1), WATCH (boards followed over SSE, default 100), VIEWERS (overview pollers,
-# default 2), DRAIN (s, default 15), OUT, CARGO_TARGET_DIR; TENGEN_BIN and HALL_SCALE_BIN
+# default 2), DRAIN (s, default 15), OUT, CARGO_TARGET_DIR; TENGEN_BIN and GEN_BIN
 # (both) skip the build and use those binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +30,6 @@ command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || {
     echo "hall-scale: mosquitto is not installed (apt-get install mosquitto)" >&2
     exit 1
 }
-MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 
 NAME=hall-scale
 # shellcheck source=bench/common.sh
@@ -43,22 +42,8 @@ trap cleanup EXIT
 for n in "${COUNTS[@]}"; do
     MQTT_PORT=$(free_port)
     HTTP_PORT=$(free_port)
-    cat >"$OUT/mosquitto-$n.conf" <<CONF
-listener $MQTT_PORT 127.0.0.1
-allow_anonymous true
-persistence false
-max_packet_size 1048576
-max_queued_messages 10000
-max_inflight_messages 100
-max_connections -1
-set_tcp_nodelay true
-log_type error
-log_type warning
-CONF
-    "$MOSQUITTO" -c "$OUT/mosquitto-$n.conf" >"$OUT/mosquitto-$n.log" 2>&1 &
-    MOSQ=$!
+    start_mosquitto "$n" "$MQTT_PORT"
     PIDS=("$MOSQ")
-    wait_port "$MQTT_PORT"
     # Every simulated viewer comes from 127.0.0.1, as behind a reverse proxy: no caps per
     # address (SECURITY.md, issue 21).
     printf '[hall]\nstreams_per_address = 100000\nidle_per_address = 65536\n' >"$OUT/hall-$n.toml"

@@ -18,7 +18,7 @@
 # Environment: BOARDS (default 20), MODES (default "sse python nginx"), DURATION (s, 60),
 # RAMP (boards' start, s, 5), VIEWER_RAMP (viewers' page loads, s, 10), SPEED (2),
 # HEAD_START (virtual s of each game published at start, 900: ~150 moves, a game well under way),
-# DRAIN (s, 6), OUT, CARGO_TARGET_DIR; TENGEN_BIN and HALL_SCALE_BIN (both) skip the build.
+# DRAIN (s, 6), OUT, CARGO_TARGET_DIR; TENGEN_BIN and GEN_BIN (both) skip the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNTS=("$@")
@@ -36,8 +36,6 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
 mkdir -p "$OUT"
 chmod 755 "$OUT"
 
-MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-[ -x "$MOSQUITTO" ] || { echo "hall-viewers: mosquitto is not installed" >&2; exit 1; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 for m in "${MODES[@]}"; do
     case $m in
@@ -69,21 +67,8 @@ for n in "${COUNTS[@]}"; do
         chmod 755 "$site"
         MQTT_PORT=$(free_port)
         HTTP_PORT=$(free_port)
-        cat >"$OUT/mosquitto-$run.conf" <<CONF
-listener $MQTT_PORT 127.0.0.1
-allow_anonymous true
-persistence false
-max_packet_size 1048576
-max_queued_messages 10000
-max_inflight_messages 100
-max_connections -1
-log_type error
-log_type warning
-CONF
-        "$MOSQUITTO" -c "$OUT/mosquitto-$run.conf" >"$OUT/mosquitto-$run.log" 2>&1 &
-        MOSQ=$!
+        start_mosquitto "$run" "$MQTT_PORT"
         PIDS=("$MOSQ")
-        wait_port "$MQTT_PORT"
         cat >"$OUT/hall-$run.toml" <<CONF
 # Every simulated viewer comes from 127.0.0.1, as behind a reverse proxy: no caps per
 # address, and room for every viewer (SECURITY.md, issue 21).
