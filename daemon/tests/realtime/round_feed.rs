@@ -298,8 +298,8 @@ fn moves_of_events(events: &[Value]) -> Vec<(String, String)> {
 }
 
 /// The main line of an SGF as (colour, GTP point or `pass`).
-fn moves_of_sgf(text: &str) -> Result<Vec<(String, String)>, String> {
-    let record = tengen_rules::sgf::parse(text).map_err(|e| e.to_string())?;
+fn moves_of_sgf(text: &str) -> Result<Vec<(String, String)>, tengen_rules::sgf::SgfError> {
+    let record = tengen_rules::sgf::parse(text)?;
     Ok(record
         .moves
         .iter()

@@ -196,9 +196,8 @@ impl RoundFeed {
     }
 
     /// Catches up with the public side of the hall: the games whose public events changed
-    /// are written again, then the indexes and `tournament.json`. Returns true when any
-    /// file changed.
-    pub(crate) fn refresh(&mut self, app: &App) -> bool {
+    /// are written again, then the indexes and `tournament.json`.
+    pub(crate) fn refresh(&mut self, app: &App) {
         let now = SystemTime::now();
         self.refreshed = Some(Instant::now());
         let games = rounds::round_games(app, None, false);
@@ -309,9 +308,8 @@ impl RoundFeed {
     }
 
     /// Writes the files from the games followed: each game's two, each round's index and
-    /// `tournament.json`; a file whose bytes are the same is kept as it was. True when any
-    /// file changed, came or went.
-    fn write_files(&mut self, app: &App, now: SystemTime) -> bool {
+    /// `tournament.json`; a file whose bytes are the same is kept as it was.
+    fn write_files(&mut self, app: &App, now: SystemTime) {
         // One game per table of a round: the one that started last (a game set up again).
         let mut chosen: BTreeMap<(RoundOrder, String), &Followed> = BTreeMap::new();
         for f in self.games.values() {
@@ -375,21 +373,15 @@ impl RoundFeed {
             "feed/tournament.json".to_string(),
             (Bytes::from(pretty(&tournament)), FileKind::Json, false),
         );
-        let mut changed = self.files.len() != want.len();
         let mut files = BTreeMap::new();
         for (path, (body, kind, finished)) in want {
             let file = match self.files.remove(&path) {
                 Some(old) if old.body == body && old.finished == finished => old,
-                _ => {
-                    changed = true;
-                    Arc::new(FeedFile::new(body, kind, finished, now))
-                }
+                _ => Arc::new(FeedFile::new(body, kind, finished, now)),
             };
             files.insert(path, file);
         }
-        changed |= !self.files.is_empty();
         self.files = files;
-        changed
     }
 }
 
