@@ -2,7 +2,7 @@
 // virtual time), with the board around it modelled by the process that started this one
 // (`tengen-emulated-board`, firmware/host/), which runs tengen-sim's physical model.
 //
-//   node harness.mjs --image path/to/tengen-firmware.elf
+//   node harness.mjs --image path/to/tengen-firmware.elf [--size 9|13|19]
 //
 // Booting: no boot ROM is loaded or needed. The ELF's loadable segments go into the
 // emulated flash at their load addresses (the second stage boot loader at 0x10000000, the
@@ -29,7 +29,8 @@
 // firmware/core/src/mux_scan.rs). A conversion that starts less than SETTLE_NS after the
 // lines last changed reads what the input carried before (the multiplexers and the
 // sampling capacitor have not settled); those are counted, so a firmware that does not wait
-// shows. The buttons are switches to ground on GPIO 14 and 15 with pull-ups.
+// shows. The buttons are switches to ground on GPIO 14 and 15 with pull-ups; the board
+// size is strapped on GPIO 10 and 11.
 
 import { readFileSync, readSync, writeSync } from 'node:fs';
 import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
@@ -41,7 +42,10 @@ const ADDRESS_PINS = [2, 3, 4, 5, 6, 7, 8, 9];
 const BUTTON_PINS = [14, 15];
 const UART_TX_PIN = 0;
 const SETTLE_NS = 1000;
-const SIZE = 19;
+// The board size, strapped on GPIO 10 (13x13) or 11 (9x9) to ground; 19x19 with neither.
+const SIZE_STRAPS = { 9: [11], 13: [10], 19: [] };
+const SIZE = Number(argument('--size') ?? 19);
+if (!(SIZE in SIZE_STRAPS)) fail(`--size ${SIZE}: the firmware is strapped for 9, 13 or 19`);
 const POINTS = SIZE * SIZE;
 const MUXES = Math.ceil(POINTS / 16);
 // A gap this long between two conversions starts a new scan.
@@ -52,12 +56,15 @@ function fail(message) {
   process.exit(2);
 }
 
+function argument(name) {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? undefined : process.argv[i + 1];
+}
+
 function imagePath() {
-  const i = process.argv.indexOf('--image');
-  if (i < 0 || !process.argv[i + 1]) {
-    fail('usage: node harness.mjs --image FIRMWARE.elf');
-  }
-  return process.argv[i + 1];
+  const image = argument('--image');
+  if (!image) fail('usage: node harness.mjs --image FIRMWARE.elf [--size 9|13|19]');
+  return image;
 }
 
 /** Copies the ELF's loadable segments into flash at their physical (load) addresses. */
@@ -193,8 +200,9 @@ mcu.uart[0].onBaudRateChange = (rate) => {
   baud = rate;
 };
 
-// Buttons idle: pulled up, open.
+// Buttons idle: pulled up, open. The size straps as the board is built.
 for (const pin of BUTTON_PINS) mcu.gpio[pin].setInputValue(true);
+for (const pin of [10, 11]) mcu.gpio[pin].setInputValue(!SIZE_STRAPS[SIZE].includes(pin));
 
 let instructions = 0;
 let wfiFixes = 0;
@@ -276,6 +284,7 @@ const summary = JSON.stringify({
   virtual_s: clock.nanos / 1e9,
   wall_s: wallS,
   chunks,
+  size: SIZE,
   instructions,
   mips: instructions / wallS / 1e6,
   conversions,

@@ -6,6 +6,7 @@
 //! | 0 | UART0 TX to the Pi (1 000 000 baud, 8N1) |
 //! | 2..5 | `address` S0..S3: every first-level multiplexer |
 //! | 6..9 | `adc_address` T0..T3: the two second-level multiplexers |
+//! | 10, 11 | the board size, read at reset: both open 19x19, GPIO 10 to ground 13x13, GPIO 11 to ground 9x9 |
 //! | 14, 15 | `black_button`, `white_button`: switches to ground, pull-ups |
 //! | 25 | `led`: blinks, on and off about every second, while the firmware runs |
 //! | 26, 27 | ADC inputs 0 and 1: the second-level multiplexers' outputs |
@@ -51,6 +52,9 @@ const ADDRESS_MASK: u32 = 0xFF << ADDRESS_SHIFT;
 /// Black's and White's buttons.
 const BLACK_BUTTON: u32 = 14;
 const WHITE_BUTTON: u32 = 15;
+/// The board-size straps (pull-ups; a jumper to ground selects).
+const SIZE_13: u32 = 10;
+const SIZE_9: u32 = 11;
 /// The LED (the Pico's own).
 const LED: u32 = 25;
 /// Bytes the transmit queue holds: seven 19x19 scans.
@@ -266,11 +270,11 @@ fn main() -> ! {
     ) else {
         panic!("clocks did not start");
     };
-    let sio = hal::Sio::new(pac.SIO);
+    let hal_sio = hal::Sio::new(pac.SIO);
     let pins = hal::gpio::Pins::new(
         pac.IO_BANK0,
         pac.PADS_BANK0,
-        sio.gpio_bank0,
+        hal_sio.gpio_bank0,
         &mut pac.RESETS,
     );
 
@@ -290,6 +294,10 @@ fn main() -> ! {
         pins.gpio15.into_pull_up_input(),
     );
     let _led = pins.gpio25.into_push_pull_output();
+    let _straps = (
+        pins.gpio10.into_pull_up_input(),
+        pins.gpio11.into_pull_up_input(),
+    );
 
     // The ADC on GPIO 26 and 27 (digital side of the pads off); each result through the
     // FIFO (threshold 1) and its interrupt.
@@ -330,7 +338,19 @@ fn main() -> ! {
         pac::NVIC::unmask(pac::Interrupt::ADC_IRQ_FIFO);
     }
 
-    let Ok(mut firmware) = Firmware::new(Config::standard()) else {
+    // The pull-ups have had the whole set-up to charge the straps' wiring.
+    let straps = sio().gpio_in().read().bits();
+    let size = if straps & (1 << SIZE_9) == 0 {
+        9
+    } else if straps & (1 << SIZE_13) == 0 {
+        13
+    } else {
+        19
+    };
+    let Ok(mut firmware) = Firmware::new(Config {
+        size,
+        ..Config::standard()
+    }) else {
         panic!("firmware configuration");
     };
     let mut board = Rp2040Board;
@@ -343,10 +363,10 @@ fn main() -> ! {
         let bit = 1 << LED;
         if led_on {
             // SAFETY: only the LED's bit.
-            self::sio().gpio_out_set().write(|w| unsafe { w.bits(bit) });
+            sio().gpio_out_set().write(|w| unsafe { w.bits(bit) });
         } else {
             // SAFETY: only the LED's bit.
-            self::sio().gpio_out_clr().write(|w| unsafe { w.bits(bit) });
+            sio().gpio_out_clr().write(|w| unsafe { w.bits(bit) });
         }
         sleep_until(next);
     }
