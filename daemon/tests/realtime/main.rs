@@ -2,7 +2,7 @@
 //! Chromium (`browser_*`), the serial and service fault campaigns (`fault_serial`,
 //! `fault_service`), kills and restarts of `tengen run` (`service_kill`, `service_restart`),
 //! a full disk under a playing board (`storage_full`), the Pi build under qemu
-//! (`pi_qemu`), a rehearsed round (`rehearsal`) and its public feed behind nginx
+//! (`pi_qemu`), the scanning firmware under its emulator (`firmware_emulated`), a rehearsed round (`rehearsal`) and its public feed behind nginx
 //! (`round_feed`).
 //!
 //! They spend their time waiting on processes, brokers and browsers, not on the CPU (a CI
@@ -33,6 +33,7 @@ mod browser_live;
 mod browser_round;
 mod fault_serial;
 mod fault_service;
+mod firmware_emulated;
 mod hall_limits;
 mod hall_new_journal;
 mod pi_qemu;

@@ -183,12 +183,18 @@ pub fn run(
     let mut unheard = 0u64;
     let mut max_lag = Duration::ZERO;
     let end_ms = (sim.end_time() + u64::from(options.extra_ms)) as u32;
-    let started = Instant::now();
+    // Set once the first millisecond has run: Node.js takes a few hundred ms to load the
+    // emulator, which must not count as the board falling behind (the service would map
+    // the first frames' clock with that delay in it).
+    let mut started = Instant::now();
     for ms in 0..end_ms {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        if options.pace == Pace::WallClock {
+        if ms == 1 {
+            started = Instant::now() - Duration::from_millis(1);
+        }
+        if options.pace == Pace::WallClock && ms > 0 {
             let due = Duration::from_millis(u64::from(ms));
             let now = started.elapsed();
             if now < due {
