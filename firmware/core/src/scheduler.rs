@@ -81,7 +81,7 @@ impl Config {
 /// Why a configuration cannot run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConfigError {
-    /// The board size is 0 or beyond what the standard wiring carries.
+    /// The board size is 0 or above 25 (the protocol's largest).
     BoardSize,
     /// A scan rate of 0, or above 1000 (one scan per ms).
     ScanRate,
@@ -240,6 +240,9 @@ pub struct Firmware {
 impl Firmware {
     /// A firmware fresh from reset.
     pub fn new(config: Config) -> Result<Firmware, ConfigError> {
+        if config.size > crate::frame::MAX_BOARD_SIZE {
+            return Err(ConfigError::BoardSize);
+        }
         let plan = MuxPlan::standard(config.size).ok_or(ConfigError::BoardSize)?;
         if config.scan_hz == 0 || config.scan_hz > 1000 {
             return Err(ConfigError::ScanRate);
