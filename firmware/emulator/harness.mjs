@@ -141,6 +141,11 @@ function writeAll(buf) {
 const mcu = new RP2040();
 mcu.logger = new ConsoleLogger(LogLevel.Error, true);
 const imageBytes = loadElf(mcu, imagePath());
+// RAM painted before the reset: at the end, the lowest byte the stack changed below its top
+// (0x20040000, the end of the 256 KiB of striped SRAM) gives its high-water mark.
+const STACK_TOP = 0x40000;
+const PAINT = 0xa5;
+mcu.sram.fill(PAINT);
 mcu.core.VTOR = VECTORS;
 mcu.core.reset();
 const { core, clock } = mcu;
@@ -278,6 +283,17 @@ for (;;) {
 }
 
 const wallS = Number(process.hrtime.bigint() - started) / 1e9;
+// The stack grows down from STACK_TOP (statics sit at the bottom of RAM): its deepest
+// write is just above the first run of 256 painted bytes below the top.
+let deepest = STACK_TOP;
+for (let a = STACK_TOP - 1, run = 0; a >= 0; a--) {
+  if (mcu.sram[a] !== PAINT) {
+    run = 0;
+  } else if (++run >= 256) {
+    deepest = a + run;
+    break;
+  }
+}
 const summary = JSON.stringify({
   emulator: 'rp2040js',
   image_bytes: imageBytes,
@@ -289,6 +305,7 @@ const summary = JSON.stringify({
   mips: instructions / wallS / 1e6,
   conversions,
   unsettled_conversions: unsettled,
+  stack_bytes: STACK_TOP - deepest,
   wfi_fixes: wfiFixes,
   uart_baud: baud,
   uart_tx_function: mcu.gpio[UART_TX_PIN].functionSelect,

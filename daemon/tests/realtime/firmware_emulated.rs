@@ -64,6 +64,7 @@ fn play_on_emulator(image: PathBuf, source: Source, speed: f64) -> Played {
             noise: 0.0,
             violations: 0.0,
             speed,
+            moves: None,
         },
         image: Some(image),
         tengen: PathBuf::from(env!("CARGO_BIN_EXE_tengen")),

@@ -35,6 +35,8 @@ pub struct GameSpec {
     pub violations: f64,
     /// Thinking time divided by this (SGF games; 1 is human pace, as `tengen sim`).
     pub speed: f64,
+    /// Only the SGF game's first moves (its result dropped), if given.
+    pub moves: Option<usize>,
 }
 
 /// What the board config needs from the game.
@@ -69,8 +71,12 @@ pub fn simulation(spec: &GameSpec) -> Result<(Simulation, GameSetup), EmulatorEr
     match &spec.source {
         Source::Sgf(path) => {
             let text = read(path)?;
-            let record: GameRecord = tengen_rules::sgf::parse(&text)
+            let mut record: GameRecord = tengen_rules::sgf::parse(&text)
                 .map_err(|e| EmulatorError::Game(format!("{}: {e}", path.display())))?;
+            if let Some(n) = spec.moves.filter(|&n| n < record.moves.len()) {
+                record.moves.truncate(n);
+                record.result = None;
+            }
             let input = GameInput::from_record(&record);
             let mut play = GameOptions {
                 think: ThinkTime::human().faster(spec.speed.max(0.001)),

@@ -47,6 +47,9 @@ struct Args {
     /// The chance that the game breaks a rule once (a stone moved, a capture not lifted...).
     #[arg(long, default_value_t = 0.0)]
     violations: f64,
+    /// Play only the SGF game's first N moves.
+    #[arg(long)]
+    moves: Option<usize>,
 }
 
 fn main() -> ExitCode {
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
             noise: args.noise,
             violations: args.violations,
             speed: args.speed,
+            moves: args.moves,
         },
         image: args.image.clone(),
         tengen,
