@@ -42,20 +42,24 @@ pub static BOOT2_FIRMWARE: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;
 
 /// The crystal on a Pico (and most RP2040 boards).
 const XTAL_HZ: u32 = 12_000_000;
-/// The link's rate (`[hardware.serial] baud` on the Pi): 12-bit scans at 100 Hz need
-/// 564 kbit/s (`hal/PROTOCOL.md`, section 4).
+/// `[hardware.serial] baud` on the Pi: 12-bit scans at 100 Hz need 564 kbit/s
+/// (`hal/PROTOCOL.md`, section 4).
 const BAUD: u32 = 1_000_000;
-/// The first first-level address line (S0); S1..S3 follow, then T0..T3.
-const ADDRESS_SHIFT: u32 = 2;
+/// `address`: the first-level multiplexers' S0 (S1..S3 on the next three GPIOs).
+const ADDRESS: u32 = 2;
+/// `adc_address`: the second-level multiplexers' S0 (S1..S3 on the next three GPIOs).
+const ADC_ADDRESS: u32 = 6;
 /// The eight address lines' mask.
-const ADDRESS_MASK: u32 = 0xFF << ADDRESS_SHIFT;
-/// Black's and White's buttons.
+const ADDRESS_MASK: u32 = (0xF << ADDRESS) | (0xF << ADC_ADDRESS);
+/// `black_button`: a switch to ground, with the pin's pull-up.
 const BLACK_BUTTON: u32 = 14;
+/// `white_button`: a switch to ground, with the pin's pull-up.
 const WHITE_BUTTON: u32 = 15;
-/// The board-size straps (pull-ups; a jumper to ground selects).
+/// The 13x13 strap (`[board] size`): a jumper to ground selects it.
 const SIZE_13: u32 = 10;
+/// The 9x9 strap.
 const SIZE_9: u32 = 11;
-/// The LED (the Pico's own).
+/// `led`: the Pico's own.
 const LED: u32 = 25;
 /// Bytes the transmit queue holds: seven 19x19 scans.
 const QUEUE_BYTES: usize = 4096;
@@ -149,7 +153,7 @@ struct Rp2040Board;
 
 impl ScanBus for Rp2040Board {
     fn select(&mut self, address: u8, adc_address: u8) {
-        let want = (u32::from(address) | u32::from(adc_address) << 4) << ADDRESS_SHIFT;
+        let want = u32::from(address) << ADDRESS | u32::from(adc_address) << ADC_ADDRESS;
         let now = sio().gpio_out().read().bits() & ADDRESS_MASK;
         // SAFETY: only the address lines' bits are flipped.
         sio()
