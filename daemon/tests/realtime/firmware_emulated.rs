@@ -21,8 +21,9 @@ use std::process::Command;
 use serde_json::Value;
 use tengen_daemon::journal::Journal;
 use tengen_firmware_host::{play, BoardOptions, GameSpec, PlayOptions, Played, Source};
-use tengen_protocol::Event;
-use tengen_rules::{Color, Game, Move, Point, Superko};
+use tengen_rules::{Color, Move};
+
+use crate::played_moves;
 
 /// The scripted game: a capture, a captured stone left on the board at the press, a stone
 /// moved, two passes.
@@ -317,38 +318,15 @@ fn a_gnugo_game_on_the_emulated_firmware_is_the_sim_backends_game() {
     assert_eq!(got, want, "the records differ beyond the clocks");
 
     // The journal's moves and captures are the rules core's.
-    let mut rules = Game::new(record.size, Superko::Situational).expect("a game");
-    let want_moves: Vec<(Color, Point, Vec<Point>)> = record
-        .moves
-        .iter()
-        .map(|m| {
-            let played = rules.play_as(m.color, m.mv).expect("a legal move");
-            let Move::Play(point) = m.mv else {
-                panic!("no pass in the first {GNUGO_MOVES} moves");
-            };
-            (m.color, point, played.captured)
-        })
-        .collect();
+    let moves: Vec<(Color, Move)> = record.moves.iter().map(|m| (m.color, m.mv)).collect();
+    let want_moves = played_moves::rules_moves(record.size, &moves);
     assert!(
         want_moves.iter().any(|m| !m.2.is_empty()),
         "the game captures"
     );
     let (journal, _) =
         Journal::open(&played.dir.path().join("data"), "emulated-01").expect("open the journal");
-    let got_moves: Vec<(Color, Point, Vec<Point>)> = journal
-        .read_from(1)
-        .expect("read the journal")
-        .iter()
-        .filter_map(|e| match &e.event {
-            Event::Move {
-                color,
-                point,
-                captured,
-                ..
-            } => Some((*color, *point, captured.clone())),
-            _ => None,
-        })
-        .collect();
+    let got_moves = played_moves::journal_moves(&journal.read_from(1).expect("read the journal"));
     assert_eq!(got_moves, want_moves);
     let alerts = alerts(&self::journal(&played));
     assert!(alerts.is_empty(), "no alert in a clean game: {alerts:?}");

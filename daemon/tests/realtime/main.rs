@@ -20,6 +20,8 @@ mod broker;
 mod browser;
 #[path = "../support/http.rs"]
 mod http;
+#[path = "../support/played_moves.rs"]
+mod played_moves;
 #[path = "../support/small_fs.rs"]
 mod small_fs;
 #[path = "../support/tls.rs"]

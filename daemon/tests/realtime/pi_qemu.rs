@@ -34,6 +34,7 @@
 
 use crate::broker;
 use crate::http;
+use crate::played_moves;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -44,7 +45,7 @@ use std::time::{Duration, Instant};
 use tengen_daemon::journal::Journal;
 use tengen_mcu::live::{LiveBoard, LiveOptions};
 use tengen_protocol::Event;
-use tengen_rules::{Color, Game, Move, Point, Superko};
+use tengen_rules::{Color, Move};
 use tengen_sim::{GameInput, GameOptions, SimOptions, Simulation, ThinkTime};
 
 /// The source game: a 9x9 GNU Go game of the rules fixtures whose move 23 captures.
@@ -274,22 +275,6 @@ fn source_game() -> GameInput {
     input
 }
 
-/// Each move with the stones the rules core says it captures.
-fn with_captures(input: &GameInput) -> Vec<(Color, Point, Vec<Point>)> {
-    let mut game = Game::new(input.size, Superko::Situational).expect("a 9x9 game");
-    input
-        .moves
-        .iter()
-        .map(|&(color, mv)| {
-            let played = game.play_as(color, mv).expect("a legal move");
-            let Move::Play(point) = mv else {
-                panic!("the source game has no pass in its first {MOVES} moves");
-            };
-            (color, point, played.captured)
-        })
-        .collect()
-}
-
 /// The moves of an SGF text's main line.
 fn sgf_moves(text: &str) -> Vec<(Color, Move)> {
     tengen_rules::sgf::parse(text)
@@ -381,7 +366,7 @@ async fn the_aarch64_service_records_a_serial_game_under_qemu() {
     // The simulated board: the game's first moves at SPEED, as `tengen-mcu --speed` plays.
     let input = source_game();
     let want: Vec<(Color, Move)> = input.moves.clone();
-    let want_captures = with_captures(&input);
+    let want_captures = played_moves::rules_moves(input.size, &input.moves);
     let play = GameOptions {
         think: ThinkTime::human().faster(SPEED),
         finish: false,
@@ -511,18 +496,7 @@ async fn the_aarch64_service_records_a_serial_game_under_qemu() {
         "a clean stop leaves no torn tail"
     );
     let events = journal.read_from(1).expect("read the journal");
-    let journaled: Vec<(Color, Point, Vec<Point>)> = events
-        .iter()
-        .filter_map(|e| match &e.event {
-            Event::Move {
-                color,
-                point,
-                captured,
-                ..
-            } => Some((*color, *point, captured.clone())),
-            _ => None,
-        })
-        .collect();
+    let journaled = played_moves::journal_moves(&events);
     assert_eq!(
         journaled, want_captures,
         "the journal's moves and captures are the rules core's"

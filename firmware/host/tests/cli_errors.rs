@@ -10,7 +10,10 @@ fn run(args: &[&str], path: Option<&str>) -> (Option<i32>, String) {
         cmd.env("PATH", p);
     }
     let out = cmd.output().expect("run tengen-emulated-board");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -47,5 +50,8 @@ fn a_missing_image_is_named_with_the_command_that_builds_it() {
     );
     assert_eq!(code, Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("no-such-image.elf is missing: run firmware/build-image"), "{err}");
+    assert!(
+        err.contains("no-such-image.elf is missing: run firmware/build-image"),
+        "{err}"
+    );
 }
