@@ -16,6 +16,7 @@
 //
 //   in   'B' u32 ms, u8 buttons (bit 0 Black's closed, bit 1 White's), u16 n, n x u16
 //        readings: the board during [ms, ms + 1): run that millisecond.
+//   out  'H': loaded (rp2040js and the image), once at start, before anything else.
 //   in   'E': finish: write the summary and exit.
 //   out  'U' u16 n, n x (u32 ns into the chunk, u8 byte): what the firmware wrote to UART0.
 //   out  'S' u64 first conversion's start, u64 last conversion's end (ns): one scan.
@@ -231,6 +232,7 @@ function runUntil(targetNs) {
   }
 }
 
+writeAll(Buffer.from('H'));
 const started = process.hrtime.bigint();
 let chunks = 0;
 for (;;) {

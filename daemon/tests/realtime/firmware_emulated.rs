@@ -251,13 +251,16 @@ fn a_scripted_game_on_the_emulated_firmware_is_the_sim_backends_game_with_its_al
     let (got, got_clocks) = split_clocks(&played.sgf);
     assert_eq!(got, want, "the records differ beyond the clocks");
     assert!(want.len() > 10, "a real game: {sim_sgf}");
-    // The same clocks, within 50 ms: Black's all short by the same amount, the time
-    // between the service starting the game (and Black's clock) and the emulated board's
-    // reset, which `tengen sim` does not have. (Most agree to the millisecond; one press in
-    // this game is charged 39 ms differently, the same in every run: the sim backend
-    // classifies the simulated field itself after its first 3 s, the serial path
-    // classifies raw readings with the hal's hysteresis, and a stone's transients can end
-    // a few scans apart.)
+    // The same clocks, within 100 ms: Black's all short by the same amount, the time
+    // between the service starting the game (and Black's clock) and the game's first
+    // instant on the emulated board (which is switched on 2 s before play), which `tengen
+    // sim` does not have. Most agree to the millisecond on a quiet machine; one press in
+    // this game is charged 39 ms differently in every run (the sim backend classifies the
+    // simulated field itself after its first 3 s, the serial path classifies raw readings
+    // with the hal's hysteresis, and a stone's transients can end a few scans apart); and
+    // on a busy machine a service that stops reading its line for a while has its mapping
+    // of the board's clock follow the late frames by up to 5 per mille (hal/PROTOCOL.md,
+    // section 2), tens of ms over a game.
     assert_eq!(got_clocks.len(), want_clocks.len());
     let black_offset = got_clocks
         .iter()
@@ -266,7 +269,7 @@ fn a_scripted_game_on_the_emulated_firmware_is_the_sim_backends_game_with_its_al
         .map(|(g, w)| w.1 - g.1)
         .expect("Black moved");
     assert!(
-        (0.0..5.0).contains(&black_offset),
+        (0.0..10.0).contains(&black_offset),
         "the service starts Black's clock before the board runs: {black_offset}"
     );
     for (g, w) in got_clocks.iter().zip(&want_clocks) {
@@ -278,7 +281,7 @@ fn a_scripted_game_on_the_emulated_firmware_is_the_sim_backends_game_with_its_al
             g.0, g.1, w.1
         );
         assert!(
-            apart.abs() <= 0.05,
+            apart.abs() <= 0.1,
             "clock {g:?} against tengen sim's {w:?} (Black's offset {black_offset:.3} s)"
         );
     }

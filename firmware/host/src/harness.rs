@@ -48,7 +48,8 @@ pub struct Harness {
 
 impl Harness {
     /// Starts `node harness --image image --size size` (the size the board's straps
-    /// select); what it says on stderr goes to `stderr_path`.
+    /// select) and waits until it has loaded; what it says on stderr goes to
+    /// `stderr_path`.
     pub fn spawn(
         node: &Path,
         harness: &Path,
@@ -79,12 +80,23 @@ impl Harness {
                 "the emulator's pipes are missing".into(),
             ));
         };
-        Ok(Harness {
+        let mut harness = Harness {
             child,
             input: BufWriter::new(stdin),
             output: BufReader::new(stdout),
             stderr_path: stderr_path.to_path_buf(),
-        })
+        };
+        // Node.js takes a few hundred ms to load rp2040js and the image: wait for it here,
+        // so that a board service started next does not see a silent line meanwhile.
+        let mut loaded = [0u8; 1];
+        harness.read_exact(&mut loaded)?;
+        if loaded[0] != b'H' {
+            return Err(EmulatorError::Protocol(format!(
+                "expected the emulator's start, got {:#04x}",
+                loaded[0]
+            )));
+        }
+        Ok(harness)
     }
 
     /// What the emulator wrote on stderr so far, for error messages.

@@ -73,6 +73,9 @@ pub fn play(options: &PlayOptions) -> Result<Played, EmulatorError> {
         .prefix("tengen-emulated-")
         .tempdir()
         .map_err(EmulatorError::io("create a temporary folder"))?;
+    // The emulator first (it takes a moment to load), then the service: from the moment
+    // the service opens the line, the board talks.
+    let harness = emulated_board::start_emulator(&paths, sim.size(), dir.path())?;
     let mut pty = service::Pty::open(&dir.path().join("tty"))?;
     let ports = service::Ports {
         mqtt: service::free_port()?,
@@ -89,15 +92,12 @@ pub fn play(options: &PlayOptions) -> Result<Played, EmulatorError> {
     let mut board_service =
         service::BoardService::start(&options.tengen, &config, ports.http, dir.path())?;
     board_service.wait_ready(Duration::from_secs(20))?;
-    // The serial link opens its device within its first turns.
-    std::thread::sleep(Duration::from_millis(300));
-    let report = emulated_board::run(
+    let report = emulated_board::run_on(
         sim,
-        &paths,
+        harness,
         options.board,
         &mut pty.master,
         &AtomicBool::new(false),
-        dir.path(),
     )?;
     board_service.check_running()?;
     let (code, sgf) = board_service.get("/game.sgf")?;

@@ -50,7 +50,8 @@ pub struct Report {
     pub virtual_ms: u64,
     /// Wall time it took.
     pub wall: Duration,
-    /// How far virtual time fell behind the wall clock at worst (wall-clock pacing).
+    /// How far the line fell behind the wall clock at worst (wall-clock pacing): the
+    /// emulator more than its lead behind, or the writer held up.
     pub max_lag: Duration,
     /// Bytes put on the line.
     pub bytes: u64,

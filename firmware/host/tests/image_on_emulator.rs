@@ -53,6 +53,7 @@ fn the_image_scans_a_19x19_board_every_10_ms_and_the_pis_decoder_reads_every_fra
         BoardOptions {
             pace: Pace::Free,
             extra_ms: 500,
+            power_on_ms: 0,
             ..BoardOptions::default()
         },
         &mut std::io::sink(),
