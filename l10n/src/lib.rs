@@ -7,6 +7,8 @@
 //! - [`negotiate`] / [`from_request`]: `?lang=`, then the `lang` cookie, then
 //!   `Accept-Language`, then the configured default;
 //! - [`text`]: one message with its arguments;
+//! - [`result_words`], [`rank_words`], [`Margin`]: sentences made of several messages (a
+//!   result, a margin in the language's unit, a rank), the same in the pages' script;
 //! - [`Render`]: a page template's placeholders (`{{lang}}`, `{{t:ID}}`, `{{lang-switch}}`,
 //!   `{{l10n:PREFIXES}}`) filled in;
 //! - [`check_catalog`], [`check_template`]: what CI holds to (every id in every language,
@@ -18,11 +20,15 @@ mod lang;
 mod messages;
 mod negotiate;
 mod page;
+mod words;
 
 pub use lang::{Lang, LangError};
 pub use messages::{check_catalog, message_ids, message_vars, text, try_text, L10nError};
 pub use negotiate::{from_request, negotiate, COOKIE_NAME};
 pub use page::{check_template, html_escape, lang_switch, messages_script, script_json, Render};
+pub use words::{
+    alert_check_id, komi_words, margin_words, rank_words, result_words, Margin, Rank, Stones,
+};
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,9 @@
 //! - `{{lang-switch}}`: the language switch (links that set the `lang` cookie and reload);
 //! - `{{l10n:PREFIX PREFIX…}}`: every message whose id starts with one of the prefixes, as
 //!   one JSON object in `<script id="l10n" type="application/json">`, and the helper
-//!   `t(id, args)` that the page's JavaScript calls to fill their `{ $name }` placeables.
+//!   `t(id, args)` that the page's JavaScript calls to fill their `{ $name }` placeables,
+//!   and the sentences made of several messages (`resultWords`, `rankWords`...: the
+//!   JavaScript of [`crate::words`]).
 
 use std::collections::BTreeMap;
 
@@ -94,8 +96,9 @@ pub fn messages_script(lang: Lang, prefixes: &[&str]) -> String {
         }
     }
     format!(
-        "<script id=\"l10n\" type=\"application/json\">{}</script>\n{HELPER}",
-        script_json(&serde_json::Value::Object(map.into_iter().collect()))
+        "<script id=\"l10n\" type=\"application/json\">{}</script>\n{HELPER}\n{}",
+        script_json(&serde_json::Value::Object(map.into_iter().collect())),
+        crate::words::SCRIPT
     )
 }
 

@@ -14,8 +14,8 @@ clock-waiting-arbiter = waiting for the arbiter
 clock-period-used = period used
 clock-period-used-left = period used, { $n } left
 clock-seconds = { $s } seconds
-clock-counting = counting { $s }
-clock-counting-last = counting { $s } (last period)
+clock-counting = byo-yomi { $s }
+clock-counting-last = byo-yomi { $s } (last period)
 clock-none = no clock
 clock-sudden-death = { $main } sudden death
 clock-byoyomi = { $main } + byo-yomi { $n } × { $period }
@@ -26,7 +26,10 @@ clock-s = { $n } s
 clock-min = { $n } min
 clock-h = { $n } h
 
-## Results (`B+R`, `W+T`, `W+F`, `B+3.5`, `0`, `Void`) and why a game ended
+## Results (`B+R`, `W+T`, `W+F`, `B+3.5`, `0`, `Void`) and why a game ended. A margin (or a komi)
+## is said with `result-margin` (`face-margin` on the displays): `$n` the whole points, `$s`
+## the stones (`8¾`); a language says it in its unit, with either or both (Chinese in stones,
+## Art. 9 and 11; Japanese in 目 with 半).
 
 result-draw = a draw (0)
 result-void = no result (Void)
@@ -34,8 +37,12 @@ result-unknown = result unknown (?)
 result-resign = { $w } wins by resignation ({ $r })
 result-time = { $w } wins on time ({ $r })
 result-forfeit = { $w } wins by forfeit ({ $r })
-result-points = { $w } wins by { $n } points ({ $r })
+result-points = { $w } wins by { $margin } ({ $r })
 result-win = { $w } wins ({ $r })
+result-margin = { $n } points
+result-margin-one = { $n } point
+result-margin-half = { $n }.5 points
+result-margin-half-only = half a point
 reason-count = by count
 reason-resignation = by resignation
 reason-time = on time
@@ -44,7 +51,7 @@ reason-arbiter = by the arbiter
 
 ## The players' displays (128x64 pixels, `table/`): short words that fit their place on
 ## the face. `$n` a number, `$period` and `$inc` a duration (`face-s`...), `$w` a side
-## (`face-black`, `face-white`), `$margin` the points as SGF writes them, `$name` a player.
+## (`face-black`, `face-white`), `$margin` a `face-margin` message, `$name` a player.
 
 face-call-arbiter = ! CALL ARBITER !
 face-paused = PAUSED
@@ -80,6 +87,10 @@ face-win-resign = { $w } wins (resign)
 face-win-time = { $w } wins on time
 face-win-forfeit = { $w } wins (forfeit)
 face-win-by = { $w } wins by { $margin }
+face-margin = { $n }
+face-margin-one = { $n }
+face-margin-half = { $n }.5
+face-margin-half-only = 0.5
 face-draw = Draw
 face-void = No result
 face-no-game = no game
