@@ -47,6 +47,11 @@ impl Margin {
         points.parse().ok().and_then(Margin::from_points)
     }
 
+    /// No margin at all (a komi of 0).
+    pub fn is_zero(self) -> bool {
+        self.halves == 0
+    }
+
     /// The whole points (`17` of 17.5): the placeable `$n`.
     pub fn whole_points(self) -> u64 {
         self.halves / 2
@@ -143,7 +148,7 @@ pub fn result_words(lang: Lang, result: &str) -> String {
         "R" | "Resign" => plain("result-resign"),
         "T" | "Time" => plain("result-time"),
         "F" | "Forfeit" => plain("result-forfeit"),
-        _ => match Margin::from_text(how).filter(|m| m.halves > 0) {
+        _ => match Margin::from_text(how).filter(|m| !m.is_zero()) {
             Some(m) => {
                 let margin = margin_words(lang, "result-margin", m);
                 text(

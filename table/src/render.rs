@@ -55,7 +55,7 @@ use embedded_graphics::prelude::{DrawTarget, Point as Px, Primitive, Size};
 use embedded_graphics::primitives::{Circle, PrimitiveStyleBuilder, Rectangle, Triangle};
 use embedded_graphics::text::{Baseline, Text};
 use embedded_graphics::Drawable;
-use tengen_l10n::Lang;
+use tengen_l10n::{Lang, Margin, Rank};
 use tengen_rules::{Color, Point};
 
 use crate::face::{ClockFace, Face, Name, Over, Play, Screen, Stage, Waiting};
@@ -474,7 +474,8 @@ fn ended(f: &mut MonoFrame, w: &Words, color: Color, over: &Over) {
     }
 }
 
-/// The result in words: "Black wins by 1.5", "White wins (resign)", "Draw"...
+/// The result in words: "Black wins by 1.5", "黑方胜¾子", "黒の1目半勝ち", "White wins
+/// (resign)", "Draw"...
 fn say_result(out: &mut Line, w: &Words, result: &str) -> fmt::Result {
     let (winner, how) = match result.split_once('+') {
         Some(("B", how)) => (w.black.as_str(), how),
@@ -492,9 +493,30 @@ fn say_result(out: &mut Line, w: &Words, result: &str) -> fmt::Result {
         "R" | "Resign" => &w.win_resign,
         "T" | "Time" => &w.win_time,
         "F" | "Forfeit" => &w.win_forfeit,
-        _ => &w.win_by,
+        _ => {
+            // The margin in the display's unit (`8¾子`, `17目半`, `17.5`); a margin that is
+            // not whole half points (typed by hand) as written.
+            let mut margin = Short::new();
+            match Margin::from_text(how).filter(|m| !m.is_zero()) {
+                Some(m) => {
+                    let form = match m.form() {
+                        "-half-only" => &w.margin_half_only,
+                        "-half" => &w.margin_half,
+                        "-one" => &w.margin_one,
+                        _ => &w.margin,
+                    };
+                    fill_in(
+                        &mut margin,
+                        form,
+                        &[("n", &m.whole_points()), ("s", &m.stones())],
+                    )?;
+                }
+                None => margin.write_str(how)?,
+            }
+            return fill_in(out, &w.win_by, &[("w", &winner), ("margin", &margin)]);
+        }
     };
-    fill_in(out, pattern, &[("w", &winner), ("margin", &how)])
+    fill_in(out, pattern, &[("w", &winner)])
 }
 
 // --- The big digits -------------------------------------------------------------------
@@ -653,11 +675,83 @@ fn clip_px<'a>(w: &Words, text: &'a str, px: i32) -> &'a str {
 /// The fewest characters of a name worth showing beside something else on a line.
 const MIN_NAME: usize = 4;
 
-/// A name as drawn: the name (the side's word when the setup names nobody) and the rank.
+/// A name as drawn: the name (the side's word when the setup names nobody) and the rank in
+/// the display's words (`九段`, `3段`, `12级`).
 #[derive(Clone, Copy)]
 struct Shown<'a> {
     name: &'a str,
-    rank: Option<&'a str>,
+    rank: Option<Short>,
+}
+
+/// A few words composed on the stack (a rank); what does not fit is cut at a character.
+#[derive(Clone, Copy)]
+struct Short {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl Short {
+    fn new() -> Short {
+        Short {
+            buf: [0; 32],
+            len: 0,
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        // Only whole UTF-8 characters are ever written.
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl fmt::Write for Short {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for c in s.chars() {
+            let mut tmp = [0; 4];
+            let bytes = c.encode_utf8(&mut tmp).as_bytes();
+            let end = self.len + bytes.len();
+            if end > self.buf.len() {
+                return Ok(());
+            }
+            self.buf[self.len..end].copy_from_slice(bytes);
+            self.len = end;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `rank` in the display's words: `9p` is `九段` on a Chinese face, `12k` is `12級` on a
+/// Japanese one (`rank-*` of `pages.ftl`); anything else as written.
+fn rank_text(w: &Words, rank: &str) -> Short {
+    let mut out = Short::new();
+    let Some(r) = Rank::parse(rank) else {
+        let _ = out.write_str(clip(rank.trim(), usize::MAX));
+        return out;
+    };
+    let pattern = match r {
+        Rank::Dan(_) => &w.rank_dan,
+        Rank::Kyu(_) => &w.rank_kyu,
+        Rank::Pro(_) => &w.rank_pro,
+    };
+    let numeral = r
+        .numeral()
+        .then(|| {
+            w.rank_numerals
+                .split_whitespace()
+                .nth(usize::from(r.number()) - 1)
+        })
+        .flatten();
+    let _ = match numeral {
+        Some(numeral) => fill_in(&mut out, pattern, &[("n", &numeral)]),
+        None => fill_in(&mut out, pattern, &[("n", &r.number())]),
+    };
+    out
 }
 
 /// `name` as `color`'s display draws it.
@@ -673,13 +767,14 @@ fn shown<'a>(w: &'a Words, name: &'a Name, color: Color) -> Shown<'a> {
     };
     Shown {
         name: base,
-        rank: name.rank.as_deref().map(|r| clip(r, usize::MAX)),
+        rank: name.rank.as_deref().map(|r| rank_text(w, r)),
     }
 }
 
 /// The width of " 3D" (a space and the rank), 0 without a rank.
 fn rank_w(w: &Words, name: Shown<'_>) -> i32 {
-    name.rank.map_or(0, |r| text_w(w, " ") + text_w(w, r))
+    name.rank
+        .map_or(0, |r| text_w(w, " ") + text_w(w, r.as_str()))
 }
 
 /// How many characters of the name [`fit_name`] keeps in `px` pixels (the whole name when
@@ -835,17 +930,18 @@ mod tests {
                 .as_str()
                 .to_string()
         };
+        // English ranks as the EGF writes them: 3d, 12k, 9p.
         let gao = name("Gao Chuande", Some("3D"));
-        assert_eq!(fit(&gao, px(18)), "Gao Chuande 3D");
-        assert_eq!(fit(&gao, px(14)), "Gao Chuande 3D");
-        assert_eq!(fit(&gao, px(13)), "Gao Chuan. 3D");
+        assert_eq!(fit(&gao, px(18)), "Gao Chuande 3d");
+        assert_eq!(fit(&gao, px(14)), "Gao Chuande 3d");
+        assert_eq!(fit(&gao, px(13)), "Gao Chuan. 3d");
         // The top bar beside COUNTING: 57 px, 9 characters.
-        assert_eq!(fit(&gao, 57), "Gao C. 3D");
+        assert_eq!(fit(&gao, 57), "Gao C. 3d");
         assert_eq!(kept(w, shown(w, &gao, Color::Black), 57), 5);
         let kyu = name("Vannier Luc", Some("12k"));
         assert_eq!(fit(&kyu, px(11)), "Vannie. 12k");
         // Spaces at the cut go: "Gao." not "Gao .".
-        assert_eq!(fit(&gao, px(8)), "Gao. 3D");
+        assert_eq!(fit(&gao, px(8)), "Gao. 3d");
         assert_eq!(fit(&name("Shusaku", None), px(5)), "Shus.");
         // Too narrow for two letters and the rank, or a rank that is not one: cut as text.
         assert_eq!(fit(&gao, px(4)), "Gao ");
@@ -871,15 +967,29 @@ mod tests {
                 .as_str()
                 .to_string()
         };
+        // A professional's dan in the language's numerals: 九段.
         let mi = name("芈昱廷", Some("9p"));
-        // 36 + 6 + 12 = 54 px whole.
-        assert_eq!(fit(&mi, 54), "芈昱廷 9p");
-        // One pixel less: two characters, the '.', the rank (24 + 6 + 18).
-        assert_eq!(fit(&mi, 53), "芈昱. 9p");
-        assert_eq!(fit(&mi, 48), "芈昱. 9p");
+        // 36 + 6 + 24 = 66 px whole.
+        assert_eq!(fit(&mi, 66), "芈昱廷 九段");
+        // One pixel less: two characters, the '.', the rank (24 + 6 + 30).
+        assert_eq!(fit(&mi, 65), "芈昱. 九段");
+        assert_eq!(fit(&mi, 60), "芈昱. 九段");
         // Too narrow for two characters and the rank: cut as text.
-        assert_eq!(fit(&mi, 47), "芈昱廷 ");
-        assert_eq!(kept(w, shown(w, &mi, Color::Black), 53), 2);
+        assert_eq!(fit(&mi, 59), "芈昱廷 九");
+        assert_eq!(kept(w, shown(w, &mi, Color::Black), 65), 2);
+        // Amateur ranks in digits: 3段, 12级; Japanese 12級.
+        assert_eq!(fit(&name("柯洁", Some("3d")), 100), "柯洁 3段");
+        assert_eq!(fit(&name("柯洁", Some("12K")), 100), "柯洁 12级");
+        let ja = Words::of(Lang::Ja);
+        assert_eq!(
+            fit_name(
+                ja,
+                shown(ja, &name("一力遼", Some("12k")), Color::Black),
+                100
+            )
+            .as_str(),
+            "一力遼 12級"
+        );
         // Never half a character: 芈 alone is 12 px.
         assert_eq!(fit(&name("井山裕太", None), 30), "井山.");
     }
@@ -904,11 +1014,23 @@ mod tests {
         assert_eq!(said(Lang::En, "0"), "Draw");
         assert_eq!(said(Lang::En, "Void"), "No result");
         assert_eq!(said(Lang::En, "?"), "");
-        assert_eq!(said(Lang::Zh, "B+1.5"), "黑方胜1.5目");
+        assert_eq!(said(Lang::En, "W+0.5"), "White wins by 0.5");
+        assert_eq!(said(Lang::En, "B+3.3"), "Black wins by 3.3");
+        // The Chinese count in stones (Art. 9, 11), the Japanese in 目 and a half.
+        assert_eq!(said(Lang::Zh, "B+1.5"), "黑方胜¾子");
+        assert_eq!(said(Lang::Zh, "B+17.5"), "黑方胜8¾子");
+        assert_eq!(said(Lang::ZhHant, "W+4"), "白方勝2子");
+        assert_eq!(said(Lang::Ja, "B+17.5"), "黒の17目半勝ち");
+        assert_eq!(said(Lang::Ja, "W+0.5"), "白の半目勝ち");
+        assert_eq!(said(Lang::Ja, "W+1"), "白の1目勝ち");
         assert_eq!(said(Lang::Zh, "W+R"), "白方中盘胜");
         assert_eq!(said(Lang::ZhHant, "W+T"), "白方超時勝");
         assert_eq!(said(Lang::Ja, "W+R"), "白の中押し勝ち");
         assert_eq!(said(Lang::Ja, "0"), "持碁");
+        // A penalty loss (Art. 24.2) is not a win without play (不战而胜).
+        assert_eq!(said(Lang::Zh, "W+F"), "白方胜（对方判负）");
+        assert_eq!(said(Lang::ZhHant, "B+F"), "黑方勝（對方判負）");
+        assert_eq!(said(Lang::Ja, "W+F"), "白の反則勝ち");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The words a player display shows, in its language: the `face-*` messages of
-//! `l10n/locales/{lang}/clock.ftl`, read once per language.
+//! `l10n/locales/{lang}/clock.ftl` and the ranks' `rank-*` of `pages.ftl`, read once per
+//! language.
 //!
 //! A message with placeables (`Move { $n }`) is kept with a private-use character in place
 //! of each placeable ([`HOLES`]), so that drawing a face fills it on the stack
@@ -12,13 +13,14 @@ use tengen_l10n::Lang;
 
 /// The placeables the face's messages use, each with the character that stands for it in
 /// a kept message (Unicode private use: never in a translation).
-pub(crate) const HOLES: [(&str, char); 6] = [
+pub(crate) const HOLES: [(&str, char); 7] = [
     ("n", '\u{E000}'),
     ("period", '\u{E001}'),
     ("inc", '\u{E002}'),
     ("w", '\u{E003}'),
     ("margin", '\u{E004}'),
     ("name", '\u{E005}'),
+    ("s", '\u{E006}'),
 ];
 
 /// The character standing for the placeable `var`.
@@ -51,7 +53,8 @@ macro_rules! words {
             }
         }
 
-        /// Every message id a face draws (all in `clock.ftl`).
+        /// Every message id a face draws (the `face-*` of `clock.ftl`, and the ranks' words
+        /// of `pages.ftl`).
         pub const FACE_MESSAGES: &[&str] = &[$($id),*];
     };
 }
@@ -91,6 +94,10 @@ words! {
     win_time = "face-win-time",
     win_forfeit = "face-win-forfeit",
     win_by = "face-win-by",
+    margin = "face-margin",
+    margin_one = "face-margin-one",
+    margin_half = "face-margin-half",
+    margin_half_only = "face-margin-half-only",
     draw = "face-draw",
     void = "face-void",
     no_game = "face-no-game",
@@ -99,6 +106,10 @@ words! {
     minutes = "face-m",
     seconds = "face-s",
     millis = "face-ms",
+    rank_dan = "rank-dan",
+    rank_kyu = "rank-kyu",
+    rank_pro = "rank-pro",
+    rank_numerals = "rank-numerals",
 }
 
 impl Words {
@@ -169,16 +180,16 @@ mod tests {
             s
         };
         assert_eq!(fmt(Lang::En, |w| &w.move_n, &[("n", &57)]), "Move 57");
-        assert_eq!(fmt(Lang::Zh, |w| &w.move_n, &[("n", &57)]), "第57手");
-        assert_eq!(fmt(Lang::Ja, |w| &w.move_n, &[("n", &57)]), "57手目");
-        assert_eq!(fmt(Lang::ZhHant, |w| &w.periods, &[("n", &3)]), "讀秒3次");
+        assert_eq!(fmt(Lang::Zh, |w| &w.move_n, &[("n", &57)]), "已下57手");
+        assert_eq!(fmt(Lang::Ja, |w| &w.move_n, &[("n", &57)]), "57手まで");
+        assert_eq!(fmt(Lang::ZhHant, |w| &w.periods, &[("n", &3)]), "剩3次讀秒");
         assert_eq!(
             fmt(
                 Lang::Zh,
                 |w| &w.win_by,
-                &[("w", &"黑方"), ("margin", &"1.5")]
+                &[("w", &"黑方"), ("margin", &"¾子")]
             ),
-            "黑方胜1.5目"
+            "黑方胜¾子"
         );
         assert_eq!(Words::of(Lang::Zh).paused, "暂停");
         assert_eq!(Words::of(Lang::Ja).paused, "一時停止");

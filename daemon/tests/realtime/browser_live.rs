@@ -739,9 +739,14 @@ async fn board_page_clocks_periods_and_reload() {
         browser::wait_until(
             &tab,
             &text_of("result"),
-            "Result: B+R (by resignation)".into(),
+            "Result: Black wins by resignation (B+R)".into(),
             short,
-            "the result",
+            "the result, in words",
+        );
+        // After the end the clocks are neither paused nor counting periods: no "paused".
+        assert_eq!(
+            browser::eval(&tab, &text_of("subW")),
+            serde_json::json!("0 captured")
         );
         assert_eq!(
             browser::eval(&tab, "document.getElementById('sgf').getAttribute('href')"),

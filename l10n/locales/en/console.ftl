@@ -65,6 +65,7 @@ console-heard = heard { $t } ago
 console-article = Art. { $a }
 console-points = points { $p }
 console-alertMeta = board { $board } · alert { $id }
+console-alertHeading = { $code } ({ $article })
 console-takenBy = Taken by { $who }
 console-illGo = I'll go
 console-takeOver = Take over

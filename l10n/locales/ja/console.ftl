@@ -63,6 +63,7 @@ console-heard = { $t }前に受信
 console-article = 第{ $a }条
 console-points = 位置 { $p }
 console-alertMeta = 盤 { $board } · アラート { $id }
+console-alertHeading = { $code }（{ $article }）
 console-takenBy = { $who }が対応中
 console-illGo = 対応します
 console-takeOver = 引き継ぐ

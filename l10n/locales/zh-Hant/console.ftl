@@ -63,6 +63,7 @@ console-heard = { $t }前有訊號
 console-article = 第{ $a }條
 console-points = 位置 { $p }
 console-alertMeta = 棋盤 { $board } · 提示 { $id }
+console-alertHeading = { $code }（{ $article }）
 console-takenBy = { $who }已前往
 console-illGo = 我去處理
 console-takeOver = 由我接手

@@ -63,6 +63,7 @@ console-heard = { $t }前有信号
 console-article = 第{ $a }条
 console-points = 位置 { $p }
 console-alertMeta = 棋盘 { $board } · 提示 { $id }
+console-alertHeading = { $code }（{ $article }）
 console-takenBy = { $who }已前往
 console-illGo = 我去处理
 console-takeOver = 由我接手
