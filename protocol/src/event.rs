@@ -588,17 +588,18 @@ words! {
         DoubleMove = "double_move",
         /// Stones of the wrong colour (17.1).
         WrongColor = "wrong_color",
-        /// A suicide (5, 19).
+        /// A suicide (5, 19): the article is 19, which rules on it.
         Suicide = "suicide",
         /// An immediate ko recapture (18.3, 20.1).
         Ko = "ko",
-        /// A whole-board repetition (6, 20).
+        /// A whole-board repetition (6, 20): the article is 20, which rules on it.
         Superko = "superko",
         /// The clock pressed before the stone was placed (17.4).
         ClockBeforeMove = "clock_before_move",
         /// Many stones displaced at once (17.6).
         BoardDisturbed = "board_disturbed",
-        /// A flag fell (12, 22.5).
+        /// A flag fell (12, 22.5): the article is the one that rules on the time-out under
+        /// the game's time control ([`AlertCode::time_out_article`]).
         TimeExpired = "time_expired",
         /// A difference that fits none of the above.
         Mismatch = "mismatch",
@@ -616,7 +617,10 @@ words! {
 }
 
 impl AlertCode {
-    /// The article of RULES.md that the code names.
+    /// The article that rules on the code (its `alert`'s `article`): where a violation is
+    /// defined in one article and ruled on in another (a forbidden point, Art. 5 and 19),
+    /// the ruling one. A time-out's depends on the time control: see
+    /// [`AlertCode::time_out_article`]; this gives `12`, the article of time itself.
     pub fn article(self) -> &'static str {
         match self {
             AlertCode::UncapturedStones => "18.2",
@@ -625,15 +629,29 @@ impl AlertCode {
             AlertCode::Takeback => "17.3",
             AlertCode::DoubleMove => "17.2",
             AlertCode::WrongColor => "17.1",
-            AlertCode::Suicide => "5",
+            AlertCode::Suicide => "19",
             AlertCode::Ko => "18.3",
-            AlertCode::Superko => "6",
+            AlertCode::Superko => "20",
             AlertCode::ClockBeforeMove => "17.4",
             AlertCode::BoardDisturbed => "17.6",
             AlertCode::TimeExpired => "12",
             AlertCode::Mismatch => "",
             AlertCode::BoardRestarted => "22.8",
             AlertCode::StorageLow | AlertCode::StorageFull => "",
+        }
+    }
+
+    /// The article that rules on a time-out under `tc`: `22.5` under byo-yomi (a time-out
+    /// in the last period loses in principle, or on request counts as a forfeited turn);
+    /// `12.4` under sudden death, and under Fischer, which like it has no byo-yomi (the
+    /// time-out loses); `12.5` under Canadian periods (no forfeited turn: 22.5 is for
+    /// byo-yomi); `12` without a clock.
+    pub fn time_out_article(tc: &TimeControl) -> &'static str {
+        match tc {
+            TimeControl::Byoyomi { .. } => "22.5",
+            TimeControl::Absolute { .. } | TimeControl::Fischer { .. } => "12.4",
+            TimeControl::Canadian { .. } => "12.5",
+            TimeControl::None => "12",
         }
     }
 }

@@ -38,6 +38,11 @@ pub enum CommandRefused {
     /// `resume_play` naming the wrong side.
     #[error("{0} is to move in the record; resume with that side")]
     WrongSide(Color),
+    /// `resume_play` after a time-out where no turn can be forfeited instead of the loss:
+    /// Art. 22.5 is for byo-yomi; under sudden death or Fischer (12.4) and Canadian
+    /// periods (12.5) a time-out loses.
+    #[error("a forfeited turn is for byo-yomi only (Art. 22.5): under this time control a time-out loses (Art. {0}); record the result")]
+    NoForfeitedTurn(&'static str),
     /// `resume_play` with no flag fall and not counting.
     #[error("nothing to resume: no flag fall and not counting")]
     NothingToResume,
@@ -435,6 +440,12 @@ impl Referee {
             .find(|a| a.code == AlertCode::TimeExpired)
             .cloned();
         if let Some(alert) = flag {
+            let tc = self.view.setup().map(|s| &s.time_control);
+            if let Some(tc) = tc.filter(|tc| !matches!(tc, TimeControl::Byoyomi { .. })) {
+                return Err(CommandRefused::NoForfeitedTurn(
+                    AlertCode::time_out_article(tc),
+                ));
+            }
             let flagged = alert.color.unwrap_or(color.opponent());
             self.emit(
                 out,

@@ -461,10 +461,17 @@ impl Referee {
         expected: Vec<(Point, Stone)>,
         message: String,
     ) {
+        // A time-out is ruled by the article of the game's time control (22.5, 12.4, 12.5).
+        let article = match (code, self.view.setup()) {
+            (AlertCode::TimeExpired, Some(setup)) => {
+                AlertCode::time_out_article(&setup.time_control)
+            }
+            _ => code.article(),
+        };
         let alert = Alert {
             id: format!("a{}", self.view.next_alert_number()),
             code,
-            article: code.article().to_string(),
+            article: article.to_string(),
             color,
             points,
             expected: Expected::new(expected),

@@ -461,3 +461,44 @@ fn a_second_warning_confirmed_by_mistake_is_withdrawn_after_a_reopen() {
     assert_eq!(t.view().phase(), Phase::Playing);
     t.replayed();
 }
+
+/// A time-out names the article that rules on it under the game's time control, and a
+/// forfeited turn instead of the loss (Art. 22.5) is for byo-yomi only: under sudden death
+/// (12.4), Fischer (12.4) and Canadian periods (12.5) the time-out loses.
+#[test]
+fn a_time_out_is_ruled_by_the_article_of_its_time_control() {
+    for (tc, article, forfeitable) in [
+        ("byoyomi 2s 1x1s", "22.5", true),
+        ("absolute 2s", "12.4", false),
+        ("fischer 2s +1s", "12.4", false),
+        ("canadian 2s 5/1s", "12.5", false),
+    ] {
+        let mut t = Table::new(tc, Penalties::Arbiter);
+        t.play(Color::Black, "C3");
+        t.wait(6_000);
+        let flag = t
+            .view()
+            .open_alerts()
+            .find(|a| a.code == AlertCode::TimeExpired)
+            .cloned()
+            .unwrap_or_else(|| panic!("{tc}: White's flag"));
+        assert_eq!(flag.article, article, "{tc}");
+        let forfeit = json!({"type": "resume_play", "color": "B"});
+        if forfeitable {
+            t.done(forfeit);
+            assert_eq!(t.view().open_alerts().count(), 0, "{tc}");
+            assert_eq!(t.view().phase(), Phase::Playing, "{tc}");
+        } else {
+            assert_eq!(
+                t.refusal(forfeit),
+                format!(
+                    "a forfeited turn is for byo-yomi only (Art. 22.5): under this time \
+                     control a time-out loses (Art. {article}); record the result"
+                ),
+                "{tc}"
+            );
+            t.done(json!({"type": "set_result", "result": "B+T", "reason": "time"}));
+            assert_eq!(t.view().result(), Some("B+T"), "{tc}");
+        }
+    }
+}
