@@ -16,6 +16,8 @@
 //!
 //! Events on the wire do not change: the pages pick their words by the events' codes.
 
+#[cfg(test)]
+mod glossary;
 mod lang;
 mod messages;
 mod negotiate;

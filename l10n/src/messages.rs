@@ -27,7 +27,7 @@ macro_rules! sources {
 }
 
 /// The `.ftl` sources, in the order of [`Lang::ALL`] and [`AREAS`].
-const SOURCES: [[&str; 4]; 4] = sources!("en", "zh", "zh-Hant", "ja");
+pub(crate) const SOURCES: [[&str; 4]; 4] = sources!("en", "zh", "zh-Hant", "ja");
 
 /// Why a message could not be given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
