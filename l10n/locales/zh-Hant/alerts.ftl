@@ -26,7 +26,7 @@ alert-clock_before_move-check = 第17條第4款：須於著子之後才能按鐘
 alert-board_disturbed = 棋局散亂
 alert-board_disturbed-check = 第17條第6款：棋局散亂。經復盤，如雙方達成一致意見，應按復盤次序繼續比賽；棋盤的紀錄即可用於復盤。
 alert-time_expired = 超時
-alert-time_expired-check = 第22條第5款：讀秒至最後1分鐘超時而未著子。原則上應按判負裁決；經讀秒方申請，也可視為使用虛著，改判棄權一次，允許續弈，繼續實施原先讀秒方式。
+alert-time_expired-check = 第22條第5款：讀秒至最後1分鐘超時而未著子。原則上應按判負裁決；經讀秒方申請，也可視為放棄著手權使用虛著，改判棄權一次，允許續弈，繼續實施原先讀秒方式。
 alert-time_expired-check-12-4 = 第12條第4款：包乾用時制是規定基本時限之內必須結束比賽的計時辦法，超時判負。本局不設讀秒，不能改判棄權一次（第22條第5款只適用於讀秒）。
 alert-time_expired-check-12-5 = 第12條第5款：定時限步制，用完基本時限後，限在規定時間之內著完規定的步數；本時段未著完規定的步數而超時。第22條第5款的棄權一次只適用於讀秒，原則上應按超時判負裁決。
 alert-mismatch = 棋盤與紀錄不符
@@ -40,7 +40,7 @@ alert-storage_low-check = 棋盤仍在記錄，但剩餘空間不多。請清理
 alert-storage_full = 棋盤儲存空間已滿
 alert-storage_full-check = 棋盤無法寫入事件；對局繼續，事件暫存於記憶體。請立即清理其儲存空間。
 
-## 設備故障
+## 硬體故障
 
 fault-link_lost = 感測器連線中斷
 fault-stuck = 感測器卡住

@@ -28,7 +28,7 @@ live-move-aria = 手數
 live-move-placeholder = 手數
 live-jump-aria = 跳到第幾手
 live-go = 前往
-live-try-title = 從當前局面試下；不影響對局
+live-try-title = 從目前局面試下；不影響對局
 live-try = 試下
 live-back-to-game = 回到對局
 live-move-numbers = 顯示手數
@@ -74,7 +74,7 @@ live-best = 最佳：{ $moves }
 live-no-estimate = 第{ $n }手後：（暫）無估計
 live-jump-invalid = 手數，0 至 { $total }
 live-arbiters-heading = 裁判 – 即時
-live-arbiters-clock-note = 它顯示即時的時間和手數：有轉播延遲時，只交給該桌的平板。
+live-arbiters-clock-note = 此頁顯示即時的時間和手數：有轉播延遲時，只交給該桌的平板。
 
 ## 賽場總覽
 

@@ -74,7 +74,7 @@ live-best = 最佳：{ $moves }
 live-no-estimate = 第{ $n }手后：（暂）无估计
 live-jump-invalid = 手数，0 至 { $total }
 live-arbiters-heading = 裁判 – 实时
-live-arbiters-clock-note = 它显示实时的时间和手数：有转播延迟时，只交给该台的平板。
+live-arbiters-clock-note = 此页显示实时的时间和手数：有转播延迟时，只交给该台的平板。
 
 ## 赛场总览
 
