@@ -14,7 +14,7 @@
 //!   seconds) lets the flag fall: its `time_expired` card offers *Record W+T* and *Forfeit
 //!   the turn* (no *Confirm (warning)*); the forfeit asks first, then the board records
 //!   Black's pass and play goes on. The history says each step in words ("Resume clocks ·
-//!   table 5 · chief · 23:12:40 · acked"), never the signed fields.
+//!   table 5 · chief · 23:12:40 · done"), never the signed fields.
 //! - `a_phone_shows_the_alerts_first_and_the_round_in_play` (390x844): the open alert comes
 //!   first, then the Board panel, then the Round view, which opens on the round in play
 //!   (round 3 of seven) and shows every table's result without sideways scrolling.
@@ -368,7 +368,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         assert_eq!(
             asked,
             "Table 4, Kim Minsu – Lee Jiwon: Black's first warning (clock pressed before the move). \
-             One stone comes off Black's count at the end (Art. 24)."
+             One stone comes off Black's count at the end (Art. 24.1)."
         );
         std::thread::sleep(Duration::from_millis(1500));
         assert_eq!(commands_sent(&tab), sent, "Cancel sends nothing");
@@ -393,7 +393,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         assert_eq!(
             asked,
             "Table 4, Kim Minsu – Lee Jiwon: Black's second warning (clock pressed before the move). \
-             Black loses the game (W+F)."
+             Black loses the game (W+F, Art. 24.2)."
         );
         wait_board(&tab, "t01", "the game lost on warnings", |b| {
             b["phase"] == "over" && b["result"] == "W+F"
@@ -422,7 +422,7 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         );
         assert_eq!(
             asked,
-            "Table 5, Cho Hyeyeon – Park Junghwan: Black's clock is set to 0:02, 0 byo-yomi periods left (Art. 22.8)."
+            "Table 5, Cho Hyeyeon – Park Junghwan: Black's clock is set to 0:02, 0 byo-yomi periods left. Art. 22.8: one side's time is changed only with the chief arbiter's consent."
         );
         let flag = card("t02", "time_expired");
         wait_until(
@@ -469,10 +469,10 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         let history = "[...document.querySelectorAll('#commands li')].map(l => l.textContent)";
         wait_until(
             &tab,
-            &format!("{history}.every(t => t.endsWith(' · acked'))"),
+            &format!("{history}.every(t => t.endsWith(' · done'))"),
             true.into(),
             LONG,
-            "every command acked",
+            "every command done",
         );
         let lines = eval(&tab, &format!("JSON.stringify({history})"));
         let lines: Vec<String> =
@@ -484,11 +484,11 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
         assert_eq!(
             lines,
             [
-                "Resume play, White to move · table 9 · chief · 99:99:99 · acked",
-                "Adjust time: Black 9:99, 9 periods · table 9 · chief · 99:99:99 · acked",
-                "Confirm alert: clock pressed before the move · table 9 · chief · 99:99:99 · acked",
-                "Confirm alert: clock pressed before the move · table 9 · chief · 99:99:99 · acked",
-                "Resume clocks · table 9 · chief · 99:99:99 · acked",
+                "Resume play, White to move · table 9 · chief · 99:99:99 · done",
+                "Adjust time: Black 9:99, 9 periods · table 9 · chief · 99:99:99 · done",
+                "Confirm alert: clock pressed before the move · table 9 · chief · 99:99:99 · done",
+                "Confirm alert: clock pressed before the move · table 9 · chief · 99:99:99 · done",
+                "Resume clocks · table 9 · chief · 99:99:99 · done",
             ],
             "the history in words"
         );
@@ -647,7 +647,7 @@ async fn a_phone_shows_the_alerts_first_and_the_round_in_play() {
                 &tab,
                 "document.querySelector('#tables tr[data-table=\"2\"] td.result').textContent"
             ),
-            json!("B+ (in file)"),
+            json!("Black wins (in file)"),
             "a result of the file shown"
         );
         // The Board panel speaks the board's time system: Canadian stones.

@@ -698,12 +698,12 @@ async fn hall_overview_console_and_delayed_public_page() {
         assert_eq!(
             answer_console_dialog(&tab, true),
             "Table 7, Kitani Minoru – Go Seigen: Black's first warning (captured stones left on the board). \
-             One stone comes off Black's count at the end (Art. 24)."
+             One stone comes off Black's count at the end (Art. 24.1)."
         );
         wait_until(
             &tab,
             "document.querySelector('#commands li')?.textContent.replace(/\\d\\d:\\d\\d:\\d\\d/, 'hh:mm:ss') ?? ''",
-            "Confirm alert: captured stones left on the board · table 7 · chief · hh:mm:ss · acked".into(),
+            "Confirm alert: captured stones left on the board · table 7 · chief · hh:mm:ss · done".into(),
             short,
             "the command acknowledged",
         );

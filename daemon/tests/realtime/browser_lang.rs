@@ -11,7 +11,9 @@
 //!   live view cite Art. 18.2 in the rules' own words (第18条第2款);
 //! - `Accept-Language: zh-CN` with no `?lang=` gets Chinese, the `lang` cookie beats it,
 //!   `?lang=` beats both; the board's `[board] lang = "ja"` is its pages' default;
-//! - the language switch sets the cookie: the next page without `?lang=` keeps the choice.
+//! - the language switch sets the cookie: the next page without `?lang=` keeps the choice;
+//! - the board page lists moves as 黑/白, and its script says results, komi, ranks and an
+//!   alert's sentence exactly as `tengen_l10n`'s Rust does (one sentence, two languages).
 //!
 //! Screenshots go to `CARGO_TARGET_TMPDIR/screenshots/lang-*.png`, a Chinese console at
 //! 390x844 among them.
@@ -29,6 +31,7 @@ use browser::{eval, launch, log_in, screenshot, wait_until};
 use headless_chrome::Tab;
 use serde_json::Value;
 use tengen_hall::HallConfig;
+use tengen_l10n::Lang;
 
 const TOKEN: &str = "lang-token-0123";
 const TMP: &str = env!("CARGO_TARGET_TMPDIR");
@@ -335,7 +338,7 @@ async fn every_page_in_four_languages() {
         );
         let card_text = card_text.as_str().unwrap_or_default().to_string();
         assert!(
-            card_text.starts_with("未提或漏提无气之子 (第18条第2款) | "),
+            card_text.starts_with("未提或漏提无气之子（第18条第2款） | "),
             "{card_text}"
         );
         assert!(
@@ -355,6 +358,53 @@ async fn every_page_in_four_languages() {
                 .starts_with("第18條第2款 未提或漏提無氣之子"),
             "{live_card}"
         );
+        // The board page in Chinese: moves as 黑/白, not B/W; and the pages' script says
+        // results, komi, ranks and an alert's sentence as the Rust of tengen-l10n does.
+        open(
+            &tab,
+            &format!("{base}/board/open/t07/?lang=zh"),
+            board_ready,
+        );
+        assert_eq!(
+            eval(&tab, "document.querySelector('#moves div').textContent"),
+            Value::from("1. 黑 D5")
+        );
+        for lang in [Lang::Zh, Lang::ZhHant, Lang::Ja, Lang::En] {
+            open(
+                &tab,
+                &format!("{base}/board/open/t07/?lang={}", lang.tag()),
+                board_ready,
+            );
+            for result in [
+                "B+17.5", "W+0.5", "W+1", "B+4", "W+F", "B+R", "W+T", "0", "Void", "B+3.3",
+            ] {
+                assert_eq!(
+                    eval(&tab, &format!("resultWords({result:?})")),
+                    Value::from(tengen_l10n::result_words(lang, result)),
+                    "{lang} {result}"
+                );
+            }
+            for rank in ["9p", "3D", "12k", "pro"] {
+                assert_eq!(
+                    eval(&tab, &format!("rankWords({rank:?})")),
+                    Value::from(tengen_l10n::rank_words(lang, rank)),
+                    "{lang} {rank}"
+                );
+            }
+            for komi in [7.5, 6.5, 0.5, 0.0] {
+                assert_eq!(
+                    eval(&tab, &format!("komiWords({komi})")),
+                    Value::from(tengen_l10n::komi_words(lang, komi)),
+                    "{lang} komi {komi}"
+                );
+            }
+            let id = tengen_l10n::alert_check_id(lang, "time_expired", "12.4");
+            assert_eq!(
+                eval(&tab, "alertCheck({code: 'time_expired', article: '12.4'})"),
+                Value::from(tengen_l10n::text(lang, &id, &[])),
+                "{lang} sudden death"
+            );
+        }
         // A Chinese console on a phone.
         crate::browser_console::phone(&tab, 390, 844);
         open(&tab, &format!("{base}/console?lang=zh"), alert);

@@ -265,21 +265,21 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         wait_until(
             &tab,
             &cell(1, "result"),
-            "W+ (pending)".into(),
+            "White wins (pending)".into(),
             long,
             "table 1 pending",
         );
         wait_until(
             &tab,
             &cell(2, "result"),
-            "B+ (pending)".into(),
+            "Black wins (pending)".into(),
             long,
             "table 2 pending",
         );
         wait_until(
             &tab,
             &cell(3, "result"),
-            "W+ (pending)".into(),
+            "White wins (pending)".into(),
             long,
             "table 3 pending (on time)",
         );
@@ -287,27 +287,27 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         click(&tab, "document.getElementById('confirmAll')", "Confirm all");
         let asked = answer_console_dialog(&tab, true);
         assert!(
-            asked.starts_with("These results are confirmed and written to the results file: Table 1, 马 超 – Vannier Remi: W+;"),
+            asked.starts_with("These results are confirmed and written to the results file: Table 1, 马 超 – Vannier Remi: White wins;"),
             "{asked}"
         );
         wait_until(
             &tab,
             &cell(1, "result"),
-            "W+ (confirmed by chief)".into(),
+            "White wins (confirmed by chief)".into(),
             long,
             "table 1 confirmed",
         );
         wait_until(
             &tab,
             &cell(2, "result"),
-            "B+ (confirmed by chief)".into(),
+            "Black wins (confirmed by chief)".into(),
             long,
             "table 2 confirmed",
         );
         wait_until(
             &tab,
             &cell(3, "result"),
-            "W+ (confirmed by chief)".into(),
+            "White wins (confirmed by chief)".into(),
             long,
             "table 3 confirmed",
         );
@@ -330,7 +330,7 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         wait_until(
             &tab,
             &cell(4, "result"),
-            "W+ by default (confirmed by chief)".into(),
+            "White wins by default (confirmed by chief)".into(),
             long,
             "table 4 by default",
         );
