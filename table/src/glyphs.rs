@@ -6,13 +6,16 @@
 //! - `u8g2_font_wqy12_t_gb2312` (WenQuanYi 12 px): all 6,763 hanzi of GB2312, kana;
 //! - `u8g2_font_b12_t_japanese3` (12 px): kana and the JIS X 0208 level 1 kanji (黒, 読,
 //!   対, and many traditional forms: 勳, 誠, 暫, 時, 還, 後);
+//! - WenQuanYi 12 px for Big5 level 1 ([`BIG5_12`], `fonts/wqy12_big5.bin`, written by
+//!   `table/tools/big5_12.py` from the same WenQuanYi Bitmap Song): the 2,073 common
+//!   traditional characters GB2312 lacks (讀, 對, 數, 賴, 勳), at the size of the others;
 //! - `u8g2_font_boutique_bitmap_9x9_t_all` (9 px, 12,406 glyphs): every Big5 hanzi and
-//!   JIS X 0208 kanji, so the traditional characters the 12 px fonts lack (讀, 對, 數, 賴)
-//!   are drawn, smaller, rather than missed.
+//!   JIS X 0208 kanji, so the rarer characters no 12 px font here has (Big5 level 2) are
+//!   drawn, smaller, rather than missed.
 //!
 //! Simplified Chinese (and English) tries WenQuanYi first, Japanese the JIS font first (its
-//! kanji have the Japanese shapes), traditional Chinese the JIS font first (more of its
-//! characters are traditional). A character no font has is drawn as the 6x10 font's `?`
+//! kanji have the Japanese shapes), traditional Chinese the Big5 set first, then WenQuanYi
+//! (Chinese shapes throughout), then the JIS font. A character no font has is drawn as the 6x10 font's `?`
 //! and reported by [`missing`]; [`drawable`] says whether a character has a glyph.
 //!
 //! Coordinates: `y` is the top of the 6x10 cell, as the faces have always placed their
@@ -43,11 +46,81 @@ static ALL9: FontRenderer = FontRenderer::new::<fonts::u8g2_font_boutique_bitmap
 /// Where a CJK glyph's baseline is below the top of the 6x10 cell.
 const CJK_BASELINE: i32 = 9;
 
+/// WenQuanYi Bitmap Song 12 px, the Big5 level 1 hanzi that GB2312 lacks (see
+/// `table/tools/big5_12.py` for the format): every glyph 11x11 on the baseline's row and
+/// above, 12 px apart.
+static BIG5_12: &[u8] = include_bytes!("fonts/wqy12_big5.bin");
+const BIG5_W: u32 = 11;
+const BIG5_H: usize = 11;
+const BIG5_ADVANCE: i32 = 12;
+
+/// The number of glyphs in [`BIG5_12`] (0 if its header is not the expected one).
+fn big5_count() -> usize {
+    match BIG5_12 {
+        [b'T', b'G', b'F', b'1', lo, hi, ..] => usize::from(u16::from_le_bytes([*lo, *hi])),
+        _ => 0,
+    }
+}
+
+/// The index of `c` in [`BIG5_12`], by binary search of its code points.
+fn big5_index(c: char) -> Option<usize> {
+    let n = big5_count();
+    let at = |i: usize| {
+        let o = 6 + 4 * i;
+        BIG5_12
+            .get(o..o + 4)
+            .map_or(u32::MAX, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match at(mid).cmp(&u32::from(c)) {
+            std::cmp::Ordering::Equal => return Some(mid),
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    None
+}
+
+/// Draws glyph `i` of [`BIG5_12`] with its baseline at `baseline` (the row the glyph's
+/// bottom row sits on), from column `x`: its lit pixels in `color`.
+fn big5_draw(f: &mut MonoFrame, i: usize, x: i32, baseline: i32, color: bool) {
+    let start = 6 + 4 * big5_count() + 2 * BIG5_H * i;
+    let Some(rows) = BIG5_12.get(start..start + 2 * BIG5_H) else {
+        return;
+    };
+    for (r, row) in rows.chunks_exact(2).enumerate() {
+        let bits = u16::from_be_bytes([row[0], row[1]]);
+        // The bottom row is on the baseline's row; the top one 10 rows above it.
+        let y = baseline - (BIG5_H as i32 - 1) + r as i32;
+        for col in 0..BIG5_W {
+            if bits & (0x8000 >> col) != 0 {
+                let px = x + col as i32;
+                if px >= 0 && y >= 0 {
+                    f.set_pixel(px as u32, y as u32, color);
+                }
+            }
+        }
+    }
+}
+
+/// A CJK font the displays draw with.
+#[derive(Clone, Copy)]
+enum Font {
+    /// One of U8g2's.
+    U8g2(&'static FontRenderer),
+    /// [`BIG5_12`].
+    Big5,
+}
+
 /// The CJK fonts in the order `lang` tries them.
-fn cjk_fonts(lang: Lang) -> [&'static FontRenderer; 3] {
+fn cjk_fonts(lang: Lang) -> [Font; 4] {
+    use Font::{Big5, U8g2};
     match lang {
-        Lang::En | Lang::Zh => [&WQY12, &JIS12, &ALL9],
-        Lang::Ja | Lang::ZhHant => [&JIS12, &WQY12, &ALL9],
+        Lang::En | Lang::Zh => [U8g2(&WQY12), U8g2(&JIS12), Big5, U8g2(&ALL9)],
+        Lang::Ja => [U8g2(&JIS12), U8g2(&WQY12), Big5, U8g2(&ALL9)],
+        Lang::ZhHant => [Big5, U8g2(&WQY12), U8g2(&JIS12), U8g2(&ALL9)],
     }
 }
 
@@ -56,8 +129,10 @@ fn cjk_fonts(lang: Lang) -> [&'static FontRenderer; 3] {
 enum Glyph {
     /// From the 6x10 font.
     Latin,
-    /// From a CJK font, with its advance.
+    /// From a CJK font of U8g2's, with its advance.
     Cjk(&'static FontRenderer, i32),
+    /// From [`BIG5_12`], its index there.
+    Big5(usize),
     /// No font has it: the 6x10 font's replacement.
     Missing,
 }
@@ -72,8 +147,19 @@ fn glyph(c: char, lang: Lang) -> Glyph {
         return Glyph::Latin;
     }
     for font in cjk_fonts(lang) {
-        if let Ok(d) = font.get_rendered_dimensions(c, Px::zero(), VerticalPosition::Baseline) {
-            return Glyph::Cjk(font, d.advance.x);
+        match font {
+            Font::U8g2(font) => {
+                if let Ok(d) =
+                    font.get_rendered_dimensions(c, Px::zero(), VerticalPosition::Baseline)
+                {
+                    return Glyph::Cjk(font, d.advance.x);
+                }
+            }
+            Font::Big5 => {
+                if let Some(i) = big5_index(c) {
+                    return Glyph::Big5(i);
+                }
+            }
         }
     }
     Glyph::Missing
@@ -99,6 +185,7 @@ pub fn missing(text: &str) -> Vec<char> {
 pub fn advance(c: char, lang: Lang) -> i32 {
     match glyph(c, lang) {
         Glyph::Cjk(_, advance) => advance,
+        Glyph::Big5(_) => BIG5_ADVANCE,
         Glyph::Latin | Glyph::Missing => latin_advance(),
     }
 }
@@ -132,15 +219,22 @@ pub fn draw(f: &mut MonoFrame, text: &str, mut x: i32, y: i32, on: bool, lang: L
             let _ =
                 Text::with_baseline(&text[start..i], Px::new(sx, y), style, Baseline::Top).draw(f);
         }
-        if let Glyph::Cjk(font, advance) = g {
-            let _ = font.render(
-                c,
-                Px::new(x, y + CJK_BASELINE),
-                VerticalPosition::Baseline,
-                FontColor::Transparent(color),
-                f,
-            );
-            x += advance;
+        match g {
+            Glyph::Cjk(font, advance) => {
+                let _ = font.render(
+                    c,
+                    Px::new(x, y + CJK_BASELINE),
+                    VerticalPosition::Baseline,
+                    FontColor::Transparent(color),
+                    f,
+                );
+                x += advance;
+            }
+            Glyph::Big5(i) => {
+                big5_draw(f, i, x, y + CJK_BASELINE, on);
+                x += BIG5_ADVANCE;
+            }
+            Glyph::Latin | Glyph::Missing => {}
         }
     }
     if let Some((start, sx)) = run_start {
@@ -180,8 +274,30 @@ mod tests {
         assert_eq!(width("Gao 3D", Lang::En), 36);
         assert_eq!(width("柯洁", Lang::Zh), 24);
         assert_eq!(width("柯洁 9p", Lang::Zh), 42);
-        // 讀 is only in the 9 px font.
-        assert_eq!(advance('讀', Lang::ZhHant), 10);
-        assert_eq!(advance('秒', Lang::ZhHant), 12);
+        // Traditional characters at 12 px like their neighbours (讀 was 9 px, 10 apart).
+        for c in ['讀', '勳', '賴', '對', '數', '秒'] {
+            assert_eq!(advance(c, Lang::ZhHant), 12, "{c}");
+        }
+    }
+
+    /// The Big5 set is WenQuanYi 12 px: a character it shares with U8g2's GB2312 font is
+    /// not in it (GB2312 has it), and its glyphs sit where U8g2's WenQuanYi glyphs sit.
+    #[test]
+    fn the_big5_set_is_drawn_like_its_neighbours() {
+        assert_eq!(big5_count(), 2073);
+        assert!(big5_index('讀').is_some() && big5_index('賴').is_some());
+        assert_eq!(big5_index('秒'), None, "in GB2312");
+        assert_eq!(big5_index('a'), None);
+        // 讀 drawn from (0, 1): rows 0 to 10 at most, like 秒 from U8g2's font.
+        let rows = |c: char| {
+            let mut f = MonoFrame::new();
+            draw(&mut f, &c.to_string(), 0, 1, true, Lang::ZhHant);
+            let lit: Vec<u32> = (0..64).filter(|&y| (0..12).any(|x| f.pixel(x, y))).collect();
+            (lit.first().copied(), lit.last().copied())
+        };
+        let (top, bottom) = rows('讀');
+        let (top_u8g2, bottom_u8g2) = rows('秒');
+        assert!(top >= Some(0) && top <= top_u8g2.map(|t| t + 1), "{top:?} {top_u8g2:?}");
+        assert_eq!(bottom, bottom_u8g2);
     }
 }

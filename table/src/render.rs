@@ -28,8 +28,8 @@
 //!
 //! **Scripts.** Latin-1 is drawn 6x10 pixels a character; Chinese and Japanese characters
 //! (names, and the words of the `zh`, `zh-Hant` and `ja` faces) 12 pixels wide and high
-//! from U8g2's bitmap fonts, or 10 wide for the rarer traditional characters
-//! ([`crate::glyphs`]). Everything below is measured in pixels, so a line holds 20 Latin
+//! from WenQuanYi and JIS bitmap fonts (the common traditional characters too), or 10
+//! wide for the rare ones of Big5 level 2 ([`crate::glyphs`]). Everything below is measured in pixels, so a line holds 20 Latin
 //! characters or 10 CJK ones.
 //!
 //! **Names and ranks.** The top bar has 111 px for the name (18 Latin characters, 9 CJK),

@@ -247,20 +247,20 @@ fn ranks_are_whole_and_names_give_way() {
     let players = (("Vannier Luc", "12k"), ("Gao Chuande", "3D"));
     let game = |tc| Board::with_players(tc, ClockStart::Now, players.0, players.1);
     // The top bar holds "Vannier Luc 12k" (15 of 18 characters); the bottom line, beside
-    // "5x30s", has 11 characters for the opponent: "vs Gao Chu. 3D".
+    // "5x30s", has 11 characters for the opponent: "vs Gao Chu. 3d".
     let b = game("byoyomi 60m 5x30s");
     check("rank_start_black", &b.face(Color::Black, 300));
     // Beside "Sudden death" the opponent would keep no letter of the name: the line is
     // theirs, whole.
     let b = game("absolute 60m");
     check("rank_start_absolute", &b.face(Color::Black, 300));
-    // Beside the PAUSED badge, 11 characters: "Gao Chu. 3D".
+    // Beside the PAUSED badge, 11 characters: "Gao Chu. 3d".
     let mut b = game("byoyomi 60m 5x30s");
     b.play(30_000);
     b.play(95_000);
     b.pause(400_000);
     check("rank_paused_white", &b.face(Color::White, 500_000));
-    // Beside COUNTING, 9 characters (57 px): "Gao C. 3D".
+    // Beside COUNTING, 9 characters (57 px): "Gao C. 3d".
     let mut b = game("byoyomi 60m 5x30s");
     b.play(30_000);
     b.play(60_000);
@@ -548,8 +548,8 @@ fn japanese_faces() {
     check_in("ja_flag_black", &b.face(Color::Black, 700_000), Lang::Ja);
 }
 
-/// Chou Chun-hsun (Black) and Lai Chun-fu (White), traditional Chinese: 勳 and 賴 are not
-/// in GB2312, 讀 and 賴 in no 12-pixel font (drawn from the 9-pixel one).
+/// Chou Chun-hsun (Black) and Lai Chun-fu (White), traditional Chinese: 勳, 賴 and 讀 are
+/// not in GB2312; they are drawn from the 12-pixel Big5 set like their neighbours.
 #[test]
 fn traditional_chinese_faces() {
     let players = (("周俊勳", "9p"), ("賴均輔", "9p"));
@@ -584,6 +584,60 @@ fn traditional_chinese_faces() {
     );
 }
 
+/// The faces the CJK languages had no frame for: the alert face (Japanese
+/// 審判を呼んでください fills 120 of the 128 pixels: no "!" around it), counting, a result
+/// by points in each language's unit (8¾子, 17目半), a penalty win (W+F is not 不战而胜),
+/// and the traditional Chinese waiting face.
+#[test]
+fn cjk_alert_counting_points_and_waiting() {
+    let players = (("柯洁", "9p"), ("芈昱廷", "3d"));
+    for (lang, name) in [(Lang::Zh, "zh"), (Lang::Ja, "ja"), (Lang::ZhHant, "zh_hant")] {
+        let mut b = cjk_game("byoyomi 60m 5x60s", ClockStart::Now, players.0, players.1);
+        b.play(5_000);
+        b.play(10_000);
+        b.alert(11_000, AlertCode::UncapturedStones, "18.2", &["D4", "E5"]);
+        check_in(&format!("{name}_alert_black"), &b.face(Color::Black, 12_000), lang);
+        let mut b = cjk_game("byoyomi 60m 5x60s", ClockStart::Now, players.0, players.1);
+        b.play(5_000);
+        b.play(10_000);
+        b.event(11_000, Event::Counting { dead: vec![] });
+        check_in(&format!("{name}_counting_white"), &b.face(Color::White, 12_000), lang);
+        b.event(
+            20_000,
+            Event::GameOver(GameEnd {
+                result: "B+17.5".into(),
+                reason: EndReason::Count,
+                black_area: Some(189.0),
+                white_area: Some(172.0),
+                dame: Some(0),
+                margin_stones: Some(8.75),
+                margin_points: Some(17.5),
+            }),
+        );
+        check_in(&format!("{name}_points_black"), &b.face(Color::Black, 21_000), lang);
+    }
+    let mut b = cjk_game("byoyomi 60m 5x60s", ClockStart::Now, players.0, players.1);
+    b.event(
+        20_000,
+        Event::GameOver(GameEnd::uncounted("W+F", EndReason::Warnings)),
+    );
+    check_in("zh_penalty_white", &b.face(Color::White, 21_000), Lang::Zh);
+    let b = cjk_game(
+        "byoyomi 60m 5x60s",
+        ClockStart::Arbiter,
+        ("周俊勳", "9p"),
+        ("賴均輔", "9p"),
+    );
+    check_in(
+        "zh_hant_waiting_black",
+        &b.face(Color::Black, 900_000),
+        Lang::ZhHant,
+    );
+    // The Japanese alert line is whole, and nothing else fits beside it.
+    let w = glyphs::width("審判を呼んでください", Lang::Ja);
+    assert_eq!(w, 120);
+}
+
 /// Every word of the face in each language is drawn by its own glyphs.
 #[test]
 fn every_face_word_has_its_glyphs() {
@@ -598,6 +652,7 @@ fn every_face_word_has_its_glyphs() {
                     ("inc", "5"),
                     ("w", "B"),
                     ("margin", "1.5"),
+                    ("s", "8¾"),
                     ("name", "A"),
                 ],
             );
