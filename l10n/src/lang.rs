@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A language the pages speak (SPEC.md, round three, **Languages**).
+/// A language the pages speak (docs/languages.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub enum Lang {
     /// English, `en` (the default).

@@ -1,5 +1,5 @@
 //! The words of tengen's pages in English, Chinese (simplified and traditional) and Japanese
-//! (SPEC.md, round three, **Languages**), with Project Fluent: one `.ftl` file per language
+//! (docs/languages.md), with Project Fluent: one `.ftl` file per language
 //! and area under `l10n/locales/{en,zh,zh-Hant,ja}/` (`pages`, `console`, `alerts`,
 //! `clock`), read into one bundle per language when first asked.
 //!

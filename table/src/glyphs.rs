@@ -292,12 +292,17 @@ mod tests {
         let rows = |c: char| {
             let mut f = MonoFrame::new();
             draw(&mut f, &c.to_string(), 0, 1, true, Lang::ZhHant);
-            let lit: Vec<u32> = (0..64).filter(|&y| (0..12).any(|x| f.pixel(x, y))).collect();
+            let lit: Vec<u32> = (0..64)
+                .filter(|&y| (0..12).any(|x| f.pixel(x, y)))
+                .collect();
             (lit.first().copied(), lit.last().copied())
         };
         let (top, bottom) = rows('讀');
         let (top_u8g2, bottom_u8g2) = rows('秒');
-        assert!(top >= Some(0) && top <= top_u8g2.map(|t| t + 1), "{top:?} {top_u8g2:?}");
+        assert!(
+            top >= Some(0) && top <= top_u8g2.map(|t| t + 1),
+            "{top:?} {top_u8g2:?}"
+        );
         assert_eq!(bottom, bottom_u8g2);
     }
 }

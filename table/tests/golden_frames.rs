@@ -591,17 +591,29 @@ fn traditional_chinese_faces() {
 #[test]
 fn cjk_alert_counting_points_and_waiting() {
     let players = (("柯洁", "9p"), ("芈昱廷", "3d"));
-    for (lang, name) in [(Lang::Zh, "zh"), (Lang::Ja, "ja"), (Lang::ZhHant, "zh_hant")] {
+    for (lang, name) in [
+        (Lang::Zh, "zh"),
+        (Lang::Ja, "ja"),
+        (Lang::ZhHant, "zh_hant"),
+    ] {
         let mut b = cjk_game("byoyomi 60m 5x60s", ClockStart::Now, players.0, players.1);
         b.play(5_000);
         b.play(10_000);
         b.alert(11_000, AlertCode::UncapturedStones, "18.2", &["D4", "E5"]);
-        check_in(&format!("{name}_alert_black"), &b.face(Color::Black, 12_000), lang);
+        check_in(
+            &format!("{name}_alert_black"),
+            &b.face(Color::Black, 12_000),
+            lang,
+        );
         let mut b = cjk_game("byoyomi 60m 5x60s", ClockStart::Now, players.0, players.1);
         b.play(5_000);
         b.play(10_000);
         b.event(11_000, Event::Counting { dead: vec![] });
-        check_in(&format!("{name}_counting_white"), &b.face(Color::White, 12_000), lang);
+        check_in(
+            &format!("{name}_counting_white"),
+            &b.face(Color::White, 12_000),
+            lang,
+        );
         b.event(
             20_000,
             Event::GameOver(GameEnd {
@@ -614,7 +626,11 @@ fn cjk_alert_counting_points_and_waiting() {
                 margin_points: Some(17.5),
             }),
         );
-        check_in(&format!("{name}_points_black"), &b.face(Color::Black, 21_000), lang);
+        check_in(
+            &format!("{name}_points_black"),
+            &b.face(Color::Black, 21_000),
+            lang,
+        );
     }
     let mut b = cjk_game("byoyomi 60m 5x60s", ClockStart::Now, players.0, players.1);
     b.event(

@@ -430,7 +430,7 @@ async fn board_page_navigates_the_moves() {
             ("infoRound", "3"),
             ("infoTable", "7"),
             ("infoTime", "60 min + byo-yomi 5 \u{d7} 30 s"),
-            ("infoKomi", "6.5"),
+            ("infoKomi", "6.5 points"),
             ("infoHandicap", "none"),
         ] {
             assert_eq!(

@@ -197,7 +197,7 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         assert_eq!(eval(&tab, &state_cell(4)), "no board");
         assert_eq!(
             eval(&tab, &cell(1, "players")),
-            "● 马 超 1D○ Vannier Remi 2Dhall1-01"
+            "● 马 超 1d○ Vannier Remi 2dhall1-01"
         );
         screenshot(&tab, TMP, "round-1-before.png");
 
