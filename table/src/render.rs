@@ -683,49 +683,6 @@ struct Shown<'a> {
     rank: Option<Short>,
 }
 
-/// A few words composed on the stack (a rank); what does not fit is cut at a character.
-#[derive(Clone, Copy)]
-struct Short {
-    buf: [u8; 32],
-    len: usize,
-}
-
-impl Short {
-    fn new() -> Short {
-        Short {
-            buf: [0; 32],
-            len: 0,
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        // Only whole UTF-8 characters are ever written.
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
-    }
-}
-
-impl fmt::Write for Short {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for c in s.chars() {
-            let mut tmp = [0; 4];
-            let bytes = c.encode_utf8(&mut tmp).as_bytes();
-            let end = self.len + bytes.len();
-            if end > self.buf.len() {
-                return Ok(());
-            }
-            self.buf[self.len..end].copy_from_slice(bytes);
-            self.len = end;
-        }
-        Ok(())
-    }
-}
-
-impl fmt::Display for Short {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// `rank` in the display's words: `9p` is `九段` on a Chinese face, `12k` is `12級` on a
 /// Japanese one (`rank-*` of `pages.ftl`); anything else as written.
 fn rank_text(w: &Words, rank: &str) -> Short {
@@ -852,16 +809,23 @@ impl fmt::Display for Dur<'_> {
     }
 }
 
-/// A line of text composed on the stack; what does not fit is cut at a character.
-struct Line {
-    buf: [u8; 160],
+/// Text composed on the stack, at most `N` bytes; what does not fit is cut at a character.
+#[derive(Clone, Copy)]
+struct Buf<const N: usize> {
+    buf: [u8; N],
     len: usize,
 }
 
-impl Line {
-    fn new() -> Line {
-        Line {
-            buf: [0; 160],
+/// A line of the face.
+type Line = Buf<160>;
+
+/// A few words (a rank).
+type Short = Buf<32>;
+
+impl<const N: usize> Buf<N> {
+    fn new() -> Buf<N> {
+        Buf {
+            buf: [0; N],
             len: 0,
         }
     }
@@ -872,7 +836,7 @@ impl Line {
     }
 }
 
-impl fmt::Write for Line {
+impl<const N: usize> fmt::Write for Buf<N> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         for c in s.chars() {
             let mut tmp = [0; 4];
@@ -885,6 +849,12 @@ impl fmt::Write for Line {
             self.len = end;
         }
         Ok(())
+    }
+}
+
+impl<const N: usize> fmt::Display for Buf<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

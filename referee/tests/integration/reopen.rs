@@ -135,6 +135,14 @@ impl Table {
         self.pipeline.referee().view()
     }
 
+    /// The open `time_expired` alert, if a flag fell.
+    fn flag(&self) -> Option<tengen_protocol::event::Alert> {
+        self.view()
+            .open_alerts()
+            .find(|a| a.code == AlertCode::TimeExpired)
+            .cloned()
+    }
+
     fn state(&self) -> Value {
         self.view()
             .snapshot(Timestamp::from_millis(self.now))
@@ -334,12 +342,7 @@ fn a_game_lost_on_time_is_reopened_adjusted_resumed_and_played_on_across_a_resta
     let mut t = Table::new("absolute 5s", Penalties::Arbiter);
     t.play(Color::Black, "C3");
     t.wait(6_000);
-    let flag = t
-        .view()
-        .open_alerts()
-        .find(|a| a.code == AlertCode::TimeExpired)
-        .cloned()
-        .expect("White's flag");
+    let flag = t.flag().expect("White's flag");
     assert_eq!(flag.color, Some(Color::White));
     assert_eq!(
         t.refusal(json!({"type": "set_result", "result": "B+1.5", "reason": "time"})),
@@ -476,12 +479,7 @@ fn a_time_out_is_ruled_by_the_article_of_its_time_control() {
         let mut t = Table::new(tc, Penalties::Arbiter);
         t.play(Color::Black, "C3");
         t.wait(6_000);
-        let flag = t
-            .view()
-            .open_alerts()
-            .find(|a| a.code == AlertCode::TimeExpired)
-            .cloned()
-            .unwrap_or_else(|| panic!("{tc}: White's flag"));
+        let flag = t.flag().unwrap_or_else(|| panic!("{tc}: White's flag"));
         assert_eq!(flag.article, article, "{tc}");
         let forfeit = json!({"type": "resume_play", "color": "B"});
         if forfeitable {
