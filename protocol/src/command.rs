@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use tengen_rules::Color;
 use thiserror::Error;
 
-use crate::event::EndReason;
+use crate::event::{EndReason, Penalties};
 use crate::signing::{Refusal, SenderPolicy, Stamp};
 
 /// One command with its envelope: `{"id":"...","type":"...","by":"arbiter-name",...}`.
@@ -69,6 +69,10 @@ pub enum Command {
         /// Time control in the script form (`"byoyomi 60m 5x60s"`).
         #[serde(default)]
         time_control: Option<String>,
+        /// How penalties are given in this game (`arbiter` or `auto`: a round's setting
+        /// sent from the hall); absent: the board's `game.penalties`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        penalties: Option<Penalties>,
     },
     /// Stops both clocks (Art. 14).
     Pause {},
@@ -148,7 +152,32 @@ pub enum Command {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// The arbiter gives a warning on their own finding (Art. 24), not through an alert: a
+    /// violation seen at the table, or one found after the board was put right. Event
+    /// `warning_given`; the second warning of a side ends the game; `withdraw_warning`
+    /// takes it back.
+    GiveWarning {
+        /// The side penalised.
+        color: Color,
+        /// The article violated, one of [`WARNING_ARTICLES`].
+        article: String,
+        /// Why, in the arbiter's words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// The game is void (started by mistake): event `game_voided`, the game over with no
+    /// result, the board free for the next `new_game`; a void game leaves every public
+    /// view.
+    VoidGame {
+        /// Why, in the arbiter's words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
 }
+
+/// The articles whose violation the rules punish with one warning (Art. 17.2-17.4,
+/// 18.1-18.3, 22.6): what `give_warning` takes.
+pub const WARNING_ARTICLES: [&str; 7] = ["17.2", "17.3", "17.4", "18.1", "18.2", "18.3", "22.6"];
 
 impl Command {
     /// The `type` word (`"pause"`, `"adjust_time"`...).
@@ -167,6 +196,8 @@ impl Command {
             Command::Reopen { .. } => "reopen",
             Command::WithdrawWarning { .. } => "withdraw_warning",
             Command::Frames { .. } => "frames",
+            Command::GiveWarning { .. } => "give_warning",
+            Command::VoidGame { .. } => "void_game",
         }
     }
 }
@@ -240,6 +271,9 @@ pub enum FieldProblem {
         /// The limit.
         max: u64,
     },
+    /// An article that carries no warning in `give_warning`.
+    #[error("is not an article that carries a warning (17.2, 17.3, 17.4, 18.1, 18.2, 18.3, 22.6)")]
+    NoWarningArticle,
     /// A komi beyond [`MAX_KOMI`] points either way.
     #[error("is {komi}; a komi is at most {max} points either way", max = MAX_KOMI)]
     KomiOutOfRange {
@@ -346,6 +380,7 @@ pub fn check_fields(envelope: &CommandEnvelope) -> Result<(), CommandError> {
             time_control,
             size: _,
             handicap: _,
+            penalties: _,
         } => {
             if let Some(game) = game {
                 if let Some(problem) = game_id_problem(game) {
@@ -385,7 +420,17 @@ pub fn check_fields(envelope: &CommandEnvelope) -> Result<(), CommandError> {
         }
         Command::Confirm { alert } | Command::Dismiss { alert } => text("alert", alert, MAX_SHORT)?,
         Command::SetResult { result, reason: _ } => text("result", result, MAX_SHORT)?,
-        Command::Reopen { reason } | Command::WithdrawWarning { reason, .. } => {
+        Command::Reopen { reason }
+        | Command::WithdrawWarning { reason, .. }
+        | Command::VoidGame { reason } => {
+            optional("reason", reason, MAX_REASON)?;
+        }
+        Command::GiveWarning {
+            article, reason, ..
+        } => {
+            if !WARNING_ARTICLES.contains(&article.as_str()) {
+                return Err(field("article", FieldProblem::NoWarningArticle));
+            }
             optional("reason", reason, MAX_REASON)?;
         }
         Command::Frames { from, to, game } => {
@@ -537,6 +582,34 @@ pub enum Answer {
     /// A `frames` command's answer: the window as a frames file, in standard base64:
     /// `{"id":..,"ok":true,"frames":".."}`.
     Frames(String),
+    /// Not carried out, why in one sentence and as a [`RefusalReason`] a console can put
+    /// in its reader's words: `{"id":..,"ok":false,"error":"..","reason":{..}}`.
+    Reasoned(String, RefusalReason),
+}
+
+/// Why a board refused a command, for a console to say in its reader's language: a code
+/// (`no_such_alert`, `game_over`...) and the values its sentence names, as text. The
+/// reply's `error` says the same in English.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusalReason {
+    /// What kind of refusal (`snake_case`).
+    pub code: String,
+    /// The values the sentence names (`alert`, `color`, `result`...).
+    #[serde(default)]
+    pub args: std::collections::BTreeMap<String, String>,
+}
+
+impl RefusalReason {
+    /// A reason with `code` and `args`.
+    pub fn new(code: &str, args: &[(&str, String)]) -> RefusalReason {
+        RefusalReason {
+            code: code.to_string(),
+            args: args
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), one_line(v)))
+                .collect(),
+        }
+    }
 }
 
 impl Answer {
@@ -544,6 +617,11 @@ impl Answer {
     /// does): whatever the reason quotes, the reply and its log line stay one line.
     pub fn refused(why: impl std::fmt::Display) -> Answer {
         Answer::Refused(one_line(&why.to_string()))
+    }
+
+    /// A refusal saying `why` in English, with its `reason` for other languages.
+    pub fn refused_because(why: impl std::fmt::Display, reason: RefusalReason) -> Answer {
+        Answer::Reasoned(one_line(&why.to_string()), reason)
     }
 
     /// True when the command was carried out.
@@ -558,6 +636,9 @@ pub fn reply_payload(id: Option<&str>, answer: &Answer) -> Vec<u8> {
         Answer::Done => json!({"id": id, "ok": true}),
         Answer::Refused(e) => json!({"id": id, "ok": false, "error": e}),
         Answer::Frames(b64) => json!({"id": id, "ok": true, "frames": b64}),
+        Answer::Reasoned(e, reason) => {
+            json!({"id": id, "ok": false, "error": e, "reason": reason})
+        }
     };
     v.to_string().into_bytes()
 }
@@ -575,6 +656,9 @@ pub struct Reply {
     /// A `frames` command's window, a frames file in standard base64.
     #[serde(default)]
     pub frames: Option<String>,
+    /// Why not, for a console to say in its reader's words (boards since issue 31).
+    #[serde(default)]
+    pub reason: Option<RefusalReason>,
 }
 
 /// Why a result is not one the board accepts.
@@ -633,6 +717,47 @@ mod tests {
                 ms: 60000,
                 periods: None
             }
+        );
+    }
+
+    #[test]
+    fn the_arbiters_record_commands_decode_and_check_their_fields() {
+        let c = decode(
+            br#"{"id":"4","type":"give_warning","color":"B","article":"17.3","reason":"takeback"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            c.command,
+            Command::GiveWarning {
+                color: Color::Black,
+                article: "17.3".into(),
+                reason: Some("takeback".into())
+            }
+        );
+        let e = decode(br#"{"id":"4","type":"give_warning","color":"B","article":"5"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("field \"article\" is not an article"), "{e}");
+        let c = decode(br#"{"id":"5","type":"void_game","reason":"wrong table"}"#).unwrap();
+        assert_eq!(c.command.kind(), "void_game");
+        let c = decode(br#"{"id":"6","type":"new_game","penalties":"auto"}"#).unwrap();
+        assert!(matches!(
+            c.command,
+            Command::NewGame {
+                penalties: Some(Penalties::Auto),
+                ..
+            }
+        ));
+        assert!(decode(br#"{"id":"6","type":"new_game","penalties":"never"}"#).is_err());
+        let reason = RefusalReason::new("no_such_alert", &[("alert", "a1".into())]);
+        let payload = reply_payload(
+            Some("c1"),
+            &Answer::refused_because("no open alert 'a1'", reason.clone()),
+        );
+        let reply: Reply = serde_json::from_slice(&payload).unwrap();
+        assert_eq!(
+            (reply.ok, reply.error.as_deref(), reply.reason),
+            (false, Some("no open alert 'a1'"), Some(reason))
         );
     }
 

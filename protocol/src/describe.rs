@@ -72,7 +72,7 @@ pub fn sentence(event: &Event) -> String {
             a.id,
             a.message
         ),
-        Event::AlertCleared { id, how } => format!("alert {id} cleared: {how}"),
+        Event::AlertCleared { id, how, .. } => format!("alert {id} cleared: {how}"),
         Event::Warning {
             color,
             article,
@@ -103,6 +103,16 @@ pub fn sentence(event: &Event) -> String {
             "warning of {color} withdrawn, {count} left{}",
             because(reason.as_deref())
         ),
+        Event::WarningGiven {
+            color,
+            article,
+            reason,
+            count,
+        } => format!(
+            "WARNING {color} ({article}) given by the arbiter, {count} this game{}",
+            because(reason.as_deref())
+        ),
+        Event::GameVoided { reason } => format!("game voided{}", because(reason.as_deref())),
         Event::SensorFault { points, kind } => {
             format!("sensor fault: {kind} {}", gtp::join(points, " "))
         }
@@ -155,6 +165,12 @@ pub fn command(command: &Command) -> String {
         Command::WithdrawWarning { color, reason } => {
             format!("{kind} {color}{}", because(reason.as_deref()))
         }
+        Command::GiveWarning {
+            color,
+            article,
+            reason,
+        } => format!("{kind} {color} ({article}){}", because(reason.as_deref())),
+        Command::VoidGame { reason } => format!("{kind}{}", because(reason.as_deref())),
         Command::Pause {} | Command::Resume {} => kind.to_string(),
     }
 }

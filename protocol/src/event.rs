@@ -137,6 +137,13 @@ pub enum Event {
         id: String,
         /// How.
         how: ClearedHow,
+        /// With `restored`: the violation carries a warning (Art. 17.2-17.4, 18.1-18.3,
+        /// 22.6) that no arbiter has decided yet, so the alert stays open for the arbiters
+        /// as *restored, warning pending* until a `confirm` (the warning) or a `dismiss`
+        /// (none); it no longer covers its points. Added by tengen beyond SPEC.md; absent
+        /// (false) otherwise.
+        #[serde(default, skip_serializing_if = "is_false")]
+        warning_pending: bool,
     },
     /// A penalty (Art. 24) confirmed.
     Warning {
@@ -171,6 +178,26 @@ pub enum Event {
         reason: Option<String>,
         /// Where the game is now: `"counting"` after a counted result, else `"playing"`.
         phase: ReopenedPhase,
+    },
+    /// A warning an arbiter gives on their own finding (`give_warning`), not through an
+    /// alert: a violation seen at the table, or found after the board was put right. It
+    /// counts toward Art. 24 as any warning; `withdraw_warning` takes it back.
+    WarningGiven {
+        /// The side penalised.
+        color: Color,
+        /// The article violated (`"17.2"`).
+        article: String,
+        /// Why, in the arbiter's words (null when not given).
+        reason: Option<String>,
+        /// That side's warnings in this game, this one included.
+        count: u32,
+    },
+    /// The game is void (an arbiter's `void_game`: a game started by mistake, at the wrong
+    /// table or with the wrong players): it is over with no result, the board is free for
+    /// the next `new_game`, and a void game leaves every public view. Nothing of it counts.
+    GameVoided {
+        /// Why, in the arbiter's words (null when not given).
+        reason: Option<String>,
     },
     /// A warning given by mistake taken back on an arbiter's `withdraw_warning` (added by
     /// tengen beyond SPEC.md's list).
@@ -221,6 +248,8 @@ impl Event {
             Event::GameOver(_) => "game_over",
             Event::GameReopened { .. } => "game_reopened",
             Event::WarningWithdrawn { .. } => "warning_withdrawn",
+            Event::WarningGiven { .. } => "warning_given",
+            Event::GameVoided { .. } => "game_voided",
             Event::SensorFault { .. } => "sensor_fault",
             Event::Status { .. } => "status",
         }
@@ -240,6 +269,15 @@ impl Event {
         type_is_for_arbiters(self.kind())
     }
 
+    /// `alert_cleared` of alert `id`, `how`, with no warning pending.
+    pub fn cleared(id: impl Into<String>, how: ClearedHow) -> Event {
+        Event::AlertCleared {
+            id: id.into(),
+            how,
+            warning_pending: false,
+        }
+    }
+
     /// A `status` event of this build (`version`).
     pub fn status(state: BoardState, version: &str) -> Event {
         Event::Status {
@@ -251,9 +289,18 @@ impl Event {
 }
 
 /// True for the event types that go to `.../alerts` too (`alert`, `alert_cleared`,
-/// `warning`), by their `type` tag: for readers of raw events.
+/// `warning`, and `warning_given` and `warning_withdrawn`, which change the same count), by
+/// their `type` tag: for readers of raw events.
 pub fn type_is_for_arbiters(kind: &str) -> bool {
-    matches!(kind, "alert" | "alert_cleared" | "warning")
+    matches!(
+        kind,
+        "alert" | "alert_cleared" | "warning" | "warning_given" | "warning_withdrawn"
+    )
+}
+
+/// For `skip_serializing_if`: leaves a false flag out of the JSON.
+pub(crate) fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The rules a game is played under; only the Chinese competition rules.
@@ -308,6 +355,42 @@ pub struct GameSetup {
     /// `"now"`, the clocks running from `game_started` on (as before this field existed).
     #[serde(default, skip_serializing_if = "ClockStart::is_now")]
     pub clock_start: ClockStart,
+    /// How penalties are given in this game, when the `new_game` that set it up said
+    /// (a round's setting sent from the hall); absent: the board's `game.penalties`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalties: Option<Penalties>,
+}
+
+/// How penalties (Art. 24) are given in a game (`game.penalties`, and `game_started`'s
+/// and `new_game`'s `penalties`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Penalties {
+    /// `"arbiter"`: an arbiter's `confirm` (or `give_warning`) gives the warning; a
+    /// violation put right stays open as *restored, warning pending* until one decides.
+    #[default]
+    Arbiter,
+    /// `"auto"`: penalised alerts give their warning at once.
+    Auto,
+}
+
+impl Penalties {
+    /// `arbiter` or `auto`, as the config writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Penalties::Arbiter => "arbiter",
+            Penalties::Auto => "auto",
+        }
+    }
+
+    /// Reads `arbiter` or `auto`.
+    pub fn parse(text: &str) -> Option<Penalties> {
+        match text {
+            "arbiter" => Some(Penalties::Arbiter),
+            "auto" => Some(Penalties::Auto),
+            _ => None,
+        }
+    }
 }
 
 /// How a new game's clocks begin (`game.clock_start`, and `game_started`'s
@@ -370,6 +453,7 @@ impl Default for GameSetup {
             event: None,
             place: None,
             clock_start: ClockStart::Now,
+            penalties: None,
         }
     }
 }
@@ -873,6 +957,10 @@ mod tests {
             r#"{"seq":14,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"game_reopened","previous_result":"B+1.5","reason":null,"phase":"counting"}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"warning_withdrawn","color":"B","count":1,"reason":"wrong card confirmed"}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"warning_withdrawn","color":"W","count":0,"reason":null}"#,
+            r#"{"seq":10,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"alert_cleared","id":"a1","how":"restored","warning_pending":true}"#,
+            r#"{"seq":16,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"warning_given","color":"W","article":"17.3","reason":"took the stone back","count":1}"#,
+            r#"{"seq":16,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"game_voided","reason":null}"#,
+            r#"{"seq":2,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"game_started","size":9,"komi":0.5,"handicap":0,"rules":"chinese","superko":"situational","time_control":"none","black":"A","white":"B","round":"1","table":"1","clock_start":"arbiter","penalties":"auto"}"#,
             r#"{"seq":14,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"sensor_fault","points":["K10"],"kind":"stuck"}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"status","state":"restoring","version":"0.1.0"}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"status","state":"restoring","version":"0.2.0","off_since":"2026-11-29T13:44:00.000Z"}"#,

@@ -48,7 +48,9 @@ pub(crate) fn named(command: &CommandEnvelope) -> String {
 pub(crate) fn outcome_line(named: &str, answer: &Answer) -> String {
     match answer {
         Answer::Done => format!("command {named} - done"),
-        Answer::Refused(why) => format!("command {named} - refused: {why}"),
+        Answer::Refused(why) | Answer::Reasoned(why, _) => {
+            format!("command {named} - refused: {why}")
+        }
         Answer::Frames(b64) => format!(
             "command {named} - answered ({} bytes of frames)",
             b64.len() * 3 / 4

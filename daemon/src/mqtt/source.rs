@@ -181,10 +181,7 @@ mod tests {
                 number: 3,
                 color: Color::Black,
             },
-            Event::AlertCleared {
-                id: "a1".into(),
-                how: ClearedHow::Restored,
-            },
+            Event::cleared("a1", ClearedHow::Restored),
             Event::Warning {
                 color: Color::White,
                 article: "18.2".into(),

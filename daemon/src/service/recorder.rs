@@ -292,13 +292,7 @@ impl Recorder {
             ClearedHow::Dismissed
         };
         self.set_by(by);
-        let result = self.record(
-            vec![Event::AlertCleared {
-                id: alert.to_string(),
-                how,
-            }],
-            now,
-        );
+        let result = self.record(vec![Event::cleared(alert.to_string(), how)], now);
         self.set_by(None);
         Some(result.map(|_| ()))
     }

@@ -222,7 +222,8 @@ impl ScanLoop {
                     self.backend.heard(&result?);
                 }
                 Err(why) => {
-                    let _ = req.reply.send(Answer::refused(why));
+                    let reason = why.reason();
+                    let _ = req.reply.send(Answer::refused_because(why, reason));
                 }
             }
         }

@@ -186,10 +186,7 @@ fn raise(
 /// Clears the open alerts of `code`, and ends the episode.
 fn clear(out: &mut Vec<Event>, episode: &mut Episode, view: &GameView, code: AlertCode) {
     for a in open(view, code) {
-        out.push(Event::AlertCleared {
-            id: a.id.clone(),
-            how: ClearedHow::Restored,
-        });
+        out.push(Event::cleared(a.id.clone(), ClearedHow::Restored));
     }
     *episode = Episode::default();
 }
@@ -408,10 +405,7 @@ mod tests {
     fn a_dismissed_alert_stays_away_until_the_episode_ends_and_a_new_game_gets_its_own() {
         let mut b = Board::new();
         assert_eq!(b.check(free(1)), vec!["storage_low s2"]);
-        b.apply(Event::AlertCleared {
-            id: "s2".into(),
-            how: ClearedHow::Dismissed,
-        });
+        b.apply(Event::cleared("s2", ClearedHow::Dismissed));
         b.alerts.dismissed(AlertCode::StorageLow);
         assert!(b.check(free(1)).is_empty(), "dismissed: not again");
         b.check(free(2 * LOW));

@@ -341,7 +341,10 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
     let before = service.journal().last_seq();
     assert_eq!(
         send(Command::Resume {}),
-        Answer::refused(CommandRefused::NothingToResume)
+        Answer::refused_because(
+            CommandRefused::NothingToResume,
+            CommandRefused::NothingToResume.reason()
+        )
     );
     assert_eq!(
         service.journal().last_seq(),
@@ -365,6 +368,7 @@ fn commands_are_answered_and_a_refused_one_changes_nothing() {
             komi: None,
             handicap: None,
             time_control: None,
+            penalties: None,
         }),
         Answer::Done
     );

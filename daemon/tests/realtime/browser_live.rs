@@ -346,10 +346,7 @@ async fn live_page_follows_a_game() {
             "alert point marked",
         );
         screenshot(&tab, "live-page-alert.png");
-        f.send(Event::AlertCleared {
-            id: "a1".into(),
-            how: ClearedHow::Restored,
-        });
+        f.send(Event::cleared("a1", ClearedHow::Restored));
         within_a_second(
             &tab,
             "document.querySelectorAll('#alerts .alert').length",

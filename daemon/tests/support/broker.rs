@@ -357,10 +357,7 @@ pub(crate) fn envelope(seq: u64) -> tengen_protocol::Envelope {
             expected: Expected::new(vec![(point, None)]),
             message: "Captured stones are still on the board.".into(),
         }),
-        4 => Event::AlertCleared {
-            id: format!("a{}", seq - 1),
-            how: ClearedHow::Restored,
-        },
+        4 => Event::cleared(format!("a{}", seq - 1), ClearedHow::Restored),
         7 => Event::Warning {
             color,
             article: "18.2".into(),

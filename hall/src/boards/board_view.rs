@@ -1230,10 +1230,7 @@ mod tests {
                     paused: Some(false),
                 }),
                 alert,
-                Event::AlertCleared {
-                    id: "a1".into(),
-                    how: tengen_protocol::event::ClearedHow::Restored,
-                },
+                Event::cleared("a1", tengen_protocol::event::ClearedHow::Restored),
                 Event::SensorFault {
                     points: vec![gtp("J1")],
                     kind: FaultKind::Noisy,

@@ -361,6 +361,7 @@ mod tests {
             ok,
             error: error.map(str::to_string),
             frames: None,
+            reason: None,
         }
     }
 

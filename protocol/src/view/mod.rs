@@ -43,8 +43,13 @@
 //!   (`counting` or `playing`), no result (the SGF loses its `RE` until the next
 //!   `game_over`, whose result then stands everywhere), the clocks still stopped (paused)
 //!   until an arbiter resumes them.
-//! - `warning` sets that side's warnings to its `count`, and so does `warning_withdrawn`
-//!   (the count left).
+//! - `alert_cleared` `restored` with `warning_pending` keeps the alert open for the
+//!   arbiters, marked restored ([`OpenAlert::restored`]): it no longer covers its points,
+//!   and the next `alert_cleared` of it (the arbiter's `confirmed` or `dismissed`) closes it.
+//! - `warning` sets that side's warnings to its `count`, and so do `warning_given` (an
+//!   arbiter's own finding) and `warning_withdrawn` (the count left).
+//! - `game_voided` ends the game with no result and marks it void ([`GameView::voided`]):
+//!   the public snapshot is then none.
 //!
 //! Events that cannot be applied (a move the rules refuse, a point off the board, a move
 //! before any `game_started`) leave the view as it was and are reported as a
@@ -151,6 +156,10 @@ pub struct OpenAlert {
     pub visible: bool,
     /// The envelope it came in, when the view was fed envelopes (for `alerts/active`).
     pub envelope: Option<Envelope>,
+    /// When the board was put right, for an alert left open with its warning pending
+    /// (`alert_cleared` `restored` with `warning_pending`): it covers no point any more
+    /// and waits for an arbiter's decision.
+    pub restored: Option<Timestamp>,
 }
 
 /// One standing `sensor_fault`.
@@ -195,6 +204,8 @@ struct Current {
     /// The game waits to begin (its setup's `clock_start` is not `now`): both clocks are
     /// stopped until a `clock` event leaves them running.
     waiting: bool,
+    /// An arbiter voided the game (`game_voided`).
+    voided: bool,
 }
 
 /// The fold of one board's events: see the module documentation.
@@ -272,6 +283,7 @@ impl GameView {
                 Event::Byoyomi { .. }
                 | Event::AlertCleared { .. }
                 | Event::Warning { .. }
+                | Event::WarningGiven { .. }
                 | Event::WarningWithdrawn { .. } => Ok(()),
                 other => Err(FoldError::NoGame(other.kind())),
             };
@@ -348,19 +360,42 @@ impl GameView {
                     alert: alert.clone(),
                     visible: true,
                     envelope: envelope.cloned(),
+                    restored: None,
                 });
             }
-            Event::AlertCleared { id, how } => {
+            Event::AlertCleared {
+                id,
+                how,
+                warning_pending,
+            } => {
                 if let Some(i) = cur.alerts.iter().position(|a| &a.alert.id == id) {
-                    if *how != ClearedHow::Restored && cur.alerts[i].alert.is_board_alert() {
-                        cur.alerts[i].visible = false;
+                    let a = &mut cur.alerts[i];
+                    if *how == ClearedHow::Restored && *warning_pending && a.visible {
+                        a.restored = Some(at);
+                    } else if *how != ClearedHow::Restored
+                        && a.alert.is_board_alert()
+                        && a.restored.is_none()
+                    {
+                        a.visible = false;
                     } else {
                         cur.alerts.remove(i);
                     }
                 }
             }
-            Event::Warning { color, count, .. } | Event::WarningWithdrawn { color, count, .. } => {
+            Event::Warning { color, count, .. }
+            | Event::WarningGiven { color, count, .. }
+            | Event::WarningWithdrawn { color, count, .. } => {
                 *cur.warnings.get_mut(*color) = *count;
+            }
+            Event::GameVoided { .. } => {
+                cur.phase = Phase::Over;
+                cur.result = None;
+                cur.end_reason = None;
+                cur.voided = true;
+                cur.recent_pass = None;
+                if let Some(clock) = cur.clock.as_mut() {
+                    clock.pause(at.millis());
+                }
             }
             Event::Counting { .. } => {
                 if cur.phase == Phase::Playing {
@@ -387,6 +422,7 @@ impl GameView {
                 cur.result = None;
                 cur.end_reason = None;
                 cur.recent_pass = None;
+                cur.voided = false;
                 // Stopped since the end: they stay so until an arbiter resumes them.
                 if let Some(clock) = cur.clock.as_mut() {
                     clock.pause(at.millis());
@@ -432,6 +468,7 @@ impl GameView {
             last_move: None,
             pressed_for_next: false,
             waiting: !setup.clock_start.is_now() && clock_runs,
+            voided: false,
         });
         Ok(())
     }
@@ -556,6 +593,20 @@ impl GameView {
         self.alerts().iter().filter(|a| a.visible).map(|a| &a.alert)
     }
 
+    /// True once an arbiter voided the current game (`game_voided`).
+    pub fn voided(&self) -> bool {
+        self.current.as_ref().is_some_and(|c| c.voided)
+    }
+
+    /// The alerts left open with their warning pending after the board was put right, with
+    /// when it was (see [`OpenAlert::restored`]).
+    pub fn pending_warnings(&self) -> impl Iterator<Item = (&Alert, Timestamp)> {
+        self.alerts()
+            .iter()
+            .filter(|a| a.visible)
+            .filter_map(|a| a.restored.map(|t| (&a.alert, t)))
+    }
+
     /// Warnings given in this game.
     pub fn warnings(&self) -> PerColor<u32> {
         self.current
@@ -601,17 +652,24 @@ impl GameView {
     }
 
     /// `alerts/active`: the open alerts as a JSON array, each the `alert` event as it came
-    /// (with its envelope when the view was fed envelopes), oldest first.
+    /// (with its envelope when the view was fed envelopes), oldest first. An alert left open
+    /// with its warning pending has `restored` too: when the board was put right.
     pub fn active_alerts_json(&self) -> String {
         let items: Vec<serde_json::Value> = self
             .alerts()
             .iter()
             .filter(|a| a.visible)
-            .map(|a| match &a.envelope {
-                Some(e) => serde_json::to_value(e),
-                None => serde_json::to_value(Event::Alert(a.alert.clone())),
+            .filter_map(|a| {
+                let mut v = match &a.envelope {
+                    Some(e) => serde_json::to_value(e),
+                    None => serde_json::to_value(Event::Alert(a.alert.clone())),
+                }
+                .ok()?;
+                if let (Some(at), Some(o)) = (a.restored, v.as_object_mut()) {
+                    o.insert("restored".into(), serde_json::json!(at));
+                }
+                Some(v)
             })
-            .filter_map(Result::ok)
             .collect();
         serde_json::Value::Array(items).to_string()
     }

@@ -146,6 +146,10 @@ pub struct StateSnapshot {
     pub board_id: String,
     /// The game's id.
     pub game_id: String,
+    /// True once an arbiter voided the game (`game_voided`): over, with no result, and
+    /// shown to no one but the arbiters. Absent (false) otherwise.
+    #[serde(default, skip_serializing_if = "crate::event::is_false")]
+    pub voided: bool,
 }
 
 impl GameView {
@@ -181,11 +185,16 @@ impl GameView {
             seq: self.seq(),
             board_id: self.board_id().to_string(),
             game_id: self.game_id().to_string(),
+            voided: self.voided(),
         })
     }
 
-    /// The snapshot the public sees: [`GameView::snapshot`] without alerts.
+    /// The snapshot the public sees: [`GameView::snapshot`] without alerts; none for a
+    /// void game (it leaves every public view).
     pub fn public_snapshot(&self, now: Timestamp) -> Option<StateSnapshot> {
+        if self.voided() {
+            return None;
+        }
         let mut s = self.snapshot(now)?;
         s.alerts.clear();
         Some(s)

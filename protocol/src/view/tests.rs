@@ -452,13 +452,7 @@ fn alerts_open_hide_and_close() {
         ),
     ));
     events.push((3, alert("a2", AlertCode::Ko, &["C3"], &[])));
-    events.push((
-        4,
-        Event::AlertCleared {
-            id: "a1".into(),
-            how: ClearedHow::Confirmed,
-        },
-    ));
+    events.push((4, Event::cleared("a1", ClearedHow::Confirmed)));
     let v = fold(&events);
     let open: Vec<&str> = v.open_alerts().map(|a| a.id.as_str()).collect();
     assert_eq!(open, ["a2"]);
@@ -476,14 +470,8 @@ fn alerts_open_hide_and_close() {
     assert!(v.sgf(true).contains("C[a1 happened.\na2 happened.]"));
     assert!(!v.sgf(false).contains("C["));
     let mut v = v;
-    v.apply(
-        &Event::AlertCleared {
-            id: "a1".into(),
-            how: ClearedHow::Restored,
-        },
-        at(6),
-    )
-    .unwrap();
+    v.apply(&Event::cleared("a1", ClearedHow::Restored), at(6))
+        .unwrap();
     assert_eq!(v.alerts().len(), 1);
     // A new game: alerts go, the numbering carries on.
     v.apply(&setup(9, 2, "none"), at(7)).unwrap();

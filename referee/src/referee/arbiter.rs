@@ -2,7 +2,7 @@
 //! alert id, wrong phase, no clock) is refused with one sentence and changes nothing.
 
 use tengen_hal::Millis;
-use tengen_protocol::command::{check_result, BadResult};
+use tengen_protocol::command::{check_result, BadResult, RefusalReason};
 use tengen_protocol::event::{
     AlertCode, ClearedHow, ClockStart, EndReason, GameEnd, GameSetup, ReopenedPhase,
 };
@@ -73,6 +73,12 @@ pub enum CommandRefused {
     /// time and reopened): nothing would run.
     #[error("{}'s clock reads 0 (the flag fell): set it with adjust_time first, then resume", name(*.0))]
     Flagged(Color),
+    /// `give_warning` once the game is over.
+    #[error("the game is over: reopen it first, then give the warning")]
+    ReopenToWarn,
+    /// `void_game` of a game already void.
+    #[error("the game is void already")]
+    AlreadyVoid,
     /// `new_game` on another size than the board's sensors read: accepted, the board would
     /// drop every scan from then on.
     #[error("this board is {board}x{board}; a {asked}x{asked} game cannot be played on it")]
@@ -82,6 +88,50 @@ pub enum CommandRefused {
         /// The hardware's size.
         board: u8,
     },
+}
+
+impl CommandRefused {
+    /// The refusal as a code and its values, for a console to say in its reader's words
+    /// (the reply's `reason`; [`std::fmt::Display`] says it in English).
+    pub fn reason(&self) -> RefusalReason {
+        let color = |c: &Color| ("color", c.letter().to_string());
+        match self {
+            CommandRefused::GameOver => RefusalReason::new("game_over", &[]),
+            CommandRefused::NoClock => RefusalReason::new("no_clock", &[]),
+            CommandRefused::AlreadyPaused => RefusalReason::new("already_paused", &[]),
+            CommandRefused::NotPaused => RefusalReason::new("not_paused", &[]),
+            CommandRefused::NoSuchAlert(id) => {
+                RefusalReason::new("no_such_alert", &[("alert", id.clone())])
+            }
+            CommandRefused::BadResult(BadResult(r)) => {
+                RefusalReason::new("bad_result", &[("result", r.clone())])
+            }
+            CommandRefused::WrongSide(c) => RefusalReason::new("wrong_side", &[color(c)]),
+            CommandRefused::NothingToResume => RefusalReason::new("nothing_to_resume", &[]),
+            CommandRefused::TimeControl(e) => {
+                RefusalReason::new("time_control", &[("error", e.to_string())])
+            }
+            CommandRefused::Setup(e) => RefusalReason::new("setup", &[("error", e.clone())]),
+            CommandRefused::NotOver => RefusalReason::new("not_over", &[]),
+            CommandRefused::ReopenFirst => RefusalReason::new("reopen_first", &[]),
+            CommandRefused::NoWarning(c) => RefusalReason::new("no_warning", &[color(c)]),
+            CommandRefused::ResultReason { result, reason } => RefusalReason::new(
+                "result_reason",
+                &[
+                    ("result", result.clone()),
+                    ("reason", reason.as_str().to_string()),
+                    ("wants", fitting(*reason).to_string()),
+                ],
+            ),
+            CommandRefused::Flagged(c) => RefusalReason::new("flagged", &[color(c)]),
+            CommandRefused::ReopenToWarn => RefusalReason::new("reopen_to_warn", &[]),
+            CommandRefused::AlreadyVoid => RefusalReason::new("already_void", &[]),
+            CommandRefused::BoardSize { asked, board } => RefusalReason::new(
+                "board_size",
+                &[("asked", asked.to_string()), ("board", board.to_string())],
+            ),
+        }
+    }
 }
 
 impl Referee {
@@ -133,13 +183,7 @@ impl Referee {
                     .map(|a| a.id.clone())
                     .collect();
                 for id in restarts {
-                    self.emit(
-                        &mut out,
-                        Event::AlertCleared {
-                            id,
-                            how: ClearedHow::Dismissed,
-                        },
-                    );
+                    self.emit(&mut out, Event::cleared(id, ClearedHow::Dismissed));
                 }
             }
             Command::AdjustTime { color, ms, periods } => {
@@ -156,6 +200,7 @@ impl Referee {
                 if over {
                     return Err(CommandRefused::GameOver);
                 }
+                self.close_moot_alerts(&mut out);
                 self.resign(&mut out, *color);
             }
             Command::SetResult { result, reason } => {
@@ -189,8 +234,9 @@ impl Referee {
                     } else {
                         ClearedHow::Dismissed
                     };
-                    self.emit(&mut out, Event::AlertCleared { id, how });
+                    self.emit(&mut out, Event::cleared(id, how));
                 }
+                self.close_moot_alerts(&mut out);
                 self.emit(
                     &mut out,
                     Event::GameOver(GameEnd::uncounted(result.clone(), reason)),
@@ -214,6 +260,51 @@ impl Referee {
                     },
                 );
             }
+            Command::GiveWarning {
+                color,
+                article,
+                reason,
+            } => {
+                if over {
+                    return Err(CommandRefused::ReopenToWarn);
+                }
+                let count = self.view.warnings().get(*color) + 1;
+                self.emit(
+                    &mut out,
+                    Event::WarningGiven {
+                        color: *color,
+                        article: article.clone(),
+                        reason: reason.clone(),
+                        count,
+                    },
+                );
+                if count >= 2 {
+                    self.close_moot_alerts(&mut out);
+                    self.emit(
+                        &mut out,
+                        Event::GameOver(GameEnd::uncounted(
+                            format!("{}+F", color.opponent().letter()),
+                            EndReason::Warnings,
+                        )),
+                    );
+                }
+            }
+            Command::VoidGame { reason } => {
+                if self.view.voided() {
+                    return Err(CommandRefused::AlreadyVoid);
+                }
+                // Nothing of a void game is for anyone to decide: its alerts close.
+                let open: Vec<String> = self.view.open_alerts().map(|a| a.id.clone()).collect();
+                for id in open {
+                    self.emit(&mut out, Event::cleared(id, ClearedHow::Dismissed));
+                }
+                self.emit(
+                    &mut out,
+                    Event::GameVoided {
+                        reason: reason.clone(),
+                    },
+                );
+            }
             Command::ResumePlay { color } => self.resume_play(&mut out, *color)?,
             Command::NewGame {
                 black,
@@ -228,6 +319,7 @@ impl Referee {
                 komi,
                 handicap,
                 time_control,
+                penalties,
                 ..
             } => {
                 let mut s: GameSetup = self
@@ -262,8 +354,10 @@ impl Referee {
                 if let Some(tc) = time_control {
                     s.time_control = TimeControl::parse(tc)?;
                 }
-                // How the clocks begin is the board's (its config), not the last game's.
+                // How the clocks begin is the board's (its config), not the last game's;
+                // so are the penalties, unless this command says (a round's setting).
                 s.clock_start = self.settings.clock_start;
+                s.penalties = *penalties;
                 out = self.new_game(s, now).map_err(|e| match e {
                     RefereeError::Setup(e) => CommandRefused::Setup(e.to_string()),
                     other => CommandRefused::Setup(other.to_string()),
@@ -353,7 +447,11 @@ impl Referee {
         if self.phase() != Phase::Over {
             return Err(CommandRefused::NotOver);
         }
-        let previous_result = self.view.result().unwrap_or("?").to_string();
+        let previous_result = if self.view.voided() {
+            "Void".to_string()
+        } else {
+            self.view.result().unwrap_or("?").to_string()
+        };
         let phase = if self.view.end_reason() == Some(EndReason::Count) {
             ReopenedPhase::Counting
         } else {
@@ -398,37 +496,52 @@ impl Referee {
             .find(|a| a.id == id)
             .cloned()
             .ok_or_else(|| CommandRefused::NoSuchAlert(id.to_string()))?;
-        let board_differs = alert.is_board_alert()
+        let restored = self.view.pending_warnings().any(|(a, _)| a.id == alert.id);
+        let board_differs = !restored
+            && alert.is_board_alert()
             && alert
                 .expected
                 .iter()
                 .any(|(p, want)| self.physical_at(p) != want);
         let mut over = None;
-        let already = self.settings.penalties == Penalties::Auto;
+        let already = self.penalties() == Penalties::Auto;
         if confirm && is_penalised(alert.code) && !already {
             if let Some(c) = alert.color {
                 over = self.give_warning(out, c, alert.code);
             }
         }
-        self.emit(
-            out,
-            Event::AlertCleared {
-                id: alert.id.clone(),
-                how: if confirm {
-                    ClearedHow::Confirmed
-                } else {
-                    ClearedHow::Dismissed
-                },
-            },
-        );
+        let how = if confirm {
+            ClearedHow::Confirmed
+        } else {
+            ClearedHow::Dismissed
+        };
+        self.emit(out, Event::cleared(alert.id.clone(), how));
         if !board_differs {
             // Put right already: it covers nothing.
             self.retired.insert(alert.id);
         }
         if let Some(over) = over {
+            self.close_moot_alerts(out);
             self.emit(out, over);
         }
         Ok(())
+    }
+
+    /// Before an arbiter ends the game: closes (`dismissed`) the open alerts about the board
+    /// that carry no warning to decide (`mismatch`, `board_disturbed`, `stone_moved`...): a
+    /// finished game has no board to put right, and an alert left open would ring on it.
+    fn close_moot_alerts(&mut self, out: &mut Vec<Event>) {
+        let moot: Vec<String> = self
+            .view
+            .alerts()
+            .iter()
+            .filter(|a| a.visible && a.restored.is_none() && a.alert.is_board_alert())
+            .filter(|a| !(is_penalised(a.alert.code) && a.alert.color.is_some()))
+            .map(|a| a.alert.id.clone())
+            .collect();
+        for id in moot {
+            self.emit(out, Event::cleared(id, ClearedHow::Dismissed));
+        }
     }
 
     /// Play goes on after a flag fall ruled a forfeited turn (Art. 22.5) or after a
@@ -447,13 +560,7 @@ impl Referee {
                 ));
             }
             let flagged = alert.color.unwrap_or(color.opponent());
-            self.emit(
-                out,
-                Event::AlertCleared {
-                    id: alert.id,
-                    how: ClearedHow::Confirmed,
-                },
-            );
+            self.emit(out, Event::cleared(alert.id, ClearedHow::Confirmed));
             let to_move = self.to_move();
             if to_move == flagged && self.view.awaiting_press().is_none() {
                 let number = self.view.game().map_or(0, |g| g.move_number()) + 1;

@@ -7,7 +7,7 @@ use tengen_protocol::Event;
 use tengen_rules::game::Illegal;
 use tengen_rules::{Color, Move, Point};
 
-use super::Referee;
+use super::{is_penalised, Penalties, Referee};
 use crate::stabiliser::Stone;
 
 /// True when `a` and `b` are orthogonal neighbours.
@@ -147,27 +147,34 @@ impl Referee {
         self.raise_with(out, code, None, open, expected, message);
     }
 
-    /// Clears every visible board alert whose points match again.
+    /// Clears every visible board alert whose points match again. One whose violation
+    /// carries a warning that is the arbiter's to give (penalties `arbiter`) stays open for
+    /// the arbiters, its warning pending (`warning_pending`).
     fn clear_restored(&mut self, out: &mut Vec<Event>) {
-        let restored: Vec<String> = self
+        let arbiter = self.penalties() == Penalties::Arbiter;
+        let restored: Vec<(String, bool)> = self
             .view
             .alerts()
             .iter()
-            .filter(|a| a.visible && a.alert.is_board_alert())
+            .filter(|a| a.visible && a.restored.is_none() && a.alert.is_board_alert())
             .filter(|a| {
                 a.alert
                     .expected
                     .iter()
                     .all(|(p, want)| self.physical_at(p) == want)
             })
-            .map(|a| a.alert.id.clone())
+            .map(|a| {
+                let pending = arbiter && is_penalised(a.alert.code) && a.alert.color.is_some();
+                (a.alert.id.clone(), pending)
+            })
             .collect();
-        for id in restored {
+        for (id, warning_pending) in restored {
             self.emit(
                 out,
                 Event::AlertCleared {
                     id,
                     how: ClearedHow::Restored,
+                    warning_pending,
                 },
             );
         }

@@ -47,6 +47,15 @@
 //!   is on: reopen a game a second warning ended first). `set_result` takes a `reason`
 //!   that must fit the result (`time` needs `B+T` or `W+T`...). A side whose flag fell and
 //!   whose game was reopened reads 0: `resume` is refused until `adjust_time` sets it.
+//! - A violation that carries a warning, put right on the board before an arbiter decided
+//!   (penalties `arbiter`), is cleared `restored` with `warning_pending`: play goes on, and
+//!   the alert stays open for the arbiters until a `confirm` (the warning: Art. 17.2, 18.2
+//!   and 22.6 give it whether or not the board was put right) or a `dismiss`.
+//!   `give_warning` gives one on the arbiter's own finding (`warning_given`), counted as
+//!   any other; `void_game` ends a game started by mistake with no result
+//!   (`game_voided`), its open alerts dismissed; a game an arbiter ends (`set_result`,
+//!   `resign`) closes the alerts about the board that carry no warning (`mismatch`,
+//!   `board_disturbed`...: a finished game has no board to put right).
 
 mod alerts;
 mod arbiter;
@@ -291,12 +300,22 @@ impl Referee {
         v
     }
 
-    /// The alerts that cover points: every alert of the view but the retired ones.
+    /// The alerts that cover points: every alert of the view but the retired ones and those
+    /// put right whose warning is pending.
     fn covering(&self) -> impl Iterator<Item = &tengen_protocol::view::OpenAlert> {
         self.view
             .alerts()
             .iter()
-            .filter(|a| !self.retired.contains(&a.alert.id))
+            .filter(|a| !self.retired.contains(&a.alert.id) && a.restored.is_none())
+    }
+
+    /// How penalties are given in the current game: as its `new_game` said, else as the
+    /// board's settings say.
+    fn penalties(&self) -> Penalties {
+        self.view
+            .setup()
+            .and_then(|s| s.penalties)
+            .unwrap_or(self.settings.penalties)
     }
 
     /// Takes in what the physical board shows without interpreting it: captured stones
@@ -480,17 +499,11 @@ impl Referee {
         let id = alert.id.clone();
         let board_alert = alert.is_board_alert();
         self.emit(out, Event::Alert(alert));
-        let auto = self.settings.penalties == Penalties::Auto && is_penalised(code);
+        let auto = self.penalties() == Penalties::Auto && is_penalised(code);
         if let (true, Some(c)) = (auto, color) {
             let over = self.give_warning(out, c, code);
             if !board_alert {
-                self.emit(
-                    out,
-                    Event::AlertCleared {
-                        id,
-                        how: ClearedHow::Confirmed,
-                    },
-                );
+                self.emit(out, Event::cleared(id, ClearedHow::Confirmed));
             }
             if let Some(over) = over {
                 self.emit(out, over);

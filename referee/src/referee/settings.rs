@@ -2,37 +2,9 @@
 //! that the referee reads, with SPEC.md's defaults.
 
 use tengen_hal::{Millis, Side};
+pub use tengen_protocol::event::Penalties;
 use tengen_protocol::event::{ClockStart, GameSetup};
 use tengen_rules::sgf::GameRecord;
-
-/// How penalties (Art. 24) are given (`game.penalties`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Penalties {
-    /// An arbiter's `confirm` gives the warning.
-    #[default]
-    Arbiter,
-    /// Penalised alerts give their warning at once.
-    Auto,
-}
-
-impl Penalties {
-    /// `arbiter` or `auto`, as the config writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Penalties::Arbiter => "arbiter",
-            Penalties::Auto => "auto",
-        }
-    }
-
-    /// Reads `arbiter` or `auto`.
-    pub fn parse(text: &str) -> Option<Penalties> {
-        match text {
-            "arbiter" => Some(Penalties::Arbiter),
-            "auto" => Some(Penalties::Auto),
-            _ => None,
-        }
-    }
-}
 
 /// Everything the referee needs to know about the board and its first game.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,3 +10,4 @@ mod reopen;
 mod restart;
 mod restore;
 mod scenarios;
+mod warnings;

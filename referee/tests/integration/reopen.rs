@@ -16,20 +16,20 @@ use tengen_rules::clock::TimeControl;
 use tengen_rules::{Color, Point};
 
 /// A 9x9 board on the real pipeline, its stones set and lifted by hand.
-struct Table {
+pub(crate) struct Table {
     settings: RefereeSettings,
     pipeline: Pipeline,
     stones: Vec<PointState>,
     now: Millis,
-    events: Vec<(Millis, Event)>,
+    pub(crate) events: Vec<(Millis, Event)>,
 }
 
-fn p(gtp: &str) -> Point {
+pub(crate) fn p(gtp: &str) -> Point {
     tengen_protocol::gtp::parse(gtp).unwrap()
 }
 
 impl Table {
-    fn new(time: &str, penalties: Penalties) -> Table {
+    pub(crate) fn new(time: &str, penalties: Penalties) -> Table {
         let settings = RefereeSettings {
             game: GameSetup {
                 size: 9,
@@ -61,19 +61,19 @@ impl Table {
         self.now += 10;
     }
 
-    fn wait(&mut self, ms: Millis) {
+    pub(crate) fn wait(&mut self, ms: Millis) {
         let until = self.now + ms;
         while self.now < until {
             self.scan(Vec::new());
         }
     }
 
-    fn set(&mut self, point: &str, state: PointState) {
+    pub(crate) fn set(&mut self, point: &str, state: PointState) {
         self.stones[p(point).index(9)] = state;
         self.wait(500);
     }
 
-    fn place(&mut self, color: Color, point: &str) {
+    pub(crate) fn place(&mut self, color: Color, point: &str) {
         let state = match color {
             Color::Black => PointState::Black,
             Color::White => PointState::White,
@@ -81,11 +81,11 @@ impl Table {
         self.set(point, state);
     }
 
-    fn lift(&mut self, point: &str) {
+    pub(crate) fn lift(&mut self, point: &str) {
         self.set(point, PointState::Empty);
     }
 
-    fn press(&mut self, color: Color) {
+    pub(crate) fn press(&mut self, color: Color) {
         let button = match color {
             Color::Black => Button::Black,
             Color::White => Button::White,
@@ -99,13 +99,13 @@ impl Table {
     }
 
     /// A stone set down and its clock pressed.
-    fn play(&mut self, color: Color, point: &str) {
+    pub(crate) fn play(&mut self, color: Color, point: &str) {
         self.place(color, point);
         self.press(color);
     }
 
     /// The arbiter's command now; its events are kept with the others.
-    fn command(&mut self, command: Value) -> Result<Vec<Event>, CommandRefused> {
+    pub(crate) fn command(&mut self, command: Value) -> Result<Vec<Event>, CommandRefused> {
         let envelope = CommandEnvelope {
             id: "c".into(),
             by: Some("chief".into()),
@@ -118,20 +118,20 @@ impl Table {
         Ok(out)
     }
 
-    fn done(&mut self, command: Value) -> Vec<Event> {
+    pub(crate) fn done(&mut self, command: Value) -> Vec<Event> {
         let what = command.to_string();
         self.command(command)
             .unwrap_or_else(|e| panic!("{what} refused: {e}"))
     }
 
-    fn refusal(&mut self, command: Value) -> String {
+    pub(crate) fn refusal(&mut self, command: Value) -> String {
         match self.command(command) {
             Ok(out) => panic!("taken: {out:?}"),
             Err(e) => e.to_string(),
         }
     }
 
-    fn view(&self) -> &GameView {
+    pub(crate) fn view(&self) -> &GameView {
         self.pipeline.referee().view()
     }
 
@@ -143,14 +143,14 @@ impl Table {
             .cloned()
     }
 
-    fn state(&self) -> Value {
+    pub(crate) fn state(&self) -> Value {
         self.view()
             .snapshot(Timestamp::from_millis(self.now))
             .unwrap()
             .to_value()
     }
 
-    fn moves(&self) -> Vec<String> {
+    pub(crate) fn moves(&self) -> Vec<String> {
         self.view()
             .record()
             .iter()
@@ -159,13 +159,13 @@ impl Table {
     }
 
     /// The events from index `from` on.
-    fn since(&self, from: usize) -> Vec<Event> {
+    pub(crate) fn since(&self, from: usize) -> Vec<Event> {
         self.events[from..].iter().map(|(_, e)| e.clone()).collect()
     }
 
     /// The referee rebuilt from these events (a restart) holds the same game: the same
     /// `state`, SGF and `alerts/active`.
-    fn replayed(&self) -> Referee {
+    pub(crate) fn replayed(&self) -> Referee {
         let past: Vec<(Timestamp, Event)> = self
             .events
             .iter()
@@ -268,7 +268,7 @@ fn reopened_after_a_resignation_the_board_is_read_again_and_play_goes_on() {
     t.lift("E5");
     assert!(t.since(mark).iter().any(|e| matches!(
         e,
-        Event::AlertCleared { id, how: ClearedHow::Restored } if *id == alert.id
+        Event::AlertCleared { id, how: ClearedHow::Restored, .. } if *id == alert.id
     )));
     assert_eq!(t.moves(), ["B C3", "W G7"]);
     assert!(!t
@@ -351,7 +351,7 @@ fn a_game_lost_on_time_is_reopened_adjusted_resumed_and_played_on_across_a_resta
     let out = t.done(json!({"type": "set_result", "result": "B+T", "reason": "time"}));
     assert!(out.iter().any(|e| matches!(
         e,
-        Event::AlertCleared { id, how: ClearedHow::Confirmed } if *id == flag.id
+        Event::AlertCleared { id, how: ClearedHow::Confirmed, .. } if *id == flag.id
     )));
     assert!(out.iter().any(
         |e| matches!(e, Event::GameOver(end) if end.result == "B+T" && end.reason == EndReason::Time)
