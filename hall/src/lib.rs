@@ -127,6 +127,8 @@ pub struct RunningHall {
     mqtt: Arc<MqttLink>,
     http: tokio::task::JoinHandle<()>,
     analysis: Option<analysis::Analysis>,
+    /// The console store and its file, written once more at a graceful stop.
+    store: Option<(console::store::Kept, std::path::PathBuf)>,
 }
 
 impl RunningHall {
@@ -136,9 +138,13 @@ impl RunningHall {
         let _ = (&mut self.http).await;
     }
 
-    /// Stops the HTTP server and the MQTT client.
+    /// Stops the HTTP server and the MQTT client; the console store (logins, commands,
+    /// alerts taken) is written once more first.
     pub fn stop(self) {
         self.http.abort();
+        if let Some((kept, path)) = &self.store {
+            console::store::save_now(kept, path);
+        }
         if let Some(a) = &self.analysis {
             a.stop();
         }
@@ -274,16 +280,27 @@ pub async fn start(
         archive,
         lang: config.hall.lang,
         feed: Arc::default(),
+        store_wake: config
+            .hall
+            .archive_dir
+            .as_ref()
+            .map(|_| Arc::new(tokio::sync::Notify::new())),
     };
-    if let Some(dir) = &config.hall.archive_dir {
+    if let Some(link) = &app.tournament {
+        tournament::watch::spawn(link.clone(), app.hall.clone());
+    }
+    let mut store = None;
+    if let (Some(dir), Some(wake)) = (&config.hall.archive_dir, &app.store_wake) {
         // The logins and the commands of the last run, before the first request.
         let path = dir.join(console::store::FILE);
         let kept = console::store::Kept {
             hall: app.hall.clone(),
             sessions: app.sessions.clone(),
+            wake: wake.clone(),
         };
         console::store::restore(&kept, &path);
-        console::store::spawn(kept, path);
+        console::store::spawn(kept.clone(), path.clone());
+        store = Some((kept, path));
     }
     // The black boxes of finished games, fetched into the archive (the round zip's
     // `frames/`): the hall asks in its own name, so it needs one.
@@ -316,6 +333,7 @@ pub async fn start(
         .merge(routes::broker::routes())
         .merge(routes::all_boards::routes())
         .merge(routes::frames_view::routes())
+        .merge(routes::incidents::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .layer(axum::middleware::from_fn_with_state(
             app.lang,
@@ -342,5 +360,6 @@ pub async fn start(
         mqtt,
         http: http_task,
         analysis,
+        store,
     })
 }

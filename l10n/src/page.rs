@@ -24,7 +24,8 @@ function t(id, args) {\n\
 }\n</script>";
 
 /// The switch's look and behaviour: small, in a corner, remembered in the `lang` cookie; on
-/// a phone the page keeps room below its end, so the switch covers nothing there.
+/// a phone it is not fixed but sits after the page's end, so it never covers a button or
+/// the bottom-left of a page (issue 31).
 const SWITCH_SCRIPT: &str = "<script>for (const a of document.querySelectorAll(\".lang-switch a\")) \
 a.addEventListener(\"click\", (e) => { e.preventDefault(); \
 document.cookie = \"lang=\" + a.dataset.lang + \"; path=/; max-age=31536000; SameSite=Lax\"; \
@@ -34,7 +35,7 @@ const SWITCH_STYLE: &str = "<style>.lang-switch{position:fixed;left:.4em;bottom:
 background:#fffd;border-radius:.4em;padding:.1em .4em;box-shadow:0 1px 2px #0003}\
 .lang-switch a{color:#1565c0;margin:0 .25em;text-decoration:none}\
 .lang-switch a[aria-current]{color:#222;font-weight:700}\
-@media (max-width:700px){body{padding-bottom:2.2em!important}}</style>";
+@media (max-width:700px){.lang-switch{position:static;display:block;width:max-content;margin:1.2em .4em .6em auto;box-shadow:none}}</style>";
 
 /// `s` safe inside HTML text and attribute values.
 pub fn html_escape(s: &str) -> String {

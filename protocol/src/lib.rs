@@ -20,6 +20,7 @@ pub mod event;
 pub mod frames;
 pub mod framing;
 pub mod gtp;
+pub mod incidents;
 pub mod signing;
 pub mod time;
 pub mod topics;

@@ -136,6 +136,8 @@ pub(crate) struct GameInfo {
     /// The `seq` of its newest event and how many events the archive holds of it: what
     /// changes when an event comes (the round feed writes the game again then).
     pub(crate) held: (u64, usize),
+    /// An arbiter voided it (`game_voided`): kept for the arbiters, marked, never public.
+    pub(crate) voided: bool,
 }
 
 /// A finished game whose black box the hall should fetch from its board.
@@ -305,6 +307,7 @@ impl Archive {
                         .get(key)
                         .is_some_and(|&start| start > kept.last_seq()),
                     held: (kept.last_seq(), kept.seqs.len()),
+                    voided: kept.view.voided(),
                 })
             })
             .collect()

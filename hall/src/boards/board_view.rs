@@ -64,6 +64,23 @@ pub(crate) struct BoardView {
     /// The public summary without its two time fields, serialised, and the `version` it is
     /// of: the overview (`/api/boards`, once a second) rebuilds only the boards that changed.
     summary_json: Option<(u64, String)>,
+    /// How the current game last ended, as followed live (its last `game_over`).
+    ending: Option<Ending>,
+}
+
+/// How a game ended (its last `game_over`): for the Round view, which tells a correction
+/// (an arbiter's result after the confirmation) from a board result that merely differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Ending {
+    /// The game id.
+    pub(crate) game: String,
+    /// The result, SGF form.
+    pub(crate) result: String,
+    /// The arbiter whose command ended it (`set_result`, `resign`, a second warning),
+    /// none when the board ended it (a count, a gesture).
+    pub(crate) by: Option<String>,
+    /// The `game_over`'s `seq`.
+    pub(crate) seq: u64,
 }
 
 /// The board as the public sees it under a broadcast delay: the events not yet public, the
@@ -145,6 +162,9 @@ struct Summary<'a> {
     result: Option<&'a str>,
     open_alerts: Option<usize>,
     seq: Option<u64>,
+    /// The game was voided (the arbiters' summaries only: a public one shows no game).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    voided: bool,
 }
 
 /// How many times the hall asks a board again for its history after a refusal for now.
@@ -180,6 +200,7 @@ impl BoardView {
             summary_json: None,
             disagreed: None,
             board_state: None,
+            ending: None,
         }
     }
 
@@ -325,6 +346,12 @@ impl BoardView {
             self.feed.sgf_from_events();
         }
         self.state_at = Some(now);
+    }
+
+    /// How the current game last ended, as the hall followed it (none before its end, and
+    /// when the hall has not followed its events).
+    pub(crate) fn ending(&self) -> Option<&Ending> {
+        self.ending.as_ref()
     }
 
     /// The board's last `status` (`online`, `offline`, `restoring`), if heard.
@@ -689,6 +716,18 @@ impl BoardView {
         if let Some(followed) = &mut self.followed {
             followed.push(envelope.clone());
         }
+        match &envelope.event {
+            Event::GameStarted(_) => self.ending = None,
+            Event::GameOver(end) => {
+                self.ending = Some(Ending {
+                    game: envelope.game.clone(),
+                    result: end.result.clone(),
+                    by: envelope.by.clone(),
+                    seq: envelope.seq,
+                });
+            }
+            _ => {}
+        }
         if !envelope.game.is_empty() {
             self.phase = Some(self.live.phase().as_str());
         }
@@ -797,6 +836,9 @@ impl BoardView {
         board: &'a str,
         pages: &str,
     ) -> Summary<'a> {
+        // A void game leaves every public view: a summary for anyone but the arbiters shows
+        // its board with none.
+        let s = s.filter(|s| !(s.voided && pages != "/console"));
         let (round, game) = if public {
             (s.map(|s| s.round.as_str()), s.map(|s| s.game_id.as_str()))
         } else {
@@ -826,6 +868,7 @@ impl BoardView {
             result: s.and_then(|s| s.result.as_deref()),
             open_alerts: (!public).then_some(self.alerts.len()),
             seq: s.map(|s| s.seq),
+            voided: s.is_some_and(|s| s.voided),
         }
     }
 }

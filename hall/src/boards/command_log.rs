@@ -54,8 +54,9 @@ enum Outcome {
     Pending,
     /// The board replied `ok: true`.
     Acked,
-    /// The board replied `ok: false` with this error.
-    Refused(String),
+    /// The board replied `ok: false` with this error (and its reason, from boards that
+    /// give one).
+    Refused(String, Option<tengen_protocol::command::RefusalReason>),
 }
 
 /// One command sent.
@@ -85,6 +86,9 @@ pub(crate) struct CommandLog {
     /// The commands a previous run of the hall sent (from the console store), as
     /// `/api/console/commands` showed them, with when they were sent; older than `sent`.
     before: VecDeque<(Value, Instant)>,
+    /// What arbiters did at the hall rather than on a board (a result confirmed, one a
+    /// correction rewrote), as the log shows it, with when; newest last.
+    notes: VecDeque<(Value, Instant)>,
 }
 
 impl CommandLog {
@@ -96,6 +100,7 @@ impl CommandLog {
             sent: VecDeque::new(),
             key: None,
             before: VecDeque::new(),
+            notes: VecDeque::new(),
         }
     }
 
@@ -245,9 +250,55 @@ impl CommandLog {
             Outcome::Acked
         } else {
             let error = reply.error.as_deref().unwrap_or("refused without a reason");
-            Outcome::Refused(error.to_string())
+            Outcome::Refused(error.to_string(), reply.reason.clone())
         };
         Some(sent)
+    }
+
+    /// Logs what arbiter `by` did at the hall, not on a board (`what`: `{"type":
+    /// "confirm_result", ...}`), for board `key` when there is one: shown with the commands,
+    /// done at once.
+    pub(crate) fn note(&mut self, key: Option<&BoardKey>, by: &str, what: Value, now: Instant) {
+        let entry = json!({
+            "id": self.next_id(),
+            "tournament": key.map(|k| k.tournament.clone()),
+            "board": key.map(|k| k.board.clone()),
+            "type": what.get("type"),
+            "by": by,
+            "command": what,
+            "status": "acked",
+            "error": null,
+        });
+        self.notes.push_back((entry, now));
+        while self.notes.len() > KEEP {
+            self.notes.pop_front();
+        }
+    }
+
+    /// The notes about game `game` of board `key` (this run's and the previous run's),
+    /// oldest first, each with when it was made (ms since the epoch, the wall clock being
+    /// `wall_ms` at `now`).
+    pub(crate) fn notes_for(
+        &self,
+        key: &BoardKey,
+        game: &str,
+        now: Instant,
+        wall_ms: u64,
+    ) -> Vec<(Value, u64)> {
+        let about = |e: &Value| {
+            e["tournament"] == json!(key.tournament)
+                && e["board"] == json!(key.board)
+                && e["command"]["game"] == json!(game)
+        };
+        let mut out: Vec<(Value, u64)> = self
+            .before
+            .iter()
+            .chain(self.notes.iter())
+            .filter(|(e, _)| about(e))
+            .map(|(e, at)| (e.clone(), wall_clock::wall_of(*at, now, wall_ms)))
+            .collect();
+        out.sort_by_key(|(_, at)| *at);
+        out
     }
 
     /// The log as JSON for `/api/console/commands`, newest first: the arbiters' commands
@@ -263,23 +314,21 @@ impl CommandLog {
             }
             entry
         });
-        Value::Array(self.live_entries(now).chain(before).take(KEEP).collect())
+        let live = self.live_entries(now).map(|(mut e, at)| {
+            if let Some(o) = e.as_object_mut() {
+                o.insert("age_ms".into(), json!(age(at)));
+            }
+            e
+        });
+        Value::Array(live.chain(before).take(KEEP).collect())
     }
 
     /// The log for the console store, newest first: each entry as `to_json` gives it, with
     /// `at_ms` (when it was sent, ms since the epoch, the wall clock being `wall_ms` at
     /// `now`) instead of its age.
     pub(crate) fn saved(&self, now: Instant, wall_ms: u64) -> Vec<Value> {
-        let ats = self
-            .sent
-            .iter()
-            .rev()
-            .filter(|s| !matches!(s.command.command, Command::Republish { .. }))
-            .map(|s| s.at)
-            .chain(self.before.iter().map(|(_, at)| *at));
         self.live_entries(now)
-            .chain(self.before.iter().map(|(e, _)| e.clone()))
-            .zip(ats)
+            .chain(self.before.iter().cloned())
             .take(KEEP)
             .map(|(mut entry, at)| {
                 if let Some(o) = entry.as_object_mut() {
@@ -309,32 +358,41 @@ impl CommandLog {
             .collect();
     }
 
-    /// This run's commands as `to_json` shows them, newest first.
-    fn live_entries(&self, now: Instant) -> impl Iterator<Item = Value> + '_ {
-        {
-            self.sent
-                .iter()
-                .rev()
-                .filter(|s| !matches!(s.command.command, Command::Republish { .. }))
-                .map(move |s| {
-                    let (status, error) = match &s.outcome {
-                        Outcome::Pending => ("pending", Value::Null),
-                        Outcome::Acked => ("acked", Value::Null),
-                        Outcome::Refused(e) => ("refused", Value::String(e.clone())),
-                    };
-                    json!({
-                        "id": s.id,
-                        "tournament": s.key.tournament,
-                        "board": s.key.board,
-                        "type": s.payload.get("type"),
-                        "by": s.command.by,
-                        "command": s.payload,
-                        "status": status,
-                        "error": error,
-                        "age_ms": u64::try_from(now.saturating_duration_since(s.at).as_millis()).unwrap_or(u64::MAX),
-                    })
-                })
-        }
+    /// This run's commands and notes as `to_json` shows them (without `age_ms`), newest
+    /// first, each with when it was sent.
+    fn live_entries(&self, _now: Instant) -> impl Iterator<Item = (Value, Instant)> + '_ {
+        let commands = self
+            .sent
+            .iter()
+            .filter(|s| !matches!(s.command.command, Command::Republish { .. }))
+            .map(move |s| {
+                let (status, error, reason) = match &s.outcome {
+                    Outcome::Pending => ("pending", Value::Null, Value::Null),
+                    Outcome::Acked => ("acked", Value::Null, Value::Null),
+                    Outcome::Refused(e, r) => (
+                        "refused",
+                        Value::String(e.clone()),
+                        serde_json::to_value(r).unwrap_or(Value::Null),
+                    ),
+                };
+                let entry = json!({
+                    "id": s.id,
+                    "tournament": s.key.tournament,
+                    "board": s.key.board,
+                    "type": s.payload.get("type"),
+                    "by": s.command.by,
+                    "command": s.payload,
+                    "status": status,
+                    "error": error,
+                    "reason": reason,
+                });
+                (entry, s.at)
+            });
+        let mut all: Vec<(Value, Instant)> = commands.chain(self.notes.iter().cloned()).collect();
+        // Oldest first within each, then all newest first (a stable sort keeps the order of
+        // two at the same instant).
+        all.sort_by_key(|(_, at)| std::cmp::Reverse(*at));
+        all.into_iter()
     }
 }
 

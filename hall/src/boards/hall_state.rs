@@ -14,7 +14,7 @@ use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 use tokio::sync::oneshot;
 
 use crate::boards::board_filter::BoardFilter;
-use crate::boards::board_view::{BoardView, Need};
+use crate::boards::board_view::{BoardView, Ending, Need};
 use crate::boards::command_log::{CommandError, CommandLog, Sent};
 use crate::boards::fleet_watch::FleetWatch;
 use crate::boards::snapshot_watch::{SnapshotWatch, SubscriptionChange};
@@ -644,11 +644,16 @@ impl HallState {
         &self,
         tournament: Option<&str>,
         board: &str,
-    ) -> Vec<(&BoardKey, Option<&str>, Option<StateSnapshot>)> {
+    ) -> Vec<NamedBoard<'_>> {
         self.boards
             .iter()
             .filter(|(k, _)| k.board == board && tournament.is_none_or(|t| k.tournament == t))
-            .map(|(k, b)| (k, b.status(), b.with_live(|s| s.cloned())))
+            .map(|(k, b)| NamedBoard {
+                key: k,
+                status: b.status(),
+                state: b.with_live(|s| s.cloned()),
+                ending: b.ending().cloned(),
+            })
             .collect()
     }
 
@@ -667,6 +672,7 @@ impl HallState {
                     round: b.round().to_string(),
                     over: feed.with_snapshot(|s| s.is_some_and(|s| s.phase == Phase::Over)),
                     sgf: if sgf { feed.sgf() } else { String::new() },
+                    voided: b.live_view().voided(),
                 }
             })
             .collect()
@@ -947,10 +953,35 @@ impl HallState {
         Ok((key, id, out))
     }
 
+    /// Logs what arbiter `by` did at the hall (a result confirmed or corrected) with the
+    /// commands, for the console's history ([`CommandLog::note`]).
+    pub(crate) fn note(&mut self, key: Option<&BoardKey>, by: &str, what: Value, now: Instant) {
+        self.commands.note(key, by, what, now);
+    }
+
+    /// The hall's notes about game `game` of board `key` (results confirmed or corrected),
+    /// oldest first, with when (ms since the epoch).
+    pub(crate) fn notes_for(&self, key: &BoardKey, game: &str, now: Instant) -> Vec<(Value, u64)> {
+        self.commands
+            .notes_for(key, game, now, crate::wall_clock::wall_ms())
+    }
+
     /// `/api/console/commands`: the commands sent, newest first, pending, acked or refused.
     pub fn commands_json(&self, now: Instant) -> Value {
         self.commands.to_json(now)
     }
+}
+
+/// A board found by its id ([`HallState::boards_named`]).
+pub(crate) struct NamedBoard<'a> {
+    /// Its tournament and board ids.
+    pub(crate) key: &'a BoardKey,
+    /// Its status (`online`, `offline`, `restoring`, or none before the first).
+    pub(crate) status: Option<&'a str>,
+    /// Its latest `state` snapshot (live, never delayed).
+    pub(crate) state: Option<StateSnapshot>,
+    /// How its current game last ended, as followed.
+    pub(crate) ending: Option<Ending>,
 }
 
 /// A board's current game as the public sees it ([`HallState::current_games`]).
@@ -966,6 +997,9 @@ pub(crate) struct CurrentGame {
     pub(crate) over: bool,
     /// The public SGF (empty before the setup is public, or when not asked for).
     pub(crate) sgf: String,
+    /// An arbiter voided it (live, whatever the delay has let out): it leaves every public
+    /// view at once.
+    pub(crate) voided: bool,
 }
 
 /// True when a `status` payload says `offline` (the board's last will).

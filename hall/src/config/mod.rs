@@ -72,6 +72,10 @@ pub(crate) struct TournamentSection {
     /// game's `result` set (default: beside `file`, `NAME-results.xml`). A file there is
     /// kept as `.bak` before each write, and read back when the hall starts again.
     pub(crate) results_file: PathBuf,
+    /// How penalties are given in the games *Start round* sets up (`arbiter` or `auto`;
+    /// the Round view can choose otherwise per round); absent: each board's own
+    /// `[game] penalties`.
+    pub(crate) penalties: Option<tengen_protocol::event::Penalties>,
 }
 
 /// `[broadcast]`: what the public (the hall's public pages and `{topic_prefix}/...`) sees,
@@ -549,7 +553,7 @@ fn read_analysis(t: &Table, r: &mut Reader) -> Option<AnalysisSection> {
 
 fn read_tournament(t: &Table, r: &mut Reader) -> Option<TournamentSection> {
     const P: &str = "tournament";
-    r.unknown_keys(t, P, &["file", "boards", "id", "results_file"]);
+    r.unknown_keys(t, P, &["file", "boards", "id", "results_file", "penalties"]);
     let file = path(t, P, "file", r);
     if file.is_none() && !t.contains_key("file") {
         r.problem(join(P, "file"), "required: the OpenGotha tournament file");
@@ -573,6 +577,13 @@ fn read_tournament(t: &Table, r: &mut Reader) -> Option<TournamentSection> {
         }
     });
     let results_file = path(t, P, "results_file", r);
+    let penalties = r.string(t, P, "penalties").and_then(|text| {
+        let p = tengen_protocol::event::Penalties::parse(&text);
+        if p.is_none() {
+            r.problem(join(P, "penalties"), "use \"arbiter\" or \"auto\"");
+        }
+        p
+    });
     let file = file?;
     let results_file = results_file.unwrap_or_else(|| default_results_file(&file));
     Some(TournamentSection {
@@ -580,6 +591,7 @@ fn read_tournament(t: &Table, r: &mut Reader) -> Option<TournamentSection> {
         boards: boards?,
         id,
         results_file,
+        penalties,
     })
 }
 

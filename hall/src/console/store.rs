@@ -7,8 +7,10 @@
 //! opens no session to whoever reads it. Times are kept on the wall clock (ms since the
 //! epoch) and turned back into the hall's monotonic clock when read. The file is written
 //! beside its name and renamed over it, readable by its owner only, at most every
-//! [`EVERY`] and only when something changed; a file that cannot be read is one warning
-//! and the hall starts without it.
+//! [`EVERY`] and only when something changed, at once when an arbiter takes an alert
+//! (*I'll go*, [`Kept::wake`]), and once more when the hall stops gracefully
+//! ([`save_now`]): an *I'll go* taken a moment before a restart is not lost (issue 31). A
+//! file that cannot be read is one warning and the hall starts without it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -114,6 +116,8 @@ pub(crate) struct Kept {
     pub(crate) hall: Shared,
     /// The console's logins.
     pub(crate) sessions: Arc<Mutex<Sessions>>,
+    /// Woken to write at once (an alert taken).
+    pub(crate) wake: Arc<tokio::sync::Notify>,
 }
 
 /// What the hall holds now, as the file would hold it.
@@ -161,15 +165,31 @@ pub(crate) fn restore(app: &Kept, path: &Path) {
     }
 }
 
-/// Keeps `path` up to date with the hall's logins and commands, every [`EVERY`], on a
-/// blocking thread, until the runtime stops.
+/// Writes what the hall holds to `path` now (a graceful stop), whether or not it changed;
+/// a failure is one warning.
+pub(crate) fn save_now(app: &Kept, path: &Path) {
+    let text = serde_json::to_string(&snapshot(app)).unwrap_or_default();
+    match write(path, text.as_bytes()) {
+        Ok(()) => tracing::info!(
+            "console: logins, commands and alerts taken kept in {}",
+            path.display()
+        ),
+        Err(e) => tracing::warn!("console: cannot keep the logins and commands: {e}"),
+    }
+}
+
+/// Keeps `path` up to date with the hall's logins and commands, every [`EVERY`] and when
+/// woken, on a blocking thread, until the runtime stops.
 pub(crate) fn spawn(app: Kept, path: PathBuf) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut last = String::new();
         let mut said = String::new();
         let mut tick = tokio::time::interval(EVERY);
         loop {
-            tick.tick().await;
+            tokio::select! {
+                _ = tick.tick() => {}
+                () = app.wake.notified() => {}
+            }
             let text = serde_json::to_string(&snapshot(&app)).unwrap_or_default();
             if text == last {
                 continue;

@@ -99,6 +99,17 @@ impl Seen {
 
     /// What the analysis panel says of what the engine saw, where it is not what the page
     /// shows.
+    /// The note once the game is over: under a delay that lets a game out whole at its
+    /// end, nothing is held back any more.
+    fn note_over(self, lang: Lang) -> Option<String> {
+        match self {
+            Seen::Public { delay: Some(d) } if d.release_at_end => {
+                Some(text(lang, "commentary-note-over", &[]))
+            }
+            _ => None,
+        }
+    }
+
     fn analysis_note(self, lang: Lang) -> Option<String> {
         match self {
             Seen::Live { delay: Some(d) } => Some(text(
@@ -207,6 +218,7 @@ async fn board_view(
     let options = PageOptions {
         heading: Some(seen.heading(lang)),
         note: Some(seen.note(lang)),
+        note_over: seen.note_over(lang),
         // The public page's analysis: the same estimates of the same public positions.
         analysis: Some(format!(
             "/board/{}/{}/api/analysis",

@@ -4,7 +4,8 @@
 //! `?around=TIME` (RFC 3339, an alert's `time`) asks instead for [`AROUND_MS`] either side
 //! of that moment of the board's current game, `?move=N` either side of its move N; the
 //! moment, in ms since the game started, comes back in the `x-tengen-around-ms` header (the
-//! console's *What the sensors saw*).
+//! console's *What the sensors saw*); with `?move=N`, the position the board had to show at
+//! that move (the record's first N moves, not the position now) in `x-tengen-expected`.
 //!
 //! The hall keeps no frames: it asks the board with a signed `frames` command (logged with
 //! the other commands, so who looked at the black box is on record) and waits up to
@@ -84,17 +85,24 @@ async fn frames(
         return bad_window();
     };
     let game = query.game;
-    // A move: the time it was played, from the hall's fold of the board's events.
+    // A move: the time it was played, from the hall's fold of the board's events, and the
+    // position the board had to show then.
+    let mut expected = None;
     let around = match query.at_move {
         Some(n) => {
             let played = lock(&app.hall).board_view(&key).and_then(|b| {
-                let record = b.live_view().record();
-                record
+                let view = b.live_view();
+                let record = view.record();
+                let at = record
                     .get((n as usize).wrapping_sub(1))
-                    .map(|m| m.played_at.to_string())
+                    .map(|m| m.played_at.to_string())?;
+                Some((at, view.position_at(n)))
             });
             match played {
-                Some(at) => Some(at),
+                Some((at, position)) => {
+                    expected = position;
+                    Some(at)
+                }
                 None => {
                     return line(
                         StatusCode::NOT_FOUND,
@@ -154,6 +162,9 @@ async fn frames(
         response
             .headers_mut()
             .insert("x-tengen-around-ms", HeaderValue::from(ms));
+    }
+    if let Some(v) = expected.and_then(|p| HeaderValue::from_str(&p).ok()) {
+        response.headers_mut().insert("x-tengen-expected", v);
     }
     response
 }

@@ -11,6 +11,7 @@ pub(crate) mod clock;
 pub(crate) mod commentary;
 pub(crate) mod frames_archive;
 pub(crate) mod frames_view;
+pub(crate) mod incidents;
 pub(crate) mod lang;
 pub(crate) mod round_api;
 pub(crate) mod round_feed;
@@ -86,6 +87,8 @@ pub(crate) struct App {
     pub(crate) lang: tengen_l10n::Lang,
     /// The public round feed, shared by its routes and the export.
     pub(crate) feed: round_feed::SharedFeed,
+    /// Wakes the console store to write at once (`[hall] archive_dir`): an alert taken.
+    pub(crate) store_wake: Option<Arc<tokio::sync::Notify>>,
 }
 
 /// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'
@@ -625,6 +628,10 @@ async fn take_alert(
                 key.tournament,
                 key.board
             );
+            // Kept at once: a hall stopped a moment later must not lose who is on the way.
+            if let Some(wake) = &app.store_wake {
+                wake.notify_one();
+            }
             Json(json!({"taken_by": by})).into_response()
         }
         Err(e) => not_found(&e.to_string()),

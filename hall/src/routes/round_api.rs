@@ -3,8 +3,12 @@
 //!
 //! - `GET /api/console/round/{round}`: the round's tables, boards, states and results
 //!   ([`TournamentLink::round_json`]).
-//! - `POST .../round/{round}/start` `{"tables":[..], "force":false}`: *Start round*, a signed
-//!   `new_game` to each table's board (all tables when `tables` is absent).
+//! - `POST .../round/{round}/start` `{"tables":[..], "force":false, "despite_results":false,
+//!   "penalties":"arbiter"|"auto"}`: *Start round*, a signed `new_game` to each table's
+//!   board (all tables when `tables` is absent), with the round's penalty mode when given
+//!   (else `[tournament] penalties`, else each board's own). A whole round whose results
+//!   are already in the file is refused (409, `error_id` `has-results`) unless
+//!   `despite_results`: the console says so and asks again.
 //! - `POST .../round/{round}/begin` `{"tables":[..]}`: *Begin play*, `resume` to each board
 //!   set up with its table's game.
 //! - `POST .../round/{round}/confirm` `{"results":[{"table":3,"result":"RESULT_BLACKWINS"}],
@@ -14,8 +18,12 @@
 //! The start and begin answers list what was sent (with each command's id, followed in
 //! `/api/console/commands`), what was left out and why, and the paper tables (no board with
 //! their id has been heard of) once: `{"sent":[...],"skipped":[{"table","board","why"}],
-//! "paper_tables":[4,5]}`. The Round view's JSON carries `round_in_play`, the round whose
-//! games the boards hold now (or null), for the console to open on.
+//! "paper_tables":[4,5]}`, each `why` also as `why_id` and `why_args` (a message of the
+//! console's, `console-why--{why_id}`). Errors are `{"error": "...", "error_id": "...",
+//! "args": {...}}` (`error_id` when the console has words for it). The Round view's JSON
+//! carries `round_in_play`, the round whose games the boards hold now (or null), and
+//! `round_to_open`, the round the console opens on (the round in play, else the first
+//! whose games lack a result).
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -32,7 +40,7 @@ use tengen_tournament::GameResult;
 use crate::boards::hall_state::HallState;
 use crate::boards::mqtt_client::lock;
 use crate::routes::{arbiter, unauthorized, App};
-use crate::tournament::link::{LinkError, Plan, TournamentLink};
+use crate::tournament::link::{LinkError, Plan, StartOptions, TournamentLink, Why};
 
 /// The Round view's routes.
 pub(crate) fn routes() -> Router<App> {
@@ -51,6 +59,10 @@ struct Tables {
     tables: Option<Vec<u32>>,
     #[serde(default)]
     force: bool,
+    #[serde(default)]
+    despite_results: bool,
+    #[serde(default)]
+    penalties: Option<tengen_protocol::event::Penalties>,
 }
 
 /// One result in a confirmation.
@@ -74,6 +86,17 @@ struct Confirm {
 
 fn error(status: StatusCode, message: impl std::fmt::Display) -> Response {
     (status, Json(json!({"error": message.to_string()}))).into_response()
+}
+
+/// A tournament error as the console gets it: its line, and its message id and values
+/// when the console has words for it.
+fn link_error(status: StatusCode, e: &LinkError) -> Response {
+    let mut body = json!({"error": e.to_string()});
+    if let Some((id, args)) = e.message() {
+        body["error_id"] = json!(id);
+        body["args"] = args;
+    }
+    (status, Json(body)).into_response()
 }
 
 /// Why a Round request is refused before it is looked at.
@@ -116,8 +139,12 @@ async fn round_view(
         Ok(x) => x,
         Err(r) => return r.into_response(),
     };
-    let link = link_lock(&link);
+    let mut link = link_lock(&link);
     let hall = lock(&app.hall);
+    // The confirmations held against the boards as they stand now.
+    if let Err(e) = link.reconcile(&hall) {
+        tracing::error!("results: {e}");
+    }
     if link.tournament().round(round).is_empty() {
         return error(
             StatusCode::NOT_FOUND,
@@ -134,7 +161,12 @@ async fn start(
     Json(body): Json<Tables>,
 ) -> Response {
     act(&app, &headers, "start round", |link, hall| {
-        link.start_round(hall, round, body.tables.as_deref(), body.force)
+        let start = StartOptions {
+            force: body.force,
+            despite_results: body.despite_results,
+            penalties: body.penalties,
+        };
+        link.start_round(hall, round, body.tables.as_deref(), &start)
     })
     .await
 }
@@ -174,20 +206,26 @@ async fn act(
 async fn send(app: &App, by: &str, planned: Result<Plan, LinkError>, what: &str) -> Response {
     let plan = match planned {
         Ok(x) => x,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e),
+        Err(e @ LinkError::HasResults { .. }) => return link_error(StatusCode::CONFLICT, &e),
+        Err(e) => return link_error(StatusCode::BAD_REQUEST, &e),
     };
     let mut sent = Vec::new();
+    let skip = |table: u32, board: &str, why: &Why| {
+        json!({"table": table, "board": board, "why": why.text, "why_id": why.id,
+               "why_args": why.args})
+    };
     let mut skipped: Vec<Value> = plan
         .skipped
-        .into_iter()
-        .map(|s| json!({"table": s.table, "board": s.board, "why": s.why}))
+        .iter()
+        .map(|s| skip(s.table, &s.board, &s.why))
         .collect();
     for p in plan.send {
         let prepared = lock(&app.hall).command(&p.key, by, p.body, Instant::now());
         let (id, out) = match prepared {
             Ok(x) => x,
             Err(e) => {
-                skipped.push(json!({"table": p.table, "board": p.key.board, "why": e.to_string()}));
+                let why = Why::new("not-sent", json!({"error": e.to_string()}), e.to_string());
+                skipped.push(skip(p.table, &p.key.board, &why));
                 continue;
             }
         };
@@ -198,11 +236,14 @@ async fn send(app: &App, by: &str, planned: Result<Plan, LinkError>, what: &str)
                 "board": p.key.board,
                 "id": id,
             })),
-            Err(e) => skipped.push(json!({
-                "table": p.table,
-                "board": p.key.board,
-                "why": format!("not sent: {e}"),
-            })),
+            Err(e) => {
+                let why = Why::new(
+                    "not-sent",
+                    json!({"error": e.to_string()}),
+                    format!("not sent: {e}"),
+                );
+                skipped.push(skip(p.table, &p.key.board, &why));
+            }
         }
     }
     tracing::info!(
@@ -246,8 +287,17 @@ async fn confirm(
     }
     let done = {
         let mut link = link_lock(&link);
-        let hall = lock(&app.hall);
-        link.confirm(&hall, round, &given, body.all, &by)
+        let mut hall = lock(&app.hall);
+        let done = link.confirm(&hall, round, &given, body.all, &by);
+        // Each confirmation goes into the console's history, with its margin and reason.
+        if let Ok((tables, _)) = &done {
+            let now = Instant::now();
+            for &table in tables {
+                let (key, note) = link.confirmation_note(&hall, round, table);
+                hall.note(key.as_ref(), &by, note, now);
+            }
+        }
+        done
     };
     match done {
         Ok((tables, backup)) => {
@@ -258,7 +308,7 @@ async fn confirm(
             }))
             .into_response()
         }
-        Err(e @ LinkError::File { .. }) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
-        Err(e) => error(StatusCode::BAD_REQUEST, e),
+        Err(e @ LinkError::File { .. }) => link_error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+        Err(e) => link_error(StatusCode::BAD_REQUEST, &e),
     }
 }

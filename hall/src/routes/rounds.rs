@@ -26,7 +26,10 @@
 //!
 //! The zip an arbiter downloads (logged in to the console) also holds each game's black box
 //! the archive has fetched from its board (`frames/{table}.frames`,
-//! [`super::frames_archive`]); the public's never does.
+//! [`super::frames_archive`]), each table's incident log (`incidents/{table}.txt`: every
+//! alert, decision, warning and correction, [`super::incidents`]), and the games an
+//! arbiter voided, marked (`...-void.sgf`); the public's never does: a void game leaves
+//! every public view (this zip, `/rounds`, the feed).
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
@@ -74,6 +77,8 @@ pub(crate) struct RoundGame {
     /// [`GameInfo::held`] and whether its board began a later game), or its board's public
     /// feed (`None`: the board's current game).
     pub(crate) archived: Option<Archived>,
+    /// An arbiter voided it (only in the arbiters' list).
+    pub(crate) voided: bool,
 }
 
 /// A game the public has whole from the archive ([`RoundGame::archived`]).
@@ -98,8 +103,32 @@ fn released(g: &GameInfo, policy: Option<&DelayPolicy>, now: Timestamp) -> bool 
 }
 
 /// The games of `round` (every round when `None`) that the public may see, each once;
-/// with their SGFs when `sgf`.
+/// with their SGFs when `sgf`. A void game is left out, unless `arbiters` (the arbiters'
+/// zip keeps it, marked).
 pub(crate) fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
+    games_of(app, round, sgf, false)
+}
+
+/// [`round_games`], with the void games too when `arbiters`.
+fn games_of(app: &App, round: Option<&str>, sgf: bool, arbiters: bool) -> Vec<RoundGame> {
+    let mut games = all_games(app, round, sgf);
+    if !arbiters {
+        games.retain(|g| !g.voided);
+    }
+    games
+}
+
+/// Every game of `round` the hall holds for the arbiters (void ones included), by board and
+/// game id.
+pub(crate) fn arbiters_games(app: &App, round: &str) -> Vec<(BoardKey, String)> {
+    games_of(app, Some(round), false, true)
+        .into_iter()
+        .map(|g| (g.key, g.game))
+        .collect()
+}
+
+/// Every game of `round` the public may see, the void ones included.
+fn all_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
     let in_round = |r: &str| !r.is_empty() && round.is_none_or(|x| x == r);
     let (current, policy) = {
         let h = lock(&app.hall);
@@ -128,6 +157,7 @@ pub(crate) fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<Roun
                         held: g.held,
                         superseded: g.superseded,
                     }),
+                    voided: g.voided,
                 });
             } else if let Some(c) = current.iter().find(|c| c.key == g.key && c.game == g.game) {
                 out.push(RoundGame {
@@ -138,6 +168,7 @@ pub(crate) fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<Roun
                     over: c.over,
                     sgf: c.sgf.clone(),
                     archived: None,
+                    voided: c.voided || g.voided,
                 });
             }
             seen.insert((g.key, g.game));
@@ -155,6 +186,7 @@ pub(crate) fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<Roun
             over: c.over,
             sgf: c.sgf,
             archived: None,
+            voided: c.voided,
         });
     }
     out
@@ -174,21 +206,29 @@ pub(crate) fn round_zip_bytes(
     frames: bool,
 ) -> Option<Result<Vec<u8>, zip::result::ZipError>> {
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-    for g in round_games(app, Some(round), true) {
-        if g.sgf.trim().is_empty() || files.contains_key(&g.name) {
+    for g in games_of(app, Some(round), true, frames) {
+        let name = if g.voided {
+            g.name.replacen(".sgf", "-void.sgf", 1)
+        } else {
+            g.name.clone()
+        };
+        if g.sgf.trim().is_empty() || files.contains_key(&name) {
             continue;
         }
         let confirmed = app.tournament.as_ref().and_then(|link| {
             let link = link.lock().unwrap_or_else(|p| p.into_inner());
             link.confirmed_for(&g.key, &g.game)
         });
-        let (sgf, _) = zip_record(&g.sgf, &g.key, confirmed);
+        let (sgf, _) = zip_record(&g.sgf, &g.key, confirmed.filter(|_| !g.voided));
         if frames {
             if let Some((name, bytes)) = archived_frames(app, &g) {
                 files.insert(name, bytes);
             }
+            if let Some((name, bytes)) = super::incidents::zip_entry(app, &g.key, &g.game) {
+                files.insert(name, bytes);
+            }
         }
-        files.insert(g.name, sgf.into_bytes());
+        files.insert(name, sgf.into_bytes());
     }
     (!files.is_empty()).then(|| zip_games(&files))
 }
@@ -406,6 +446,7 @@ mod tests {
             last_time: Some(Timestamp::from_millis(last_ms)),
             superseded,
             held: (1, 1),
+            voided: false,
         }
     }
 

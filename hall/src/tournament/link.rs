@@ -35,6 +35,20 @@
 //!   boards hold now, so the console opens on it.
 //! - **The records**: a round zip's record of a table whose result an arbiter confirmed
 //!   carries the confirmed result ([`TournamentLink::confirmed_for`]).
+//! - **A confirmation's life** (issue 31): each keeps the board's own result it took (`W+3.5`,
+//!   `W+R`: the margin and the reason, as on the players' signed slip) and the `seq` of
+//!   that `game_over`. [`TournamentLink::reconcile`] holds every confirmation against its
+//!   board: a later `game_over` an arbiter caused (*Correct the result*: a reopen and a
+//!   `set_result`) *rewrites* the confirmation, by that arbiter, in the results file and so
+//!   in the round zip and the feed; a game reopened, played on to another result, or voided
+//!   is *flagged* on its row (`confirmation`: `reopened`, `differs`, `void`) and its
+//!   confirmation set aside ([`TournamentLink::confirmed_for`] gives none) until an arbiter
+//!   confirms again.
+//! - **Which round** ([`TournamentLink::round_to_open`]): the round in play, else the first
+//!   round with a game that has no result yet; *Start round* on a round whose results are
+//!   already in the file is refused ([`LinkError::HasResults`]) until asked again.
+//! - **Void games**: a table whose board voided its game (`void_game`) reads `void`, and
+//!   *Start round* sets it up again without forcing.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -48,6 +62,7 @@ use tengen_tournament::{
 };
 use thiserror::Error;
 
+use crate::boards::board_view::Ending;
 use crate::boards::hall_state::HallState;
 use crate::config::TournamentSection;
 
@@ -84,6 +99,39 @@ pub enum LinkError {
         /// The table.
         table: u32,
     },
+    /// *Start round* on a round whose results are already in the file (match morning:
+    /// yesterday's round), not asked again.
+    #[error("round {round}: {known} of its {games} games already have a result in the file")]
+    HasResults {
+        /// The round.
+        round: u32,
+        /// Its games with a result.
+        known: usize,
+        /// Its games.
+        games: usize,
+    },
+}
+
+impl LinkError {
+    /// The error as a message id of the console's and its values, for the console to say
+    /// in its reader's words (`None`: the English line is all there is).
+    pub(crate) fn message(&self) -> Option<(&'static str, Value)> {
+        match self {
+            LinkError::NoSuchTable { round, table } => {
+                Some(("no-such-table", json!({"round": round, "table": table})))
+            }
+            LinkError::NoResult { table } => Some(("no-result", json!({"table": table}))),
+            LinkError::HasResults {
+                round,
+                known,
+                games,
+            } => Some((
+                "has-results",
+                json!({"round": round, "known": known, "games": games}),
+            )),
+            LinkError::File { .. } | LinkError::Read { .. } => None,
+        }
+    }
 }
 
 /// A result an arbiter confirmed.
@@ -92,6 +140,12 @@ struct Confirmed {
     result: GameResult,
     /// The arbiter (`file` for one read back from the results file).
     by: String,
+    /// The board's result when it was confirmed (`W+3.5`, `B+R`), if it had one.
+    sgf: Option<String>,
+    /// The `seq` of the board's `game_over` it took, if any.
+    seq: Option<u64>,
+    /// The board's result a correction replaced (`B+R`), for the row and the log.
+    corrected_from: Option<String>,
 }
 
 /// One line of the companion file that says who confirmed each result.
@@ -103,6 +157,61 @@ struct Confirmation {
     result: String,
     /// The arbiter.
     by: String,
+    /// The board's result it took (`W+3.5`), when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sgf: Option<String>,
+    /// The `seq` of that `game_over`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
+    /// The result a correction replaced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    corrected_from: Option<String>,
+}
+
+/// Where a confirmation stands against its board's game ([`TournamentLink::reconcile`]).
+#[derive(Debug, Clone, PartialEq)]
+enum Standing {
+    /// The board agrees, or no longer holds the game.
+    Agrees,
+    /// The game was reopened: it is being played again.
+    Reopened,
+    /// The board's result is another (`W+2.5`), not by an arbiter's correction.
+    Differs(String),
+    /// The game was voided.
+    Void,
+    /// An arbiter ended the game again after the confirmation: the confirmation is
+    /// rewritten to this result.
+    Corrected(Ending),
+}
+
+impl Standing {
+    fn word(&self) -> &'static str {
+        match self {
+            Standing::Agrees | Standing::Corrected(_) => "ok",
+            Standing::Reopened => "reopened",
+            Standing::Differs(_) => "differs",
+            Standing::Void => "void",
+        }
+    }
+}
+
+/// A confirmation a correction rewrote ([`TournamentLink::reconcile`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Correction {
+    /// The round.
+    pub(crate) round: u32,
+    /// The table.
+    pub(crate) table: u32,
+    /// The board.
+    pub(crate) key: Option<BoardKey>,
+    /// The arbiter who corrected it.
+    pub(crate) by: String,
+    /// The result before (SGF form, or OpenGotha's when the board's was not known).
+    pub(crate) from: String,
+    /// The result now, SGF form.
+    pub(crate) to: String,
+    /// The OpenGotha result now.
+    pub(crate) result: GameResult,
 }
 
 /// The file beside the results file that says who confirmed each result:
@@ -165,21 +274,53 @@ pub(crate) struct Planned {
 }
 
 /// A table left out of a start or a begin, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Skipped {
     /// The table.
     pub(crate) table: u32,
     /// The board id the table maps to.
     pub(crate) board: String,
-    /// Why, for the console (`offline`, `no board`, `game in progress (r2-t4, move 87)`).
-    pub(crate) why: String,
+    /// Why, for the console (`offline`, `game in progress (r2-t4, move 87)`).
+    pub(crate) why: Why,
+}
+
+/// Why something was left out: a message id of the console's (`console-why--{id}`) with
+/// its values, and the same in English for the log and older consoles.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Why {
+    /// The message id (`offline`, `game-in-progress`).
+    pub(crate) id: &'static str,
+    /// Its values.
+    pub(crate) args: Value,
+    /// In English.
+    pub(crate) text: String,
+}
+
+impl Why {
+    /// A reason `id` with `args`, `text` in English.
+    pub(crate) fn new(id: &'static str, args: Value, text: String) -> Why {
+        Why { id, args, text }
+    }
+}
+
+/// How *Start round* goes ([`TournamentLink::start_round`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct StartOptions {
+    /// Also boards with a game in progress, or set up for this game already.
+    pub(crate) force: bool,
+    /// Asked again: the round's results are in the file, and it is started all the same.
+    pub(crate) despite_results: bool,
+    /// How penalties are given in its games (else `[tournament] penalties`, else each
+    /// board's own).
+    pub(crate) penalties: Option<tengen_protocol::event::Penalties>,
 }
 
 /// What a table's board is doing, from its status and `state` snapshot.
 #[derive(Debug, Clone, PartialEq)]
 struct TableBoard {
     key: Option<BoardKey>,
-    /// `no board`, `offline`, `idle`, `other game`, `set up`, `playing`, `counting`, `over`.
+    /// `no board`, `offline`, `idle`, `other game`, `set up`, `playing`, `counting`, `over`,
+    /// `void` (this table's game, voided).
     state: &'static str,
     /// The board's current game id and move number, and its result in that game.
     game: String,
@@ -187,6 +328,8 @@ struct TableBoard {
     result: Option<String>,
     /// The clocks stand still (paused, or waiting for play to begin).
     stopped: bool,
+    /// How this table's game last ended, as the hall followed it.
+    ending: Option<Ending>,
 }
 
 /// The tournament file and the results confirmed so far.
@@ -196,6 +339,8 @@ pub(crate) struct TournamentLink {
     original: String,
     tournament: Tournament,
     confirmed: BTreeMap<(u32, u32), Confirmed>,
+    /// The confirmations set aside by the last [`TournamentLink::reconcile`], and why.
+    set_aside: BTreeMap<(u32, u32), Standing>,
 }
 
 impl TournamentLink {
@@ -217,6 +362,7 @@ impl TournamentLink {
             original,
             tournament,
             confirmed: BTreeMap::new(),
+            set_aside: BTreeMap::new(),
         };
         if section.results_file.exists() {
             let written = Tournament::read(&section.results_file)
@@ -235,11 +381,17 @@ impl TournamentLink {
                     None if before.is_some_and(|o| o.result != g.result) => "file".to_string(),
                     None => continue,
                 };
+                let (sgf, seq, corrected_from) = recorded
+                    .map(|c| (c.sgf.clone(), c.seq, c.corrected_from.clone()))
+                    .unwrap_or_default();
                 link.confirmed.insert(
                     (g.round, g.table),
                     Confirmed {
                         result: g.result,
                         by,
+                        sgf,
+                        seq,
+                        corrected_from,
                     },
                 );
             }
@@ -264,9 +416,9 @@ impl TournamentLink {
         // Several tournaments with this board id: the one playing this game, else the first.
         let chosen = found
             .iter()
-            .find(|(_, _, s)| s.as_ref().is_some_and(|s| s.game_id == game))
+            .find(|b| b.state.as_ref().is_some_and(|s| s.game_id == game))
             .or(found.first());
-        let Some((key, status, state)) = chosen else {
+        let Some(named) = chosen else {
             return TableBoard {
                 key: None,
                 state: "no board",
@@ -274,14 +426,17 @@ impl TournamentLink {
                 number: 0,
                 result: None,
                 stopped: false,
+                ending: None,
             };
         };
+        let state = &named.state;
         let board_game = state
             .as_ref()
             .map_or("", |s| s.game_id.as_str())
             .to_string();
         let number = state.as_ref().map_or(0, |s| u64::from(s.number));
         let phase = state.as_ref().map_or("", |s| s.phase.as_str());
+        let voided = state.as_ref().is_some_and(|s| s.voided);
         let result = state
             .as_ref()
             .and_then(|s| s.result.as_deref())
@@ -292,10 +447,11 @@ impl TournamentLink {
             .as_ref()
             .and_then(|s| s.clocks.as_ref())
             .is_some_and(|c| c.paused);
-        let what = if *status == Some("offline") {
+        let what = if named.status == Some("offline") {
             "offline"
         } else if this_game {
             match phase {
+                _ if voided => "void",
                 "over" => "over",
                 "counting" => "counting",
                 _ if number == 0 => "set up",
@@ -307,12 +463,13 @@ impl TournamentLink {
             "other game"
         };
         TableBoard {
-            key: Some((*key).clone()),
+            key: Some(named.key.clone()),
             state: what,
             game: board_game,
             number,
             result: if this_game { result } else { None },
             stopped,
+            ending: named.ending.clone().filter(|e| e.game == game),
         }
     }
 
@@ -369,7 +526,177 @@ impl TournamentLink {
         if !self.is_tables_board(key, round, table) {
             return None;
         }
+        if self.set_aside.contains_key(&(round, table)) {
+            return None;
+        }
         self.confirmed.get(&(round, table)).map(|c| c.result)
+    }
+
+    /// The console history's note of the confirmation of `(round, table)`: its board (when
+    /// heard of) and `{"type":"confirm_result","round","table","result","sgf"}`.
+    pub(crate) fn confirmation_note(
+        &self,
+        hall: &HallState,
+        round: u32,
+        table: u32,
+    ) -> (Option<BoardKey>, Value) {
+        let c = self.confirmed.get(&(round, table));
+        let game = format!("r{round}-t{table}");
+        let key = self
+            .tournament
+            .round(round)
+            .into_iter()
+            .find(|p| p.table == table)
+            .and_then(|p| self.table_board(hall, table, &p.game).key);
+        let note = json!({
+            "type": "confirm_result",
+            "round": round,
+            "table": table,
+            "game": game,
+            "result": c.map(|c| c.result.as_opengotha()),
+            "sgf": c.and_then(|c| c.sgf.clone()),
+        });
+        (key, note)
+    }
+
+    /// Where the confirmation of `(round, table)` stands against its board.
+    fn standing(&self, hall: &HallState, round: u32, table: u32, game: &str) -> Standing {
+        let Some(c) = self.confirmed.get(&(round, table)) else {
+            return Standing::Agrees;
+        };
+        let board = self.table_board(hall, table, game);
+        match board.state {
+            "void" => return Standing::Void,
+            "playing" | "counting" | "set up" => return Standing::Reopened,
+            "over" => {}
+            _ => return Standing::Agrees,
+        }
+        let Some(now) = board.result.clone() else {
+            return Standing::Agrees;
+        };
+        let agrees = match &c.sgf {
+            Some(was) => *was == now,
+            None => GameResult::from_game(&now, board.number > 0) == Some(c.result),
+        };
+        if agrees {
+            return Standing::Agrees;
+        }
+        match board.ending {
+            // An arbiter ended it again after the confirmation (or, for a confirmation
+            // that took no board result, the arbiter's is the latest word).
+            Some(e) if e.by.is_some() && c.seq.is_none_or(|seq| e.seq > seq) => {
+                Standing::Corrected(e)
+            }
+            _ => Standing::Differs(now),
+        }
+    }
+
+    /// Holds every confirmation against its board ([`TournamentLink`]'s module
+    /// documentation): rewrites those a correction changed (and the results file), sets
+    /// aside those whose game was reopened, played to another result or voided. Returns the
+    /// corrections made.
+    pub(crate) fn reconcile(&mut self, hall: &HallState) -> Result<Vec<Correction>, LinkError> {
+        let mut corrections = Vec::new();
+        let mut next = self.confirmed.clone();
+        let mut set_aside = BTreeMap::new();
+        for (&(round, table), c) in &self.confirmed {
+            let Some(p) = self
+                .tournament
+                .round(round)
+                .into_iter()
+                .find(|p| p.table == table)
+            else {
+                continue;
+            };
+            match self.standing(hall, round, table, &p.game) {
+                Standing::Agrees => {}
+                Standing::Corrected(e) => {
+                    let board = self.table_board(hall, table, &p.game);
+                    let Some(result) = GameResult::from_game(&e.result, board.number > 0) else {
+                        set_aside.insert((round, table), Standing::Differs(e.result.clone()));
+                        continue;
+                    };
+                    let from = c
+                        .sgf
+                        .clone()
+                        .unwrap_or_else(|| c.result.as_opengotha().to_string());
+                    let by = e.by.clone().unwrap_or_default();
+                    next.insert(
+                        (round, table),
+                        Confirmed {
+                            result,
+                            by: by.clone(),
+                            sgf: Some(e.result.clone()),
+                            seq: Some(e.seq),
+                            corrected_from: Some(from.clone()),
+                        },
+                    );
+                    corrections.push(Correction {
+                        round,
+                        table,
+                        key: board.key,
+                        by,
+                        from,
+                        to: e.result.clone(),
+                        result,
+                    });
+                }
+                other => {
+                    set_aside.insert((round, table), other);
+                }
+            }
+        }
+        if !corrections.is_empty() {
+            self.write(&next)?;
+            self.confirmed = next;
+        }
+        self.set_aside = set_aside;
+        Ok(corrections)
+    }
+
+    /// The round the console opens on: the round in play, else the first round with a
+    /// game that has no result yet (confirmed, pending or in the file), else the last.
+    pub(crate) fn round_to_open(&self, hall: &HallState) -> Option<u32> {
+        let rounds = self.tournament.rounds();
+        let in_play = self.round_in_play(hall);
+        // A round with a game on a board not over is the one in play; one whose games are
+        // all over with their results known gives way to the next that lacks any.
+        let unfinished = |round: u32| {
+            self.tournament.round(round).iter().any(|p| {
+                !self.confirmed.contains_key(&(round, p.table))
+                    && p.result == GameResult::Unknown
+                    && self
+                        .pending(&self.table_board(hall, p.table, &p.game))
+                        .is_none()
+            })
+        };
+        if let Some(r) = in_play {
+            let playing = hall
+                .current_games(false)
+                .iter()
+                .any(|g| !g.over && round_and_table(&g.game).is_some_and(|(gr, _)| gr == r));
+            if playing || unfinished(r) {
+                return Some(r);
+            }
+        }
+        rounds
+            .iter()
+            .copied()
+            .find(|&r| unfinished(r))
+            .or(rounds.last().copied())
+    }
+
+    /// The games of `round` whose result is already known (confirmed or in the file), and
+    /// all its games.
+    fn results_known(&self, round: u32) -> (usize, usize) {
+        let games = self.tournament.round(round);
+        let known = games
+            .iter()
+            .filter(|p| {
+                self.confirmed.contains_key(&(round, p.table)) || p.result != GameResult::Unknown
+            })
+            .count();
+        (known, games.len())
     }
 
     /// `GET /api/console/round/{round}`: the round's tables, boards, states and results.
@@ -387,6 +714,10 @@ impl TournamentLink {
                     (None, Some(r), _) => (r, "pending", None),
                     (None, None, r) if r != GameResult::Unknown => (r, "in file", None),
                     (None, None, r) => (r, "none", None),
+                };
+                let standing = match self.set_aside.get(&(round, p.table)) {
+                    Some(s) => s.clone(),
+                    None => self.standing(hall, round, p.table, &p.game),
                 };
                 json!({
                     "table": p.table,
@@ -408,6 +739,9 @@ impl TournamentLink {
                     "result_label": result.label(),
                     "result_state": result_state,
                     "confirmed_by": by,
+                    "confirmed_sgf": confirmed.and_then(|c| c.sgf.clone()),
+                    "corrected_from": confirmed.and_then(|c| c.corrected_from.clone()),
+                    "confirmation": confirmed.map(|_| standing.word()),
                 })
             })
             .collect();
@@ -421,6 +755,8 @@ impl TournamentLink {
             "round": round,
             "rounds": t.rounds(),
             "round_in_play": self.round_in_play(hall),
+            "round_to_open": self.round_to_open(hall),
+            "penalties": self.section.penalties.map(|p| p.as_str()),
             "time": t.time_system().script(),
             "results_file": self.section.results_file.display().to_string(),
             "tables": tables,
@@ -463,13 +799,24 @@ impl TournamentLink {
         hall: &HallState,
         round: u32,
         tables: Option<&[u32]>,
-        force: bool,
+        start: &StartOptions,
     ) -> Result<Plan, LinkError> {
+        let force = start.force;
+        if tables.is_none() && !start.despite_results {
+            let (known, games) = self.results_known(round);
+            if known > 0 {
+                return Err(LinkError::HasResults {
+                    round,
+                    known,
+                    games,
+                });
+            }
+        }
         let pairings = self.pairings(round, tables)?;
         let mut plan = Plan::default();
         for p in &pairings {
             let board = self.table_board(hall, p.table, &p.game);
-            let skip = |why: String| Skipped {
+            let skip = |why: Why| Skipped {
                 table: p.table,
                 board: self.section.boards.board(p.table),
                 why,
@@ -479,22 +826,31 @@ impl TournamentLink {
                 continue;
             }
             let why = match board.state {
-                "offline" => Some("offline".to_string()),
-                "other game" if !force => Some(format!(
-                    "game in progress ({}, move {})",
-                    board.game, board.number
+                "offline" => Some(Why::new("offline", json!({}), "offline".to_string())),
+                "other game" if !force => Some(Why::new(
+                    "game-in-progress",
+                    json!({"game": board.game, "move": board.number}),
+                    format!("game in progress ({}, move {})", board.game, board.number),
                 )),
-                "set up" | "playing" | "counting" | "over" if !force => {
-                    Some(format!("already has this game ({})", board.state))
-                }
+                "set up" | "playing" | "counting" | "over" if !force => Some(Why::new(
+                    "already-this-game",
+                    json!({"state": board.state}),
+                    format!("already has this game ({})", board.state),
+                )),
                 _ => None,
             };
             match (why, board.key) {
-                (None, Some(key)) => plan.send.push(Planned {
-                    table: p.table,
-                    key,
-                    body: self.new_game(p),
-                }),
+                (None, Some(key)) => {
+                    let mut body = self.new_game(p);
+                    if let Some(penalties) = start.penalties.or(self.section.penalties) {
+                        body.insert("penalties".into(), json!(penalties.as_str()));
+                    }
+                    plan.send.push(Planned {
+                        table: p.table,
+                        key,
+                        body,
+                    });
+                }
                 (Some(why), _) => plan.skipped.push(skip(why)),
                 (None, None) => plan.paper.push(p.table),
             }
@@ -528,7 +884,11 @@ impl TournamentLink {
                 (state, Some(_)) => plan.skipped.push(Skipped {
                     table: p.table,
                     board: self.section.boards.board(p.table),
-                    why: format!("{state}, not set up with {}", p.game),
+                    why: Why::new(
+                        "not-set-up",
+                        json!({"state": state, "game": p.game}),
+                        format!("{state}, not set up with {}", p.game),
+                    ),
                 }),
             }
         }
@@ -563,29 +923,30 @@ impl TournamentLink {
         by: &str,
     ) -> Result<(Vec<u32>, Option<PathBuf>), LinkError> {
         let pairings = self.tournament.round(round);
-        let mut chosen: Vec<(u32, GameResult)> = Vec::new();
+        let mut chosen: Vec<(u32, GameResult, TableBoard)> = Vec::new();
         for &(table, result) in given {
             let p = pairings
                 .iter()
                 .find(|p| p.table == table)
                 .ok_or(LinkError::NoSuchTable { round, table })?;
+            let board = self.table_board(hall, table, &p.game);
             let result = match result {
                 Some(r) => r,
-                None => self
-                    .pending(&self.table_board(hall, table, &p.game))
-                    .ok_or(LinkError::NoResult { table })?,
+                None => self.pending(&board).ok_or(LinkError::NoResult { table })?,
             };
-            chosen.push((table, result));
+            chosen.push((table, result, board));
         }
         if all_pending {
             for p in &pairings {
-                if self.confirmed.contains_key(&(round, p.table))
-                    || chosen.iter().any(|(t, _)| *t == p.table)
+                if (self.confirmed.contains_key(&(round, p.table))
+                    && !self.set_aside.contains_key(&(round, p.table)))
+                    || chosen.iter().any(|(t, _, _)| *t == p.table)
                 {
                     continue;
                 }
-                if let Some(r) = self.pending(&self.table_board(hall, p.table, &p.game)) {
-                    chosen.push((p.table, r));
+                let board = self.table_board(hall, p.table, &p.game);
+                if let Some(r) = self.pending(&board) {
+                    chosen.push((p.table, r, board));
                 }
             }
         }
@@ -594,18 +955,25 @@ impl TournamentLink {
             return Ok((Vec::new(), None));
         }
         let mut next = self.confirmed.clone();
-        for &(table, result) in &chosen {
+        for (table, result, board) in &chosen {
+            let over = board.state == "over";
             next.insert(
-                (round, table),
+                (round, *table),
                 Confirmed {
-                    result,
+                    result: *result,
                     by: by.to_string(),
+                    sgf: board.result.clone().filter(|_| over),
+                    seq: board.ending.as_ref().map(|e| e.seq).filter(|_| over),
+                    corrected_from: None,
                 },
             );
         }
         let backup = self.write(&next)?;
         self.confirmed = next;
-        Ok((chosen.into_iter().map(|(t, _)| t).collect(), backup))
+        for (table, _, _) in &chosen {
+            self.set_aside.remove(&(round, *table));
+        }
+        Ok((chosen.into_iter().map(|(t, _, _)| t).collect(), backup))
     }
 
     /// Writes `confirmed` into a copy of the tournament file, atomically.
@@ -637,6 +1005,9 @@ impl TournamentLink {
                 table,
                 result: c.result.as_opengotha().to_string(),
                 by: c.by.clone(),
+                sgf: c.sgf.clone(),
+                seq: c.seq,
+                corrected_from: c.corrected_from.clone(),
             })
             .collect();
         let path = confirmations_file(&self.section.results_file);
@@ -663,6 +1034,7 @@ mod tests {
     use std::time::Instant;
 
     use super::*;
+    use tengen_protocol::Event;
     use tengen_tournament::BoardPattern;
 
     /// Round 1 of the Chinese sample: 12 tables.
@@ -686,6 +1058,7 @@ mod tests {
             file,
             boards: BoardPattern::parse("hall1-{table:02}").unwrap(),
             id: Some("cup".into()),
+            penalties: None,
         };
         TournamentLink::load(&section).unwrap()
     }
@@ -705,6 +1078,15 @@ mod tests {
                 .as_bytes(),
             now,
         );
+    }
+
+    /// *Start round* forced or not, asked again if the round has results in the file.
+    fn opts(force: bool) -> StartOptions {
+        StartOptions {
+            force,
+            despite_results: true,
+            penalties: None,
+        }
     }
 
     fn tables(v: &[Planned]) -> Vec<u32> {
@@ -740,13 +1122,13 @@ mod tests {
             "online",
             json!({"game_id": "old", "phase": "over", "number": 200, "result": "B+R"}),
         );
-        let plan = link.start_round(&h, 1, None, false).unwrap();
+        let plan = link.start_round(&h, 1, None, &opts(false)).unwrap();
         let sent = &plan.send;
         assert_eq!(tables(sent), [1, 4]);
         let why: Vec<(u32, &str)> = plan
             .skipped
             .iter()
-            .map(|s| (s.table, s.why.as_str()))
+            .map(|s| (s.table, s.why.text.as_str()))
             .collect();
         assert_eq!(
             why,
@@ -773,15 +1155,15 @@ mod tests {
             "the file's location, the record's PC"
         );
         // Forced, the board in another game is started too; only some tables when asked.
-        let plan = link.start_round(&h, 1, None, true).unwrap();
+        let plan = link.start_round(&h, 1, None, &opts(true)).unwrap();
         assert_eq!(tables(&plan.send), [1, 3, 4]);
-        let plan = link.start_round(&h, 1, Some(&[4]), false).unwrap();
+        let plan = link.start_round(&h, 1, Some(&[4]), &opts(false)).unwrap();
         assert_eq!(
             (tables(&plan.send), plan.skipped.len(), plan.paper.len()),
             (vec![4], 0, 0)
         );
         assert!(matches!(
-            link.start_round(&h, 1, Some(&[40]), false),
+            link.start_round(&h, 1, Some(&[40]), &opts(false)),
             Err(LinkError::NoSuchTable {
                 round: 1,
                 table: 40
@@ -794,7 +1176,7 @@ mod tests {
             "online",
             json!({"game_id": "r1-t1", "phase": "playing", "number": 0}),
         );
-        let plan = link.start_round(&h, 1, Some(&[1]), false).unwrap();
+        let plan = link.start_round(&h, 1, Some(&[1]), &opts(false)).unwrap();
         assert!(plan.send.is_empty());
         let begin = link.begin_play(&h, 1, None).unwrap();
         assert_eq!(tables(&begin.send), [1]);
@@ -994,5 +1376,246 @@ mod tests {
             .unwrap()
             .round_json(&HallState::new("tengen", None, "h"), 1);
         assert_eq!(row(&view, 3)["confirmed_by"], "file");
+    }
+
+    /// Board `hall1-{table:02}` of `cup` plays game `game` from its start and ends it with
+    /// `result`, by `by` when an arbiter's command ended it; its events from `seq` on.
+    fn played(h: &mut HallState, table: u32, game: &str, seq: u64, end: &[(&str, Option<&str>)]) {
+        use tengen_protocol::event::{EndReason, GameEnd, ReopenedPhase};
+        let now = Instant::now();
+        let topic = format!("tengen/cup/hall1-{table:02}/events");
+        let mut events = Vec::new();
+        if seq == 1 {
+            events.push((crate::test_support::game_started(19, 0, "none"), None));
+            events.push((crate::test_support::mv(1, "D4"), None));
+        }
+        let mut first = true;
+        for (result, by) in end {
+            if !first || seq > 1 {
+                events.push((
+                    Event::GameReopened {
+                        previous_result: "?".into(),
+                        reason: None,
+                        phase: ReopenedPhase::Playing,
+                    },
+                    *by,
+                ));
+            }
+            first = false;
+            let reason = if by.is_some() {
+                EndReason::Arbiter
+            } else {
+                EndReason::Count
+            };
+            events.push((Event::GameOver(GameEnd::uncounted(*result, reason)), *by));
+        }
+        let mut n = seq;
+        for (event, by) in events {
+            let e = tengen_protocol::Envelope {
+                seq: n,
+                time: crate::test_support::T0,
+                board: format!("hall1-{table:02}"),
+                game: game.into(),
+                by: by.map(str::to_string),
+                event,
+            };
+            h.on_message(&topic, e.to_json().as_bytes(), now);
+            n += 1;
+        }
+    }
+
+    #[test]
+    fn match_morning_opens_on_the_first_round_without_results_and_asks_before_a_finished_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = link_of(dir.path(), "cdfo2020.xml");
+        let h = HallState::new("tengen", None, "h");
+        // Rounds 1 to 6 have their results in the file; round 7 has none.
+        assert_eq!(link.round_to_open(&h), Some(7));
+        assert_eq!(link.round_json(&h, 1)["round_to_open"], 7);
+        let asked = StartOptions::default();
+        match link.start_round(&h, 1, None, &asked) {
+            Err(e @ LinkError::HasResults { .. }) => {
+                assert_eq!(
+                    e.to_string(),
+                    "round 1: 11 of its 11 games already have a result in the file"
+                );
+                assert_eq!(e.message().unwrap().0, "has-results");
+            }
+            other => panic!("{:?}", other.map(|p| p.paper)),
+        }
+        // Asked again, it goes; round 7 goes at once; one table of a round goes at once.
+        let again = StartOptions {
+            despite_results: true,
+            ..StartOptions::default()
+        };
+        assert!(link.start_round(&h, 1, None, &again).is_ok());
+        assert!(link.start_round(&h, 7, None, &asked).is_ok());
+        assert!(link.start_round(&h, 1, Some(&[3]), &asked).is_ok());
+    }
+
+    #[test]
+    fn a_round_sent_with_its_penalties_and_a_void_game_set_up_again_without_forcing() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = link(dir.path());
+        let mut h = HallState::new("tengen", None, "h");
+        board(
+            &mut h,
+            1,
+            "online",
+            json!({"game_id": "r1-t1", "phase": "over", "number": 12, "voided": true}),
+        );
+        let view = link.round_json(&h, 1);
+        assert_eq!(view["tables"][0]["state"], "void");
+        let start = StartOptions {
+            despite_results: true,
+            penalties: Some(tengen_protocol::event::Penalties::Auto),
+            ..StartOptions::default()
+        };
+        let plan = link.start_round(&h, 1, Some(&[1]), &start).unwrap();
+        assert_eq!(tables(&plan.send), [1], "a void table is free");
+        assert_eq!(plan.send[0].body["penalties"], "auto");
+        let plan = link
+            .start_round(&h, 1, Some(&[1]), &StartOptions::default())
+            .unwrap();
+        assert!(
+            !plan.send[0].body.contains_key("penalties"),
+            "none chosen: each board's own"
+        );
+    }
+
+    #[test]
+    fn a_correction_rewrites_the_confirmation_and_a_board_that_differs_is_flagged() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut link = link(dir.path());
+        let mut h = HallState::new("tengen", None, "h");
+        played(&mut h, 1, "r1-t1", 1, &[("B+R", None)]);
+        played(&mut h, 2, "r1-t2", 1, &[("W+3.5", None)]);
+        link.confirm(&h, 1, &[(1, None), (2, None)], false, "chief")
+            .unwrap();
+        let row = |link: &TournamentLink, h: &HallState, t: usize| {
+            link.round_json(h, 1)["tables"][t - 1].clone()
+        };
+        let r = row(&link, &h, 2);
+        assert_eq!(
+            (&r["confirmed_sgf"], &r["confirmation"], &r["result"]),
+            (&json!("W+3.5"), &json!("ok"), &json!("RESULT_WHITEWINS")),
+            "the margin, as on the signed slip"
+        );
+        assert_eq!(link.reconcile(&h).unwrap(), []);
+
+        // Table 1: *Correct the result*, by the deputy: reopened and ended W+R.
+        played(&mut h, 1, "r1-t1", 4, &[("W+R", Some("deputy"))]);
+        // Table 2: reopened, played on and counted again by the board: B+0.5.
+        played(&mut h, 2, "r1-t2", 4, &[("B+0.5", None)]);
+        let done = link.reconcile(&h).unwrap();
+        assert_eq!(done.len(), 1);
+        assert_eq!(
+            (
+                done[0].table,
+                done[0].by.as_str(),
+                done[0].from.as_str(),
+                done[0].to.as_str()
+            ),
+            (1, "deputy", "B+R", "W+R")
+        );
+        let written = Tournament::read(dir.path().join("t-results.xml")).unwrap();
+        let result = |t: u32| {
+            written
+                .round(1)
+                .iter()
+                .find(|p| p.table == t)
+                .unwrap()
+                .result
+        };
+        assert_eq!(
+            result(1),
+            GameResult::WhiteWins,
+            "the results file is rewritten"
+        );
+        let r = row(&link, &h, 1);
+        assert_eq!(
+            (&r["confirmed_by"], &r["corrected_from"], &r["confirmation"]),
+            (&json!("deputy"), &json!("B+R"), &json!("ok"))
+        );
+        let key = |b: &str| BoardKey::new("cup", b).unwrap();
+        assert_eq!(
+            link.confirmed_for(&key("hall1-01"), "r1-t1"),
+            Some(GameResult::WhiteWins),
+            "the zip and the feed carry the correction"
+        );
+        // Table 2 differs: flagged, set aside until confirmed again.
+        let r = row(&link, &h, 2);
+        assert_eq!(
+            (&r["confirmation"], &r["board_result"]),
+            (&json!("differs"), &json!("B+0.5"))
+        );
+        assert_eq!(link.confirmed_for(&key("hall1-02"), "r1-t2"), None);
+        assert_eq!(
+            result(2),
+            GameResult::WhiteWins,
+            "the file keeps it until then"
+        );
+        let (done, _) = link.confirm(&h, 1, &[], true, "chief").unwrap();
+        assert_eq!(done, [2], "confirm all takes the flagged table again");
+        link.reconcile(&h).unwrap();
+        assert_eq!(row(&link, &h, 2)["confirmation"], "ok");
+        assert_eq!(
+            link.confirmed_for(&key("hall1-02"), "r1-t2"),
+            Some(GameResult::BlackWins)
+        );
+        // A hall started again reads the margins and the correction back.
+        let again = TournamentLink::load(&link.section).unwrap();
+        let r = row(&again, &h, 1);
+        assert_eq!(
+            (&r["confirmed_sgf"], &r["corrected_from"]),
+            (&json!("W+R"), &json!("B+R"))
+        );
+    }
+
+    #[test]
+    fn a_reopened_or_voided_confirmed_game_is_flagged_and_set_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut link = link(dir.path());
+        let mut h = HallState::new("tengen", None, "h");
+        played(&mut h, 1, "r1-t1", 1, &[("B+R", None)]);
+        link.confirm(&h, 1, &[(1, None)], false, "chief").unwrap();
+        let now = Instant::now();
+        let reopened = tengen_protocol::Envelope {
+            seq: 4,
+            time: crate::test_support::T0,
+            board: "hall1-01".into(),
+            game: "r1-t1".into(),
+            by: Some("chief".into()),
+            event: Event::GameReopened {
+                previous_result: "B+R".into(),
+                reason: None,
+                phase: tengen_protocol::event::ReopenedPhase::Playing,
+            },
+        };
+        h.on_message(
+            "tengen/cup/hall1-01/events",
+            reopened.to_json().as_bytes(),
+            now,
+        );
+        link.reconcile(&h).unwrap();
+        assert_eq!(
+            link.round_json(&h, 1)["tables"][0]["confirmation"],
+            "reopened"
+        );
+        let key = BoardKey::new("cup", "hall1-01").unwrap();
+        assert_eq!(link.confirmed_for(&key, "r1-t1"), None);
+        let voided = tengen_protocol::Envelope {
+            seq: 5,
+            event: Event::GameVoided { reason: None },
+            ..reopened
+        };
+        h.on_message(
+            "tengen/cup/hall1-01/events",
+            voided.to_json().as_bytes(),
+            now,
+        );
+        link.reconcile(&h).unwrap();
+        assert_eq!(link.round_json(&h, 1)["tables"][0]["confirmation"], "void");
+        assert_eq!(link.round_json(&h, 1)["tables"][0]["state"], "void");
     }
 }

@@ -45,6 +45,10 @@ pub struct PageOptions {
     /// A sentence under the heading on what the reader sees.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The sentence instead once the game is over (a delay that lets the whole game out at
+    /// its end no longer holds anything back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note_over: Option<String>,
     /// Where the engine analysis is read from; `None`: `api/analysis` beside the page
     /// (the hall's public page; a page without one hides the panel).
     #[serde(skip_serializing_if = "Option::is_none")]

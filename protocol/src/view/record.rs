@@ -41,6 +41,27 @@ impl MoveNote {
 }
 
 impl GameView {
+    /// The position after the first `moves` moves and passes of the record (the handicap
+    /// stones set), as the `state` snapshot writes a board (`.XO`, rows from the top): what
+    /// the board had to show at that move. `None` before any `game_started`, or past the
+    /// record's end.
+    pub fn position_at(&self, moves: u32) -> Option<String> {
+        let setup = self.setup()?;
+        let record = self.record();
+        if moves as usize > record.len() {
+            return None;
+        }
+        let mut game = if setup.handicap >= 2 {
+            tengen_rules::Game::with_handicap(setup.size, setup.handicap, setup.superko).ok()?
+        } else {
+            tengen_rules::Game::new(setup.size, setup.superko).ok()?
+        };
+        for n in &record[..moves as usize] {
+            game.play_as(n.color, n.mv).ok()?;
+        }
+        Some(game.board().to_rows())
+    }
+
     /// The game record so far: the moves (retracted ones never appear) with the time left
     /// when a clock runs, the alerts as comments when `comments` (never for the public),
     /// the result at the end. `None` before any `game_started`.
