@@ -50,23 +50,23 @@ press B\nplace B F5\npress B\nplace W A1\npress W\npress B\nplace B G5\npress B\
 const BLACK_THINKS: &str = "place B C3\npress B\nplace W G7\npress W\nwait 24h\n";
 
 /// One board at a table: its id, its game and what its simulated players do.
-struct Seat<'a> {
-    tournament: &'a str,
-    board: &'a str,
-    game: &'a str,
-    round: u32,
-    table: u32,
-    black: &'a str,
-    white: &'a str,
-    size: u8,
+pub(crate) struct Seat<'a> {
+    pub(crate) tournament: &'a str,
+    pub(crate) board: &'a str,
+    pub(crate) game: &'a str,
+    pub(crate) round: u32,
+    pub(crate) table: u32,
+    pub(crate) black: &'a str,
+    pub(crate) white: &'a str,
+    pub(crate) size: u8,
     /// The `[time]` table's lines.
-    time: &'a str,
+    pub(crate) time: &'a str,
     /// The script's actions (the size line is added).
-    script: &'a str,
+    pub(crate) script: &'a str,
 }
 
 /// Writes the seat's board config and script under `dir/{board}` and starts `tengen run`.
-fn start_board(dir: &Path, seat: &Seat<'_>, broker_port: u16) -> BoardProcess {
+pub(crate) fn start_board(dir: &Path, seat: &Seat<'_>, broker_port: u16) -> BoardProcess {
     let dir = dir.join(seat.board);
     std::fs::create_dir_all(&dir).expect("board dir");
     std::fs::write(

@@ -32,6 +32,7 @@ mod browser_console;
 mod browser_hall;
 mod browser_lang;
 mod browser_live;
+mod browser_record;
 mod browser_round;
 mod fault_serial;
 mod fault_service;

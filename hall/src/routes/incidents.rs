@@ -534,7 +534,7 @@ fn page(render: Render, title: &str, body: &str) -> String {
          th{background:#eee}td:nth-child(1),td:nth-child(2){white-space:nowrap}\
          .why{color:#444;font-style:italic}.k-alert td:nth-child(3){font-weight:600}\
          .made{color:#555;font-size:.85em}.print{float:right}\
-         @media print{.print,.lang-switch{display:none}body{margin:0}section.game{break-inside:avoid-page}\
+         @media print{.print,.lang-switch{display:none!important}body{margin:0}section.game{break-inside:avoid-page}\
          thead{display:table-header-group}tr{break-inside:avoid}}\
          </style></head>\n<body><button class=\"print\" onclick=\"print()\">{{t:incident-print}}</button>\
          <h1>@TITLE@</h1>\n@BODY@\n<p class=\"made\">{{t:incident-made}}</p>\n\

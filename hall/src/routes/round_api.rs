@@ -139,12 +139,11 @@ async fn round_view(
         Ok(x) => x,
         Err(r) => return r.into_response(),
     };
-    let mut link = link_lock(&link);
+    // The confirmations held against the boards as they stand now (a correction is
+    // written, logged and noted in the history, whichever of this and the watch sees it).
+    crate::tournament::watch::reconcile_once(&link, &app.hall);
+    let link = link_lock(&link);
     let hall = lock(&app.hall);
-    // The confirmations held against the boards as they stand now.
-    if let Err(e) = link.reconcile(&hall) {
-        tracing::error!("results: {e}");
-    }
     if link.tournament().round(round).is_empty() {
         return error(
             StatusCode::NOT_FOUND,
