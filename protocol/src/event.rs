@@ -289,13 +289,11 @@ impl Event {
 }
 
 /// True for the event types that go to `.../alerts` too (`alert`, `alert_cleared`,
-/// `warning`, and `warning_given` and `warning_withdrawn`, which change the same count), by
-/// their `type` tag: for readers of raw events.
+/// `warning`: SPEC.md's list, exactly; `warning_given` and `warning_withdrawn` go on
+/// `events` only, and `state`'s `warnings` counts them), by their `type` tag: for readers
+/// of raw events.
 pub fn type_is_for_arbiters(kind: &str) -> bool {
-    matches!(
-        kind,
-        "alert" | "alert_cleared" | "warning" | "warning_given" | "warning_withdrawn"
-    )
+    matches!(kind, "alert" | "alert_cleared" | "warning")
 }
 
 /// For `skip_serializing_if`: leaves a false flag out of the JSON.
