@@ -312,6 +312,15 @@ pub struct RehearseArgs {
     /// kept as static files in the rehearsal's `export/` folder.
     #[arg(long, value_name = "MOVES")]
     pub broadcast_delay: Option<u32>,
+    /// After a violation the simulated players wait for the arbiter (the alert confirmed or
+    /// dismissed) before putting the board right.
+    #[arg(long)]
+    pub alert_hold: bool,
+    /// Table TABLE's board dies AT_SECONDS after the rehearsal started (its game then
+    /// rings `board_offline`), and comes back 20 s later (`board_restarted`, with the
+    /// real time off).
+    #[arg(long, num_args = 2, value_names = ["TABLE", "AT_SECONDS"])]
+    pub kill_board: Option<Vec<u64>>,
 }
 
 /// `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR`. Every value

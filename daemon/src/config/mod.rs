@@ -94,6 +94,7 @@ impl Config {
                     speed: 1.0,
                     rehearse: false,
                     violations: 0.0,
+                    alert_hold: false,
                 },
                 serial: SerialConfig {
                     path: PathBuf::from("/dev/ttyACM0"),

@@ -145,6 +145,7 @@ fn read_sim(t: &Table, d: SimConfig, r: &mut Reader) -> SimConfig {
             "speed",
             "rehearse",
             "violations",
+            "alert_hold",
         ],
     );
     let sgf = sgf_files(r, t);
@@ -209,6 +210,7 @@ fn read_sim(t: &Table, d: SimConfig, r: &mut Reader) -> SimConfig {
         speed: speed.unwrap_or(d.speed),
         rehearse,
         violations: violations.unwrap_or(d.violations),
+        alert_hold: r.boolean(t, P, "alert_hold").unwrap_or(d.alert_hold),
     }
 }
 

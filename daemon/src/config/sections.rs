@@ -100,6 +100,11 @@ pub struct SimConfig {
     /// uncaptured stone, a moved stone or a double move, put right afterwards), drawn from
     /// the seed, 0 <= p <= 1. Default 0.
     pub violations: f64,
+    /// `hardware.sim.alert_hold` (with `rehearse`): after a violation the simulated
+    /// players wait for an arbiter's decision (the alert confirmed or dismissed, or any
+    /// other command of an arbiter's) before putting the board right, as players told to
+    /// wait for the arbiter do. Default false: they put it right a few seconds later.
+    pub alert_hold: bool,
 }
 
 /// The simulator's input.

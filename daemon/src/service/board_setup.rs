@@ -200,7 +200,9 @@ fn rehearsal(
     let backend = match taken_up {
         Some((sim, at_once)) => backend.taking_up(sim, at_once),
         None => backend,
-    };
+    }
+    .holding_alerts(config.hardware.sim.alert_hold)
+    .kept_in(config.storage.dir.join("sim-clock"));
     Ok(Built {
         backend: Box::new(backend.not_before(not_before)),
         settings: config.referee_settings(),

@@ -20,11 +20,17 @@
 //!   arbiter's *Begin play*, or at once with `game.clock_start = "now"`; a game with no
 //!   clock starts at once): they play;
 //! - a pause holds them where they are, the resume lets them go on;
+//! - with `hardware.sim.alert_hold`, an alert about the board (their violation) holds them
+//!   where they are until an arbiter acts (the alert confirmed or dismissed, or any event an
+//!   arbiter's command caused): then they put it right and play on;
 //! - `game_over`: they clear the board and wait for the next `new_game`;
 //! - after a restart in the middle of one of their games, they take it up where the
 //!   journal ends once the clocks run again ([`SimBackend::taking_up`]).
 //!
-//! Everything here is a plain function of the events and of the time passed in.
+//! Everything here is a plain function of the events and of the time passed in; but a
+//! rehearsal board's clock is kept in its storage folder (`sim-clock`, [`SimBackend::kept_in`])
+//! so that a board started again goes on on the same clock: the time it was off is the
+//! real time off at its pace, as its `board_restarted` says.
 
 use tengen_hal::{ClockButtons, Millis, SensorMatrix};
 use tengen_protocol::event::{ClockReading, GameSetup};
@@ -90,6 +96,11 @@ enum Phase {
 struct Rehearsal {
     book: GameBook,
     phase: Phase,
+    /// `hardware.sim.alert_hold`: a violation's alert holds the players until an arbiter
+    /// acts.
+    alert_hold: bool,
+    /// The alert they wait on, if any.
+    held_for: Option<String>,
     /// An empty board nobody plays on, never scanned: the scene while the players wait
     /// (a copy each time).
     empty: Simulation,
@@ -110,6 +121,8 @@ pub(crate) struct SimBackend {
     floor: Millis,
     /// (wall clock, game time) when the clock started.
     anchor: Option<(Millis, Millis)>,
+    /// Where the clock's anchor is kept across restarts (a rehearsal board).
+    anchor_file: Option<std::path::PathBuf>,
     /// Scans made since the clock started.
     scans: u64,
     rehearsal: Option<Rehearsal>,
@@ -124,6 +137,7 @@ impl SimBackend {
             speed,
             floor: 0,
             anchor: None,
+            anchor_file: None,
             scans: 0,
             rehearsal: None,
         }
@@ -146,10 +160,13 @@ impl SimBackend {
             speed,
             floor: 0,
             anchor: None,
+            anchor_file: None,
             scans: 0,
             rehearsal: Some(Rehearsal {
                 book,
                 phase: Phase::Idle,
+                alert_hold: false,
+                held_for: None,
                 empty,
             }),
         })
@@ -170,6 +187,22 @@ impl SimBackend {
         self
     }
 
+    /// The players wait for an arbiter after a violation (`hardware.sim.alert_hold`).
+    pub(crate) fn holding_alerts(mut self, on: bool) -> SimBackend {
+        if let Some(r) = self.rehearsal.as_mut() {
+            r.alert_hold = on;
+        }
+        self
+    }
+
+    /// Keeps the clock's anchor in `file`: started again, the board goes on on the same
+    /// clock (game time = the anchor's game time + the wall time since, at its pace), so
+    /// the time it was off is the real time off at its pace.
+    pub(crate) fn kept_in(mut self, file: std::path::PathBuf) -> SimBackend {
+        self.anchor_file = Some(file);
+        self
+    }
+
     /// Starts the game clock no earlier than `time` (ms since the epoch).
     pub(crate) fn not_before(mut self, time: Millis) -> SimBackend {
         self.floor = time;
@@ -180,7 +213,25 @@ impl SimBackend {
         if let Some(a) = self.anchor {
             return a;
         }
-        let a = (wall, wall.max(self.floor));
+        let kept = self.anchor_file.as_ref().and_then(|f| {
+            let text = std::fs::read_to_string(f).ok()?;
+            let (w, g) = text.trim().split_once(' ')?;
+            Some((w.parse::<Millis>().ok()?, g.parse::<Millis>().ok()?))
+        });
+        // The kept clock, where it has not gone back behind the journal.
+        let a = match kept {
+            Some((w0, g0))
+                if w0 <= wall && g0 + ((wall - w0) as f64 * self.speed) as Millis >= self.floor =>
+            {
+                (w0, g0)
+            }
+            _ => (wall, wall.max(self.floor)),
+        };
+        if let (Some(f), None) = (&self.anchor_file, kept.filter(|k| *k == a)) {
+            if let Err(e) = std::fs::write(f, format!("{} {}\n", a.0, a.1)) {
+                tracing::warn!("{}: the simulated clock is not kept: {e}", f.display());
+            }
+        }
         // The first scene starts with the clock.
         self.scene.offset += a.1;
         self.anchor = Some(a);
@@ -239,7 +290,8 @@ impl SimBackend {
                 r.phase = Phase::Playing;
             }
             Phase::Playing if paused => self.scene.hold_at(at),
-            Phase::Playing if running => self.scene.release(at),
+            // Held for an arbiter (`alert_hold`): a press does not let them go.
+            Phase::Playing if running && r.held_for.is_none() => self.scene.release(at),
             _ => {}
         }
     }
@@ -248,7 +300,33 @@ impl SimBackend {
     fn game_over(&mut self, at: Millis) {
         if let Some(r) = self.rehearsal.as_mut() {
             r.phase = Phase::Idle;
+            r.held_for = None;
             self.scene = Scene::new(r.empty.clone(), at, None);
+        }
+    }
+
+    /// With `alert_hold`: an alert about the board while they play (their violation) holds
+    /// the players at `at`; an arbiter's decision on it, or any event an arbiter's command
+    /// caused (`by`), lets them go on and put it right.
+    fn arbiter_watch(&mut self, env: &Envelope, at: Millis) {
+        let Some(r) = self.rehearsal.as_mut().filter(|r| r.alert_hold) else {
+            return;
+        };
+        match &env.event {
+            Event::Alert(a) if r.phase == Phase::Playing && a.is_board_alert() => {
+                if r.held_for.is_none() {
+                    r.held_for = Some(a.id.clone());
+                    self.scene.hold_at(at);
+                }
+            }
+            _ if r.held_for.is_some() && env.by.is_some() => {
+                r.held_for = None;
+                // Unless the arbiter paused them: the resume lets them go then.
+                if !matches!(&env.event, Event::Clock(c) if c.paused == Some(true)) {
+                    self.scene.release(at);
+                }
+            }
+            _ => {}
         }
     }
 }
@@ -325,6 +403,7 @@ impl Backend for SimBackend {
                 Event::GameOver(_) => self.game_over(at),
                 _ => {}
             }
+            self.arbiter_watch(env, at);
         }
     }
 

@@ -309,7 +309,33 @@ async fn a_rehearsal_board_restarted_mid_game_takes_its_game_up_when_the_clocks_
         .wait_until(Duration::from_secs(30), |s| moves(s, game).len() >= 8)
         .await;
     assert!(under_way, "the game under way");
-    switch_off_and_on(&consumer, &mut board).await;
+    // Off for a second of wall time: at x30 that is 30 s of the board's clock, which is
+    // what its restart says (issue 31: it said about nothing, its clock starting again
+    // from the journal's last event).
+    let onlines = consumer.with(|s| s.statuses.iter().filter(|(_, st)| st == "online").count());
+    assert_eq!(board.terminate(), 0);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    board.restart();
+    let back = consumer
+        .wait_until(Duration::from_secs(15), |s| {
+            s.statuses.iter().filter(|(_, st)| st == "online").count() > onlines
+                && s.events.values().any(|e| e["code"] == "board_restarted")
+        })
+        .await;
+    assert!(back, "the board is back");
+    let off_ms = consumer.with(|s| {
+        let restoring = s
+            .events
+            .values()
+            .find(|e| e["type"] == "status" && e["state"] == "restoring")
+            .expect("status restoring");
+        let at = |v: &Value| Timestamp::parse(v.as_str().unwrap()).unwrap().millis();
+        at(&restoring["time"]) - at(&restoring["off_since"])
+    });
+    assert!(
+        (25_000..120_000).contains(&off_ms),
+        "off for about a second at x30: {off_ms} ms of the board's clock"
+    );
     let before = consumer.with(|s| moves(s, game).len());
     // The clocks stay stopped until the arbiter resumes them: nobody plays.
     tokio::time::sleep(Duration::from_secs(1)).await;
@@ -332,6 +358,84 @@ async fn a_rehearsal_board_restarted_mid_game_takes_its_game_up_when_the_clocks_
             .collect();
         assert!(alerts.is_empty(), "no alert but the restart: {alerts:?}");
     });
+    assert_eq!(board.terminate(), 0);
+}
+
+/// `alert_hold` (`tengen rehearse --alert-hold`): after its violation the players wait for
+/// the arbiter: no move and the board not put right until an arbiter acts; then they put it
+/// right and play on to the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_alert_hold_the_players_wait_for_the_arbiter_before_putting_a_violation_right() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sgf = nine("game_0000.sgf");
+    let path = config(
+        dir.path(),
+        &mosq,
+        &format!(
+            "sgf = [\"{}\"]\nrehearse = true\nseed = 3\nspeed = 60.0\nviolations = 1.0\nalert_hold = true",
+            sgf.display()
+        ),
+        TIME,
+    );
+    let consumer = Consumer::connect(mosq.port(), "hold-test").await;
+    let mut board = power_on(&consumer, &path).await;
+    let game = "r1-t3";
+    command(
+        &consumer,
+        json!({"id": "set-up", "type": "new_game", "by": "chief", "game": game,
+               "size": 9, "komi": 7.5, "handicap": 0, "time_control": "byoyomi 20m 3x30s"}),
+    )
+    .await;
+    assert!(
+        consumer
+            .wait_until(Duration::from_secs(15), |s| count(s, game, "game_started")
+                == 1)
+            .await
+    );
+    command(
+        &consumer,
+        json!({"id": "begin", "type": "resume", "by": "chief"}),
+    )
+    .await;
+    let alert_of = |s: &Seen| {
+        of_game(s, game)
+            .into_iter()
+            .find(|e| {
+                e["type"] == "alert" && VIOLATIONS.contains(&e["code"].as_str().unwrap_or(""))
+            })
+            .cloned()
+    };
+    let alerted = consumer
+        .wait_until(Duration::from_secs(60), |s| alert_of(s).is_some())
+        .await;
+    assert!(alerted, "the violation's alert");
+    let (alert, moves_then) = consumer.with(|s| (alert_of(s).unwrap(), moves(s, game).len()));
+    // Two seconds of wall time, two minutes at x60: nobody moves, nothing is put right.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    consumer.with(|s| {
+        assert_eq!(moves(s, game).len(), moves_then, "the players wait");
+        assert!(
+            !of_game(s, game)
+                .iter()
+                .any(|e| e["type"] == "alert_cleared" && e["id"] == alert["id"]),
+            "not put right before the arbiter came"
+        );
+    });
+    // The arbiter confirms it: they put it right and play on to the end.
+    command(
+        &consumer,
+        json!({"id": "decide", "type": "confirm", "alert": alert["id"], "by": "chief"}),
+    )
+    .await;
+    let done = consumer
+        .wait_until(Duration::from_secs(60), |s| over(s, game))
+        .await;
+    board.assert_running();
+    assert!(done, "the game goes on to its end");
+    consumer.with(|s| assert_eq!(moves(s, game), moves_of(&sgf), "every move once"));
     assert_eq!(board.terminate(), 0);
 }
 

@@ -361,3 +361,157 @@ pub(crate) async fn confirm_all(addr: SocketAddr, cookie: &str) {
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.json()["confirmed"], json!([1, 2, 3, 4]), "{}", r.text());
 }
+
+/// Sends a console command as the arbiter logged in with `cookie`.
+async fn console_command(addr: SocketAddr, cookie: &str, body: Value) {
+    let r = request(
+        addr,
+        "POST",
+        "/api/console/command",
+        &[
+            ("Cookie", cookie),
+            TEST_ORIGIN,
+            ("Content-Type", "application/json"),
+        ],
+        body.to_string().as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 202, "{}", r.text());
+}
+
+/// Issue 31: `--alert-hold --kill-board 2 3`, every game breaking a rule. Each violation's
+/// alert stays as it is (nothing put right) until the arbiter confirms it through the
+/// console; table 2's board dies 3 s in (`board_offline` in the console) and comes back
+/// 20 s later on its own clock: its `status restoring` says it was off that long at the
+/// rehearsal's pace, and once the arbiter resumes its clocks its players play on. The
+/// round ends; the rehearsal's hall has an identity, so the arbiters' zip holds the black
+/// boxes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rehearsal_holds_violations_for_the_arbiter_and_a_board_dies_and_comes_back() {
+    let work = tempfile::tempdir().unwrap();
+    let file = juvisy_in(work.path());
+    let folder = work.path().join("rehearsal");
+    let mqtt = format!("127.0.0.1:{}", free_port());
+    let (_process, lines) = launch(
+        &file,
+        &folder,
+        &mqtt,
+        &[
+            "--violations",
+            "1",
+            "--seed",
+            "2",
+            "--alert-hold",
+            "--kill-board",
+            "2",
+            "3",
+        ],
+    );
+    let banner = banner(&lines);
+    let addr = hall_addr(&banner);
+    let (name, password) = login(&banner);
+    let cookie = console_cookie(addr, &name, &password).await;
+    let auth = [("Cookie", cookie.as_str()), TEST_ORIGIN];
+    let mut first_seen: std::collections::HashMap<String, Instant> = Default::default();
+    let (mut held, mut offline, mut restarted) = (0, false, false);
+    let over_by = Instant::now() + ROUND_WITHIN;
+    loop {
+        let alerts = get(addr, "/api/console/alerts", &auth).await.json();
+        for a in alerts.as_array().cloned().unwrap_or_default() {
+            let key = format!("{}/{}", a["board"], a["id"]);
+            let code = a["code"].as_str().unwrap_or("");
+            let target = json!({"tournament": a["tournament"], "board": a["board"]});
+            if code == "board_offline" && a["board"] == "table-2" {
+                offline = true;
+            }
+            if code == "board_restarted" && !restarted {
+                restarted = true;
+                assert_eq!(a["board"], "table-2", "{a}");
+                let mut body = target.clone();
+                body["type"] = json!("resume");
+                console_command(addr, &cookie, body).await;
+            }
+            if !VIOLATIONS.contains(&code) || a["restored"].is_string() {
+                continue;
+            }
+            // A violation, not put right: held for the arbiter. After 1.5 s of wall
+            // time (30 s at x20; a player not held puts it right within 4 s of game
+            // time), the arbiter decides.
+            let seen = *first_seen.entry(key.clone()).or_insert_with(Instant::now);
+            if seen.elapsed() >= Duration::from_millis(1500) {
+                held += 1;
+                first_seen.insert(key, Instant::now() + Duration::from_secs(3600));
+                let mut body = target;
+                body["type"] = json!("confirm");
+                body["alert"] = a["id"].clone();
+                console_command(addr, &cookie, body).await;
+            }
+        }
+        let view = get(addr, "/api/console/round/1", &auth).await.json();
+        let states: Vec<Value> = view["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["table"].as_u64() <= Some(4))
+            .map(|t| t["state"].clone())
+            .collect();
+        if states.iter().all(|s| s == "over") && restarted {
+            break;
+        }
+        assert!(
+            Instant::now() < over_by,
+            "the round is not over: {states:?}, held {held}, offline {offline}, restarted {restarted}"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert!(held >= 2, "violations held for the arbiter: {held}");
+    assert!(offline, "table 2's board_offline rang");
+    // Table 2 came back on its own clock: off for about 20 s at x20.
+    let r = request(
+        addr,
+        "GET",
+        "/console/board/rehearsal/table-2/events",
+        &auth,
+        b"",
+        Some("\"game_over\""),
+    )
+    .await;
+    let events = sse_events(&r.text());
+    let restoring = events
+        .iter()
+        .find(|e| e["type"] == "status" && e["state"] == "restoring")
+        .expect("table 2's restoring");
+    let at = |v: &Value| {
+        tengen_protocol::Timestamp::parse(v.as_str().unwrap())
+            .unwrap()
+            .millis()
+    };
+    let off = at(&restoring["time"]) - at(&restoring["off_since"]);
+    assert!(
+        (300_000..900_000).contains(&off),
+        "20 s off at x20 is 400 s of the board's clock: {off} ms"
+    );
+    // The arbiters' zip holds the black boxes (the hall has an identity now).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let r = get(addr, "/round/1.zip", &auth).await;
+        assert_eq!(r.status, 200);
+        let names: Vec<String> = {
+            let mut zip = zip::ZipArchive::new(std::io::Cursor::new(r.body.clone())).unwrap();
+            (0..zip.len())
+                .map(|i| zip.by_index(i).unwrap().name().to_string())
+                .collect()
+        };
+        if names.iter().any(|n| n.starts_with("frames/"))
+            && names.iter().any(|n| n.starts_with("incidents/"))
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no frames in the arbiters' zip: {names:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}

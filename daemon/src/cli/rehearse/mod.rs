@@ -72,6 +72,19 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
         .map_err(|_| CliError::input(format!("--mqtt: {:?} is not an address:port", args.mqtt)))?;
     let tournament = super::pairings::load_round(&args.file, args.round)?;
     let pairings = tournament.round(args.round);
+    let kill = match args.kill_board.as_deref() {
+        None => None,
+        Some(&[table, at]) if pairings.iter().any(|p| u64::from(p.table) == table) => {
+            Some((table, Duration::from_secs(at)))
+        }
+        Some(&[table, _]) => {
+            return Err(CliError::input(format!(
+                "--kill-board: round {} has no table {table}",
+                args.round
+            )))
+        }
+        Some(_) => return Err(CliError::input("--kill-board: give TABLE AT_SECONDS")),
+    };
     let k = match args.boards {
         None => pairings.len(),
         Some(k) if k >= 1 && k as usize <= pairings.len() => k as usize,
@@ -105,6 +118,7 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
         violations: args.violations,
         seed: args.seed,
         broadcast_delay: args.broadcast_delay,
+        alert_hold: args.alert_hold,
     })?;
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
@@ -126,7 +140,13 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
             }
         }
         say_where(&args, &tournament, &prepared, hall.addr, &broker, k);
-        let printers = follow(&boards, args.round, &prepared);
+        let (following, mut printers) = follow(&boards, args.round, &prepared);
+        let boards = Arc::new(tokio::sync::Mutex::new(boards));
+        if let Some((table, at)) = kill {
+            if let Some(killer) = kill_board(&boards, table, at, &following).await {
+                printers.push(killer);
+            }
+        }
         let result = if args.start {
             begin(hall.addr, &prepared, args.round).await
         } else {
@@ -143,6 +163,7 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
         for p in printers {
             p.abort();
         }
+        let boards = std::mem::take(&mut *boards.lock().await);
         stop(boards, hall).await;
         println!(
             "Rehearsal over. Confirmed results: {} (the real {} is unchanged).",
@@ -172,6 +193,58 @@ async fn start_board(plan: &BoardPlan) -> Result<RunningBoard, CliError> {
         service,
         links,
     })
+}
+
+/// How long a board killed by `--kill-board` stays down.
+const KILLED_FOR: Duration = Duration::from_secs(20);
+
+/// `--kill-board TABLE AT`: table `table`'s board stops `at` after now (its `offline` to the
+/// hall: `board_offline` rings if its game is on), and starts again [`KILLED_FOR`] later
+/// on its journal, as a board back from a power cut (`board_restarted`, its clocks stopped
+/// as they stood, the time off as it really was at the rehearsal's pace). The task that
+/// does it, or `None` when no board has that table.
+async fn kill_board(
+    boards: &Arc<tokio::sync::Mutex<Vec<RunningBoard>>>,
+    table: u64,
+    at: Duration,
+    following: &Following,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let plan = boards
+        .lock()
+        .await
+        .iter()
+        .find(|b| u64::from(b.plan.table) == table)?
+        .plan
+        .clone();
+    let boards = boards.clone();
+    let following = following.clone();
+    Some(tokio::spawn(async move {
+        tokio::time::sleep(at).await;
+        let taken = {
+            let mut list = boards.lock().await;
+            let i = list.iter().position(|b| b.plan.table == plan.table);
+            i.map(|i| list.remove(i))
+        };
+        let Some(board) = taken else {
+            return;
+        };
+        println!(
+            "table {table:<3} the board dies (--kill-board); it comes back in {} s",
+            KILLED_FOR.as_secs()
+        );
+        stop_board(board).await;
+        tokio::time::sleep(KILLED_FOR).await;
+        match start_board(&plan).await {
+            Ok(b) => {
+                println!("table {table:<3} the board is back: resume its clocks from the console");
+                // Its events are followed again, as the others' are (the printer ends when
+                // the board stops).
+                drop(follow_board(&following, &b));
+                boards.lock().await.push(b);
+            }
+            Err(e) => println!("table {table:<3} the board does not come back: {e}"),
+        }
+    }))
 }
 
 /// The lines a director needs: where the console is, the login, where the results go.
@@ -224,56 +297,72 @@ fn say_where(
     println!("  Ctrl-C ends the rehearsal.");
 }
 
+/// What the terminal follows of the round: how many tables, which games are over.
+#[derive(Clone)]
+struct Following {
+    round: u32,
+    total: usize,
+    over: Arc<Mutex<BTreeSet<u32>>>,
+    results: std::path::PathBuf,
+}
+
 /// Prints what a director follows on each board (games set up, alerts, results), and
 /// once every table's game of the round is over, that the results wait to be confirmed.
 fn follow(
     boards: &[RunningBoard],
     round: u32,
     prepared: &Prepared,
-) -> Vec<tokio::task::JoinHandle<()>> {
-    let over: Arc<Mutex<BTreeSet<u32>>> = Arc::default();
-    let total = boards.len();
-    let results = prepared.results.clone();
-    boards
-        .iter()
-        .map(|b| {
-            let mut events = b.service.outputs().subscribe_events();
-            let (table, game) = (b.plan.table, b.plan.game.clone());
-            let over = over.clone();
-            let results = results.clone();
-            tokio::spawn(async move {
-                loop {
-                    let env = match events.recv().await {
-                        Ok(env) => env,
-                        Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(_) => return,
-                    };
-                    let told = matches!(
-                        env.event,
-                        Event::GameStarted(_)
-                            | Event::Alert(_)
-                            | Event::AlertCleared { .. }
-                            | Event::Warning { .. }
-                            | Event::GameOver(_)
+) -> (Following, Vec<tokio::task::JoinHandle<()>>) {
+    let following = Following {
+        round,
+        total: boards.len(),
+        over: Arc::default(),
+        results: prepared.results.clone(),
+    };
+    let printers = boards.iter().map(|b| follow_board(&following, b)).collect();
+    (following, printers)
+}
+
+/// Prints what a director follows on board `b` (see [`follow`]).
+fn follow_board(f: &Following, b: &RunningBoard) -> tokio::task::JoinHandle<()> {
+    let mut events = b.service.outputs().subscribe_events();
+    let (table, game) = (b.plan.table, b.plan.game.clone());
+    let f = f.clone();
+    tokio::spawn(async move {
+        loop {
+            let env = match events.recv().await {
+                Ok(env) => env,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(_) => return,
+            };
+            let told = matches!(
+                env.event,
+                Event::GameStarted(_)
+                    | Event::Alert(_)
+                    | Event::AlertCleared { .. }
+                    | Event::Warning { .. }
+                    | Event::WarningGiven { .. }
+                    | Event::GameVoided { .. }
+                    | Event::GameOver(_)
+            );
+            if told {
+                println!("table {table:<3} {}", sentence(&env.event));
+            }
+            if matches!(env.event, Event::GameOver(_)) && env.game == game {
+                let mut done = f.over.lock().unwrap_or_else(|p| p.into_inner());
+                done.insert(table);
+                if done.len() == f.total {
+                    println!(
+                        "Round {}: all {} games are over. Confirm the results in the console's \
+                         Round view; they are written to {}.",
+                        f.round,
+                        f.total,
+                        f.results.display()
                     );
-                    if told {
-                        println!("table {table:<3} {}", sentence(&env.event));
-                    }
-                    if matches!(env.event, Event::GameOver(_)) && env.game == game {
-                        let mut done = over.lock().unwrap_or_else(|p| p.into_inner());
-                        done.insert(table);
-                        if done.len() == total {
-                            println!(
-                                "Round {round}: all {total} games are over. Confirm the results \
-                                 in the console's Round view; they are written to {}.",
-                                results.display()
-                            );
-                        }
-                    }
                 }
-            })
-        })
-        .collect()
+            }
+        }
+    })
 }
 
 /// `--start`: logs in to the console as the rehearsal's arbiter, waits until the hall has
@@ -403,11 +492,17 @@ async fn stop(boards: Vec<RunningBoard>, hall: tengen_hall::RunningHall) {
         b.service.request_stop();
     }
     for b in boards {
-        let RunningBoard { service, links, .. } = b;
-        let _ = tokio::task::spawn_blocking(move || service.join()).await;
-        if let Err(e) = links.shutdown(Duration::from_secs(2)).await {
-            tracing::warn!("{e}");
-        }
+        stop_board(b).await;
     }
     hall.stop();
+}
+
+/// Stops one board: its scan loop (it writes `offline`), then its links (sent).
+async fn stop_board(b: RunningBoard) {
+    let RunningBoard { service, links, .. } = b;
+    service.request_stop();
+    let _ = tokio::task::spawn_blocking(move || service.join()).await;
+    if let Err(e) = links.shutdown(Duration::from_secs(2)).await {
+        tracing::warn!("{e}");
+    }
 }

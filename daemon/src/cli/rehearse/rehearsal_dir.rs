@@ -10,7 +10,9 @@
 //!   juvisy.xml               the tournament file's copy
 //!   juvisy-results.xml       the confirmed results (written by the hall)
 //!   command.key              shared by the hall and the boards (mode 0600)
-//!   hall.toml                the hall: [tournament], [hall], [broadcast], one [[arbiter]]
+//!   hall.toml                the hall: [tournament], [hall] (with an identity, so the
+//!                            archive fetches the boards' black boxes), [broadcast], one
+//!                            [[arbiter]]
 //!   archive/                 every game the hall saw (round zips)
 //!   export/                  with --broadcast-delay: the public site as static files,
 //!                            the round feed in export/feed/ (written by the hall)
@@ -88,6 +90,8 @@ pub(crate) struct Plan<'a> {
     pub(crate) seed: u64,
     /// `--broadcast-delay`: the moves the public is held behind (none: no `[broadcast]`).
     pub(crate) broadcast_delay: Option<u32>,
+    /// `--alert-hold`: the players wait for the arbiter after a violation.
+    pub(crate) alert_hold: bool,
 }
 
 /// Makes the rehearsal's folder ready (see the module documentation).
@@ -148,7 +152,8 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
             "# The hall of a rehearsal (`tengen rehearse`): its tournament is a copy, its\n\
              # results go beside it, its arbiter's password was shown once.\n\
              [tournament]\nfile = {}\nresults_file = {}\nboards = {}\nid = \"{TOURNAMENT_ID}\"\n\n\
-             [hall]\ncommand_key_file = \"command.key\"\narchive_dir = \"archive\"\n{believed}\n\
+             [hall]\ncommand_key_file = \"command.key\"\narchive_dir = \"archive\"\n\
+             identity = \"rehearsal-hall\"\n{believed}\n\
              {broadcast}{arbiter}",
             quoted(&name),
             quoted(&format!("{stem}-results.xml")),
@@ -201,13 +206,14 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
                  game = \"power-on\"\n\n\
                  [hardware]\nbackend = \"sim\"\n\n\
                  [hardware.sim]\nsgf = \"game.sgf\"\nrehearse = true\nseed = {seed}\n\
-                 speed = {speed:?}\nviolations = {violations:?}\n\n\
+                 speed = {speed:?}\nviolations = {violations:?}\nalert_hold = {alert_hold}\n\n\
                  [mqtt]\nurl = \"mqtt://{broker}\"\ncommand_key_file = \"../../command.key\"\n\n\
                  [http]\nlisten = \"127.0.0.1:0\"\n\n[storage]\ndir = \"data\"\n\n\
                  [display]\ndriver = \"none\"\n\n[voice]\nstyle = \"off\"\n",
                 table = p.table,
                 speed = plan.speed,
                 violations = plan.violations,
+                alert_hold = plan.alert_hold,
                 broker = plan.broker,
             ),
         )?;
