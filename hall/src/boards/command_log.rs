@@ -41,6 +41,23 @@ pub enum CommandError {
     NoIdentity,
 }
 
+impl CommandError {
+    /// The error as a message id of the console's (`console-err--{id}`) and its values,
+    /// for the console to say in its reader's words.
+    pub(crate) fn message(&self) -> (&'static str, Value) {
+        match self {
+            CommandError::Invalid(e) => ("invalid", json!({"error": e})),
+            CommandError::Field(tengen_protocol::CommandError::Field { field, problem }) => {
+                ("bad-field", json!({"field": field, "problem": problem.to_string()}))
+            }
+            CommandError::Field(e) => ("invalid", json!({"error": e.to_string()})),
+            CommandError::NoBoard => ("no-board", json!({})),
+            CommandError::UnknownBoard(k) => ("unknown-board", json!({"board": k.board})),
+            CommandError::NoIdentity => ("invalid", json!({"error": self.to_string()})),
+        }
+    }
+}
+
 impl From<serde_json::Error> for CommandError {
     fn from(e: serde_json::Error) -> CommandError {
         CommandError::Invalid(one_line(&e.to_string()))

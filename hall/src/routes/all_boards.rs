@@ -41,7 +41,7 @@ async fn resume_all(State(app): State<App>, headers: HeaderMap, body: Json<Which
 }
 
 /// Sends `command` to every board in play (of the round); answers
-/// `{"sent":[board,...],"skipped":[{"board":..,"why":..}]}`.
+/// `{"sent":[board,...],"skipped":[{"board":..,"why":..,"why_id":..,"why_args":{..}}]}`.
 async fn all_boards(app: App, headers: HeaderMap, command: &str, which: Which) -> Response {
     let Some(by) = arbiter(&app, &headers) else {
         return unauthorized();
@@ -69,9 +69,18 @@ async fn all_boards(app: App, headers: HeaderMap, command: &str, which: Which) -
     );
     Json(json!({
         "sent": sent.iter().map(|k| &k.board).collect::<Vec<_>>(),
+        // Each reason also as a message of the console's (`console-why--{why_id}`).
         "skipped": skipped
             .iter()
-            .map(|(k, why)| json!({"board": k.board, "tournament": k.tournament, "why": why}))
+            .map(|(k, why)| {
+                let (id, args) = if why == "offline" {
+                    ("offline", json!({}))
+                } else {
+                    ("not-sent", json!({"error": why}))
+                };
+                json!({"board": k.board, "tournament": k.tournament, "why": why,
+                       "why_id": id, "why_args": args})
+            })
             .collect::<Vec<_>>(),
     }))
     .into_response()

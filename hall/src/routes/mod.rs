@@ -547,11 +547,12 @@ async fn console_command(
     let (key, id, out) = match prepared {
         Ok(x) => x,
         Err(e) => {
+            let (id, args) = e.message();
             return (
                 StatusCode::BAD_REQUEST,
-                Json(json!({"error": e.to_string()})),
+                Json(json!({"error": e.to_string(), "error_id": id, "args": args})),
             )
-                .into_response()
+                .into_response();
         }
     };
     tracing::info!(

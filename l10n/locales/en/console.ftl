@@ -319,3 +319,7 @@ console-why--not-sent = not sent: { $error }
 console-err--no-such-table = round { $round } has no table { $table }
 console-err--no-result = table { $table }: its board has no result for this game yet; give one
 console-err--has-results = round { $round }: { $known } of its { $games } games already have a result in the results file
+console-err--invalid = not a command a board takes: { $error }
+console-err--bad-field = "{ $field }" { $problem }
+console-err--no-board = name the board
+console-err--unknown-board = no board { $board } in this hall

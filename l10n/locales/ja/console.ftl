@@ -317,3 +317,7 @@ console-why--not-sent = 未送信：{ $error }
 console-err--no-such-table = 第{ $round }回戦に{ $table }番席はありません
 console-err--no-result = { $table }番席：盤にこの対局の結果がまだありません。結果を入力してください
 console-err--has-results = 第{ $round }回戦：{ $games }局のうち{ $known }局はすでに成績ファイルに結果があります
+console-err--invalid = 盤が受け付けるコマンドではありません：{ $error }
+console-err--bad-field = 「{ $field }」{ $problem }
+console-err--no-board = 盤を指定してください
+console-err--unknown-board = この会場に盤 { $board } はありません

@@ -316,3 +316,7 @@ console-why--not-sent = 未傳送：{ $error }
 console-err--no-such-table = 第{ $round }輪沒有第{ $table }臺
 console-err--no-result = 第{ $table }臺：棋盤尚無此局結果，請給出結果
 console-err--has-results = 第{ $round }輪：{ $games }局中已有{ $known }局在成績檔案中有結果
+console-err--invalid = 不是棋盤接受的指令：{ $error }
+console-err--bad-field = 「{ $field }」{ $problem }
+console-err--no-board = 請指明棋盤
+console-err--unknown-board = 本場館沒有棋盤 { $board }

@@ -316,3 +316,7 @@ console-why--not-sent = 未发送：{ $error }
 console-err--no-such-table = 第{ $round }轮没有第{ $table }台
 console-err--no-result = 第{ $table }台：棋盘尚无此局结果，请给出结果
 console-err--has-results = 第{ $round }轮：{ $games }局中已有{ $known }局在成绩文件中有结果
+console-err--invalid = 不是棋盘接受的指令：{ $error }
+console-err--bad-field = “{ $field }”{ $problem }
+console-err--no-board = 请指明棋盘
+console-err--unknown-board = 本场馆没有棋盘 { $board }

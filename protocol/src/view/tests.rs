@@ -142,6 +142,29 @@ fn rebuilds_position_captures_and_the_snapshot() {
     assert_eq!(s["black"], "Shusaku");
     assert_eq!(s["phase"], "playing");
     assert_eq!(s["time_control"], "none");
+    // The position the board had to show at each move (the black box's expected board).
+    assert_eq!(v.position_at(0).as_deref(), Some(rows(&[]).as_str()));
+    assert_eq!(
+        v.position_at(2).as_deref(),
+        Some(rows(&[("D5", 'X'), ("E5", 'O')]).as_str())
+    );
+    assert_eq!(
+        v.position_at(6).as_deref(),
+        Some(
+            rows(&[
+                ("D5", 'X'),
+                ("E5", 'O'),
+                ("F5", 'X'),
+                ("E4", 'X'),
+                ("A1", 'O'),
+                ("A2", 'O')
+            ])
+            .as_str()
+        ),
+        "before the capture"
+    );
+    assert_eq!(v.position_at(7).as_deref(), Some(s["board"].as_str().unwrap()));
+    assert_eq!(v.position_at(8), None, "past the record");
 }
 
 #[test]
