@@ -278,9 +278,15 @@ async fn an_arbiters_round_zip_holds_each_games_frames_and_the_publics_does_not(
     assert!(r.head.contains("x-tengen-around-ms: "), "{}", r.head);
     // With the position the board had to show at move 3 (issue 31: not the final one):
     // three stones on a 9x9 board.
-    let expected = r.header("x-tengen-expected").expect("the position at move 3");
+    let expected = r
+        .header("x-tengen-expected")
+        .expect("the position at move 3");
     assert_eq!(expected.len(), 81, "{expected}");
-    assert_eq!(expected.chars().filter(|c| *c == 'X' || *c == 'O').count(), 3, "{expected}");
+    assert_eq!(
+        expected.chars().filter(|c| *c == 'X' || *c == 'O').count(),
+        3,
+        "{expected}"
+    );
     let r = get(hall.addr, &format!("{route}?move=999"), &auth).await;
     assert_eq!(r.status, 404);
     assert_eq!(String::from_utf8_lossy(&r.body).trim().lines().count(), 1);

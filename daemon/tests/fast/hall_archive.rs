@@ -390,3 +390,63 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     second.stop();
     board.stop();
 }
+
+/// Issue 31: an *I'll go* taken a moment before the hall is stopped (SIGTERM) is kept: the
+/// store is written at once, and once more at the stop (it was written every 2 s only, and
+/// lost when the stop came sooner).
+#[tokio::test]
+async fn an_alert_taken_just_before_a_stop_is_kept() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let token = "a-token-for-the-console";
+    let toml = format!(
+        "[hall]\narchive_dir = \"archive\"\n[[arbiter]]\nname = \"chief\"\ntoken = \"{token}\"\n"
+    );
+    let first = hall(&mosq, tmp.path(), &toml).await;
+    let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/t/b1/cmd"]).await;
+    let status = json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string();
+    publish(&board, "tengen/t/b1/status", status, true).await;
+    let alerts = json!([{"type": "alert", "id": "7", "code": "double_move", "seq": 7,
+        "color": "B", "message": "Black played twice"}])
+    .to_string();
+    publish(&board, "tengen/t/b1/alerts/active", alerts, true).await;
+    let cookie = http::console_cookie(first.addr, "chief", token).await;
+    let auth = ("Cookie", cookie.as_str());
+    wait_for("the alert in the console", || async {
+        let v = get(first.addr, "/api/console/alerts", &[auth]).await.json();
+        (v[0]["id"] == "7").then_some(())
+    })
+    .await;
+    let take = json!({"tournament": "t", "board": "b1", "alert": "7"}).to_string();
+    let r = http::request(
+        first.addr,
+        "POST",
+        "/api/console/alert/take",
+        &[
+            auth,
+            ("Content-Type", "application/json"),
+            http::TEST_ORIGIN,
+        ],
+        take.as_bytes(),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    // Stopped at once, as a SIGTERM right after the tap.
+    first.stop();
+    let second = hall(&mosq, tmp.path(), &toml).await;
+    wait_for(
+        "the alert still taken by chief after the restart",
+        || async {
+            let v = get(second.addr, "/api/console/alerts", &[auth])
+                .await
+                .json();
+            (v[0]["id"] == "7" && v[0]["taken_by"] == "chief").then_some(())
+        },
+    )
+    .await;
+    second.stop();
+    board.stop();
+}

@@ -47,9 +47,10 @@ impl CommandError {
     pub(crate) fn message(&self) -> (&'static str, Value) {
         match self {
             CommandError::Invalid(e) => ("invalid", json!({"error": e})),
-            CommandError::Field(tengen_protocol::CommandError::Field { field, problem }) => {
-                ("bad-field", json!({"field": field, "problem": problem.to_string()}))
-            }
+            CommandError::Field(tengen_protocol::CommandError::Field { field, problem }) => (
+                "bad-field",
+                json!({"field": field, "problem": problem.to_string()}),
+            ),
             CommandError::Field(e) => ("invalid", json!({"error": e.to_string()})),
             CommandError::NoBoard => ("no-board", json!({})),
             CommandError::UnknownBoard(k) => ("unknown-board", json!({"board": k.board})),

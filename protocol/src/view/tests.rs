@@ -163,7 +163,10 @@ fn rebuilds_position_captures_and_the_snapshot() {
         ),
         "before the capture"
     );
-    assert_eq!(v.position_at(7).as_deref(), Some(s["board"].as_str().unwrap()));
+    assert_eq!(
+        v.position_at(7).as_deref(),
+        Some(s["board"].as_str().unwrap())
+    );
     assert_eq!(v.position_at(8), None, "past the record");
 }
 
