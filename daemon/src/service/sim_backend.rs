@@ -313,12 +313,13 @@ impl SimBackend {
             return;
         };
         match &env.event {
-            Event::Alert(a) if r.phase == Phase::Playing && a.is_board_alert() => {
-                if r.held_for.is_none() {
-                    r.held_for = Some(a.id.clone());
-                    self.scene.hold_at(at);
-                }
+            Event::Alert(a)
+                if r.phase == Phase::Playing && a.is_board_alert() && r.held_for.is_none() =>
+            {
+                r.held_for = Some(a.id.clone());
+                self.scene.hold_at(at);
             }
+            Event::Alert(_) => {}
             _ if r.held_for.is_some() && env.by.is_some() => {
                 r.held_for = None;
                 // Unless the arbiter paused them: the resume lets them go then.

@@ -1409,8 +1409,7 @@ mod tests {
             };
             events.push((Event::GameOver(GameEnd::uncounted(*result, reason)), *by));
         }
-        let mut n = seq;
-        for (event, by) in events {
+        for (n, (event, by)) in (seq..).zip(events) {
             let e = tengen_protocol::Envelope {
                 seq: n,
                 time: crate::test_support::T0,
@@ -1420,7 +1419,6 @@ mod tests {
                 event,
             };
             h.on_message(&topic, e.to_json().as_bytes(), now);
-            n += 1;
         }
     }
 
