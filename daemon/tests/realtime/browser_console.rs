@@ -343,6 +343,16 @@ async fn nothing_decisive_in_one_tap_and_cards_hold_still() {
             json!("Resume clocks|Close, clocks stay stopped|I'll go"),
             "a restarted board offers to resume its clocks"
         );
+        // The rule's sentence and, under it, the board's own specifics (issue 31).
+        assert!(
+            eval(
+                &tab,
+                &format!("({restarted}).querySelector('.says').textContent")
+            )
+            .as_str()
+            .is_some_and(|t| t.starts_with("The board says: ")),
+            "the board's words under the rule's"
+        );
         let asked = ask_via(&tab, &format!("[...({restarted}).querySelectorAll('button')].find(b => b.textContent === 'Resume clocks')"), "Resume clocks", true);
         assert!(
             asked.starts_with("Table 5, Cho Hyeyeon – Park Junghwan: the clocks start again"),

@@ -444,7 +444,8 @@ async fn hall_overview_console_and_delayed_public_page() {
         assert_eq!(eval(&live, &has_stone_js("E4")), json!(false));
         assert_eq!(
             eval(&live, "document.title"),
-            json!("Arbiters \u{2013} live \u{b7} t07")
+            // Titled by the table (issue 31), not by the board's id.
+            json!("Arbiters \u{2013} live \u{b7} table 7")
         );
         assert_eq!(
             eval(
@@ -610,8 +611,8 @@ async fn hall_overview_console_and_delayed_public_page() {
                 "document.title + ' | ' + document.getElementById('title').textContent"
             ),
             json!(
-                "Commentary \u{2013} delayed by 3 moves \u{b7} t07 | \
-                 Commentary \u{2013} delayed by 3 moves \u{b7} t07"
+                "Commentary \u{2013} delayed by 3 moves \u{b7} table 7 | \
+                 Commentary \u{2013} delayed by 3 moves \u{b7} table 7"
             )
         );
         assert_eq!(

@@ -203,10 +203,29 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
 
         // Start round: the three boards take their games (after the question).
         click(&tab, "document.getElementById('startRound')", "Start round");
-        assert_eq!(
-            answer_console_dialog(&tab, true),
+        wait_until(
+            &tab,
+            "document.getElementById('ask').open && document.getElementById('askText').textContent",
             "Round 1: each table's board gets its game (players, handicap, time). \
              Boards with a game in progress are left out."
+                .into(),
+            long,
+            "the question",
+        );
+        click(&tab, "document.getElementById('askOk')", "OK");
+        // The sample file has round 1's results already (issue 31): the console says so
+        // and asks again.
+        wait_until(
+            &tab,
+            "document.getElementById('ask').open && document.getElementById('askTitle').textContent",
+            "Results already in the file".into(),
+            long,
+            "asked again",
+        );
+        assert_eq!(
+            answer_console_dialog(&tab, true),
+            "Round 1: 11 of its 12 games already have a result in the results file. \
+             Is this the round to start?"
         );
         wait_until(
             &tab,
@@ -265,21 +284,21 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         wait_until(
             &tab,
             &cell(1, "result"),
-            "White wins (pending)".into(),
+            "White wins (pending)White wins by resignation (W+R)".into(),
             long,
-            "table 1 pending",
+            "table 1 pending, with the margin and reason",
         );
         wait_until(
             &tab,
             &cell(2, "result"),
-            "Black wins (pending)".into(),
+            "Black wins (pending)Black wins by 3.5 points (B+3.5)".into(),
             long,
             "table 2 pending",
         );
         wait_until(
             &tab,
             &cell(3, "result"),
-            "White wins (pending)".into(),
+            "White wins (pending)White wins on time (W+T)".into(),
             long,
             "table 3 pending (on time)",
         );
@@ -293,21 +312,21 @@ async fn a_round_is_started_from_the_console_and_its_results_written_back() {
         wait_until(
             &tab,
             &cell(1, "result"),
-            "White wins (confirmed by chief)".into(),
+            "White wins (confirmed by chief)White wins by resignation (W+R)".into(),
             long,
             "table 1 confirmed",
         );
         wait_until(
             &tab,
             &cell(2, "result"),
-            "Black wins (confirmed by chief)".into(),
+            "Black wins (confirmed by chief)Black wins by 3.5 points (B+3.5)".into(),
             long,
             "table 2 confirmed",
         );
         wait_until(
             &tab,
             &cell(3, "result"),
-            "White wins (confirmed by chief)".into(),
+            "White wins (confirmed by chief)White wins on time (W+T)".into(),
             long,
             "table 3 confirmed",
         );

@@ -243,6 +243,23 @@ mod tests {
     }
 
     #[test]
+    fn a_finished_game_under_a_delay_that_releases_it_says_nothing_is_held_back() {
+        assert_eq!(
+            Seen::Public { delay: delay(5, 0) }
+                .note_over(Lang::Zh)
+                .as_deref(),
+            Some("对局已结束：所有着手均已显示。")
+        );
+        let holding = Some(DelayPolicy {
+            moves: 5,
+            window_ms: 0,
+            release_at_end: false,
+        });
+        assert_eq!(Seen::Public { delay: holding }.note_over(Lang::En), None);
+        assert_eq!(Seen::Live { delay: delay(5, 0) }.note_over(Lang::En), None);
+    }
+
+    #[test]
     fn every_heading_says_live_or_delayed_and_by_how_much() {
         let heading = |s: Seen| s.heading(Lang::En);
         assert_eq!(
