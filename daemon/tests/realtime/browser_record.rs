@@ -264,7 +264,7 @@ async fn a_violation_put_right_waits_for_the_arbiter() {
         assert_eq!(
             asked,
             "Table 4, Kim Minsu – Lee Jiwon: White's first warning (captured stones left on the board). \
-             One stone comes off White's count at the end (Art. 24)."
+             One stone comes off White's count at the end (Art. 24.1)."
         );
         wait_board(&tab, "t01", "White's warning", |b| b["warnings"]["W"] == 1);
         wait_until(
@@ -329,7 +329,7 @@ async fn a_violation_put_right_waits_for_the_arbiter() {
         let asked = answer_console_dialog(&tab, true);
         assert_eq!(
             asked,
-            "Table 4, Kim Minsu – Lee Jiwon: White gets a second warning (Art. 17.3): White loses the game (B+F)."
+            "Table 4, Kim Minsu – Lee Jiwon: White gets a second warning (Art. 17.3): White loses the game (B+F, Art. 24.2)."
         );
         wait_board(&tab, "t01", "lost on two warnings", |b| {
             b["phase"] == "over" && b["result"] == "B+F" && b["warnings"]["W"] == 2
@@ -594,7 +594,7 @@ async fn match_morning_the_right_round_and_a_correction_that_counts() {
         wait_until(
             &tab,
             &format!("{}.querySelector('td.result').textContent", row(1)),
-            "W+ (confirmed by chief)White wins by resignation (W+R)".into(),
+            "White wins (confirmed by chief)White wins by resignation (W+R)".into(),
             LONG,
             "confirmed, with the margin and the reason",
         );
@@ -618,7 +618,7 @@ async fn match_morning_the_right_round_and_a_correction_that_counts() {
         wait_until(
             &tab,
             &format!("{}.querySelector('td.result').textContent", row(1)),
-            "B+ (confirmed by chief)Black wins by 2.5 points (B+2.5) · corrected from White wins by resignation (W+R)".into(),
+            "Black wins (confirmed by chief)Black wins by 2.5 points (B+2.5) · corrected from White wins by resignation (W+R)".into(),
             LONG,
             "the correction on the row",
         );

@@ -132,28 +132,7 @@ fn article(lang: Lang, a: &str) -> String {
 
 /// A result (`W+3.5`, `B+R`, `0`, `Void`) in words, as the console says it.
 pub(crate) fn result_words(lang: Lang, r: &str) -> String {
-    match r {
-        "0" | "Draw" => return text(lang, "result-draw", &[]),
-        "Void" => return text(lang, "result-void", &[]),
-        "?" | "" => return text(lang, "result-unknown", &[]),
-        _ => {}
-    }
-    let Some((who, how)) = r.split_once('+') else {
-        return r.to_string();
-    };
-    let w = match who {
-        "B" => side(lang, Color::Black),
-        "W" => side(lang, Color::White),
-        _ => return r.to_string(),
-    };
-    let id = match how {
-        "R" | "Resign" => "result-resign",
-        "T" | "Time" => "result-time",
-        "F" | "Forfeit" => "result-forfeit",
-        "" => "result-win",
-        _ => "result-points",
-    };
-    text(lang, id, &[("w", &w), ("r", r), ("n", how)])
+    tengen_l10n::result_words(lang, r)
 }
 
 fn clock_text(ms: u64) -> String {

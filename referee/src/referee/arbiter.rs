@@ -108,6 +108,9 @@ impl CommandRefused {
             }
             CommandRefused::WrongSide(c) => RefusalReason::new("wrong_side", &[color(c)]),
             CommandRefused::NothingToResume => RefusalReason::new("nothing_to_resume", &[]),
+            CommandRefused::NoForfeitedTurn(article) => {
+                RefusalReason::new("no_forfeited_turn", &[("article", (*article).to_string())])
+            }
             CommandRefused::TimeControl(e) => {
                 RefusalReason::new("time_control", &[("error", e.to_string())])
             }
