@@ -327,6 +327,7 @@ pub async fn start(
     let router = routes::router()
         .merge(routes::round_api::routes())
         .merge(routes::rounds::routes())
+        .merge(routes::round_zip::routes())
         .merge(routes::round_feed::routes())
         .merge(routes::commentary::routes())
         .merge(routes::clock::routes(clock_keys))

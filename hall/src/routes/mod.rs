@@ -15,6 +15,7 @@ pub(crate) mod incidents;
 pub(crate) mod lang;
 pub(crate) mod round_api;
 pub(crate) mod round_feed;
+pub(crate) mod round_zip;
 pub(crate) mod rounds;
 pub(crate) mod static_export;
 pub(crate) mod stream_limit;

@@ -1,5 +1,5 @@
-//! The rounds, public: `/round/{round}.zip` (a round's SGFs), `/rounds` (the rounds seen,
-//! with links to their zips) and `/api/rounds` (the same as JSON).
+//! The rounds, public: `/rounds` (the rounds seen, with links to their zips,
+//! [`super::round_zip`]) and `/api/rounds` (the same as JSON).
 //!
 //! A round's games are the boards' current games in that round and, with `[hall]
 //! archive_dir`, every archived game of it (finished or not), each once by tournament,
@@ -32,11 +32,9 @@
 //! every public view (this zip, `/rounds`, the feed).
 
 use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
 
-use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Response};
+use axum::extract::State;
+use axum::response::Html;
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
@@ -54,7 +52,6 @@ use crate::routes::App;
 /// The rounds' routes.
 pub(crate) fn routes() -> Router<App> {
     Router::new()
-        .route("/round/{file}", get(round_zip))
         .route("/rounds", get(rounds_page))
         .route("/api/rounds", get(rounds_json))
 }
@@ -68,11 +65,11 @@ pub(crate) struct RoundGame {
     /// Its round.
     pub(crate) round: String,
     /// Its file name in the zip.
-    name: String,
+    pub(crate) name: String,
     /// Over, as far as the public may know.
     pub(crate) over: bool,
     /// Its SGF (when asked for; empty when there is no public record).
-    sgf: String,
+    pub(crate) sgf: String,
     /// Where the public's copy is: the archive, whole (`Some`, with the archive's
     /// [`GameInfo::held`] and whether its board began a later game), or its board's public
     /// feed (`None`: the board's current game).
@@ -110,7 +107,12 @@ pub(crate) fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<Roun
 }
 
 /// [`round_games`], with the void games too when `arbiters`.
-fn games_of(app: &App, round: Option<&str>, sgf: bool, arbiters: bool) -> Vec<RoundGame> {
+pub(crate) fn games_of(
+    app: &App,
+    round: Option<&str>,
+    sgf: bool,
+    arbiters: bool,
+) -> Vec<RoundGame> {
     let mut games = all_games(app, round, sgf);
     if !arbiters {
         games.retain(|g| !g.voided);
@@ -192,64 +194,6 @@ fn all_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
     out
 }
 
-fn not_found(what: &str) -> Response {
-    (StatusCode::NOT_FOUND, format!("{what}\n")).into_response()
-}
-
-/// The zip of round `round`'s public records (`/round/{round}.zip`); `None` when the hall
-/// has no game of that round. With `frames` (an arbiter asks), each game's black box the
-/// archive holds goes in too, as `frames/{table}.frames` (`frames/{board}.frames` for a
-/// game without a table).
-pub(crate) fn round_zip_bytes(
-    app: &App,
-    round: &str,
-    frames: bool,
-) -> Option<Result<Vec<u8>, zip::result::ZipError>> {
-    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-    for g in games_of(app, Some(round), true, frames) {
-        let name = if g.voided {
-            g.name.replacen(".sgf", "-void.sgf", 1)
-        } else {
-            g.name.clone()
-        };
-        if g.sgf.trim().is_empty() || files.contains_key(&name) {
-            continue;
-        }
-        let confirmed = app.tournament.as_ref().and_then(|link| {
-            let link = link.lock().unwrap_or_else(|p| p.into_inner());
-            link.confirmed_for(&g.key, &g.game)
-        });
-        let (sgf, _) = zip_record(&g.sgf, &g.key, confirmed.filter(|_| !g.voided));
-        if frames {
-            if let Some((name, bytes)) = archived_frames(app, &g) {
-                files.insert(name, bytes);
-            }
-            if let Some((name, bytes)) = super::incidents::zip_entry(app, &g.key, &g.game) {
-                files.insert(name, bytes);
-            }
-        }
-        files.insert(name, sgf.into_bytes());
-    }
-    (!files.is_empty()).then(|| zip_games(&files))
-}
-
-/// A game's black box as the archive holds it, with its name in the zip.
-fn archived_frames(app: &App, g: &RoundGame) -> Option<(String, Vec<u8>)> {
-    let shared = app.archive.as_ref()?;
-    let (path, table) = {
-        let a = archive::lock(shared);
-        (
-            a.frames_path(&g.key, &g.game).ok()?,
-            a.table(&g.key, &g.game),
-        )
-    };
-    let bytes = std::fs::read(path).ok()?;
-    let name = table
-        .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| g.key.board.clone());
-    Some((format!("frames/{}.frames", sanitize(&name)), bytes))
-}
-
 /// A game's record as the zip (and the round feed) holds it: whose it is (`TENGENBOARD`,
 /// `TENGENTOURNAMENT`) and, when an arbiter confirmed its result, that result (`RE`,
 /// `TENGENRESULT`); with its result (`RE`) as written. A record the SGF reader cannot read
@@ -280,47 +224,6 @@ pub(crate) fn zip_record(
         ));
     }
     (tengen_rules::sgf::write(&record), record.result)
-}
-
-async fn round_zip(
-    State(app): State<App>,
-    Path(file): Path<String>,
-    headers: HeaderMap,
-) -> Response {
-    let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
-        return not_found("ask for /round/ROUND.zip");
-    };
-    // The black boxes are for arbiters: the zip an arbiter downloads carries them.
-    let frames = super::arbiter(&app, &headers).is_some();
-    let Some(zipped) = round_zip_bytes(&app, round, frames) else {
-        return not_found(&format!("no games of round {round} in this hall"));
-    };
-    match zipped {
-        Ok(bytes) => (
-            [
-                (header::CONTENT_TYPE, "application/zip".to_string()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"round-{}.zip\"", sanitize(round)),
-                ),
-            ],
-            bytes,
-        )
-            .into_response(),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("zip: {e}\n")).into_response(),
-    }
-}
-
-/// The files as one zip archive (deflated), one entry per name.
-fn zip_games(files: &BTreeMap<String, Vec<u8>>) -> Result<Vec<u8>, zip::result::ZipError> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, bytes) in files {
-        w.start_file(name.as_str(), options)?;
-        w.write_all(bytes)?;
-    }
-    Ok(w.finish()?.into_inner())
 }
 
 /// `s` with every character but ASCII letters, digits and `-` made `_`: a file name.

@@ -177,7 +177,7 @@ impl Exporter {
                 continue;
             }
             rounds_changed = true;
-            if let Some(Ok(zip)) = rounds::round_zip_bytes(app, &round, false) {
+            if let Some(Ok(zip)) = super::round_zip::round_zip_bytes(app, &round, false) {
                 let name = rounds::zip_link(&round);
                 self.write(&mut pass, name.trim_start_matches('/'), &zip)?;
             }
