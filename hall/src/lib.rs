@@ -31,11 +31,12 @@
 //!   (`/feed/...`); `commentary`, the commentators' pages;
 //!   `broker`; `static_export`, the public site kept as static files.
 //! - `https`: `[hall] tls_cert`/`tls_key`, the console over HTTPS (rustls).
-//! - `limits`: how many idle connections and public event streams one address, and all,
-//!   may hold (sized on the open-files limit); `listener`: the plain or TLS listener that
-//!   accepts at once, closes what is over those caps or idle too long, and says
-//!   `Connection: close` when an address has no room left. Below `routes`, which caps the
-//!   public streams (`routes/stream_limit`).
+//! - `limits`: how many idle connections, public requests being answered and public event
+//!   streams one address, and all, may hold (sized on the open-files limit); `listener`:
+//!   the plain or TLS listener that accepts at once, closes what is over those caps, idle
+//!   too long, slow with its body or not reading its answer, and says `Connection: close`
+//!   when an address has no room left. Below `routes`, which caps the public's requests
+//!   and streams (`routes/public_caps`).
 //!
 //! The hall rebuilds the boards from the broker's retained topics (and, with an identity,
 //! the boards' republished events), so several can run side by side and a restarted one
@@ -319,7 +320,7 @@ pub async fn start(
     if let Some(warning) = limits.overcommitted() {
         tracing::warn!("{warning}");
     }
-    let streams = routes::stream_limit::StreamLimit::new(app.clone(), &limits);
+    let caps = routes::public_caps::PublicCaps::new(app.clone(), &limits);
     let knows: analysis::route::KnowsBoard = {
         let hall = app.hall.clone();
         Arc::new(move |key| boards::mqtt_client::lock(&hall).public_feed(key).is_some())
@@ -343,8 +344,8 @@ pub async fn start(
         .with_state(app)
         .merge(analysis::route::routes(analysis.clone(), knows))
         .layer(axum::middleware::from_fn_with_state(
-            streams,
-            routes::stream_limit::limit_public_streams,
+            caps,
+            routes::public_caps::limit_public,
         ));
     let scheme = if tls.is_some() { "https" } else { "http" };
     let listener = listener::HallListener::new(listener, tls, &limits).map_err(bind_error)?;

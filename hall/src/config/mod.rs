@@ -210,6 +210,8 @@ pub(crate) struct HallSection {
     /// Connections from one address that are not being answered (TLS handshake, waiting
     /// for a request) at once (`idle_per_address`).
     pub(crate) idle_per_address: Option<usize>,
+    /// The public's requests being answered at once for one address (`busy_per_address`).
+    pub(crate) busy_per_address: Option<usize>,
     /// How long a board with a game in play may stay silent before the hall raises
     /// `board_offline` (`board_silence_s`, default [`BOARD_SILENCE_S`]; 3..=3600).
     pub(crate) board_silence_s: Option<u64>,
@@ -237,7 +239,7 @@ pub(crate) const BOARD_SILENCE_S: u64 = 15;
 /// The largest `[hall] max_streams` and `streams_per_address`.
 const MAX_STREAMS: i64 = 1_000_000;
 
-/// The largest `[hall] idle_per_address`.
+/// The largest `[hall] idle_per_address` and `busy_per_address`.
 const MAX_IDLE_PER_ADDRESS: i64 = 65_536;
 
 /// What a login may do (`role` of an `[[arbiter]]` entry).
@@ -656,6 +658,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "max_streams",
             "streams_per_address",
             "idle_per_address",
+            "busy_per_address",
             "board_silence_s",
             "tournaments",
             "boards",
@@ -715,6 +718,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
     let max_streams = count("max_streams", MAX_STREAMS);
     let streams_per_address = count("streams_per_address", MAX_STREAMS);
     let idle_per_address = count("idle_per_address", MAX_IDLE_PER_ADDRESS);
+    let busy_per_address = count("busy_per_address", MAX_IDLE_PER_ADDRESS);
     let board_silence_s = r
         .integer_in(t, P, "board_silence_s", 3, 3600)
         .and_then(|v| u64::try_from(v).ok());
@@ -736,6 +740,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         max_streams,
         streams_per_address,
         idle_per_address,
+        busy_per_address,
         board_silence_s,
         tournaments,
         boards,
@@ -1431,26 +1436,32 @@ mod tests {
 
     #[test]
     fn the_caps_on_connections_and_streams_are_counts_from_one() {
-        let c = parse("[hall]\nmax_streams = 500\nstreams_per_address = 4\nidle_per_address = 2\n")
-            .expect("valid");
+        let c = parse(
+            "[hall]\nmax_streams = 500\nstreams_per_address = 4\nidle_per_address = 2\n\
+             busy_per_address = 3\n",
+        )
+        .expect("valid");
         assert_eq!(
             (
                 c.hall.max_streams,
                 c.hall.streams_per_address,
-                c.hall.idle_per_address
+                c.hall.idle_per_address,
+                c.hall.busy_per_address
             ),
-            (Some(500), Some(4), Some(2))
+            (Some(500), Some(4), Some(2), Some(3))
         );
         let none = parse("").expect("valid");
         assert_eq!(none.hall.max_streams, None);
         assert_eq!(
             lines(
-                "[hall]\nmax_streams = 0\nidle_per_address = 100000\nstreams_per_address = \"9\"\n"
+                "[hall]\nmax_streams = 0\nidle_per_address = 100000\nstreams_per_address = \"9\"\n\
+                 busy_per_address = 0\n"
             ),
             [
                 "hall.toml: hall.max_streams: 0 is not in 1..=1000000",
                 "hall.toml: hall.streams_per_address: expected an integer, found a string",
                 "hall.toml: hall.idle_per_address: 100000 is not in 1..=65536",
+                "hall.toml: hall.busy_per_address: 0 is not in 1..=65536",
             ]
         );
     }

@@ -1,6 +1,6 @@
-//! How many of something (idle connections, event streams) each client address holds, with
-//! a cap per address and one in total. Sans-IO: the listener and the stream layer count
-//! here and act on the answer.
+//! How many of something (public requests being answered, event streams) each client
+//! address holds, with a cap per address and one in total. Sans-IO: the public caps' layer
+//! counts here and acts on the answer.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -54,16 +54,10 @@ impl AddressCounts {
         Ok(())
     }
 
-    /// Counts one more for `ip` whatever the caps (one that was counted before and comes
-    /// back, e.g. a connection idle again after its answer).
-    pub(crate) fn count(&mut self, ip: IpAddr) {
+    /// Counts one more for `ip` whatever the caps.
+    fn count(&mut self, ip: IpAddr) {
         *self.by_address.entry(client_key(ip)).or_insert(0) += 1;
         self.held += 1;
-    }
-
-    /// Whether one more for `ip` would be within its address's cap (the total aside).
-    pub(crate) fn address_has_room(&self, ip: IpAddr) -> bool {
-        self.by_address.get(&client_key(ip)).copied().unwrap_or(0) < self.per_address
     }
 
     /// One fewer for `ip` (nothing if it held none).
@@ -107,10 +101,8 @@ mod tests {
         assert_eq!(c.take(ip("10.0.0.1")), Err(Over::Address));
         assert_eq!(c.take(ip("10.0.0.2")), Ok(()));
         assert_eq!(c.take(ip("10.0.0.3")), Err(Over::Total));
-        assert!(!c.address_has_room(ip("10.0.0.1")));
-        assert!(c.address_has_room(ip("10.0.0.3")), "the total aside");
         c.give_back(ip("10.0.0.1"));
-        assert!(c.address_has_room(ip("10.0.0.1")));
+        assert_eq!(c.held_by(ip("10.0.0.1")), 1);
         assert_eq!(c.take(ip("10.0.0.3")), Ok(()));
         assert_eq!(c.held(), 3);
     }

@@ -13,12 +13,12 @@ pub(crate) mod frames_archive;
 pub(crate) mod frames_view;
 pub(crate) mod incidents;
 pub(crate) mod lang;
+pub(crate) mod public_caps;
 pub(crate) mod round_api;
 pub(crate) mod round_feed;
 pub(crate) mod round_zip;
 pub(crate) mod rounds;
 pub(crate) mod static_export;
-pub(crate) mod stream_limit;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
