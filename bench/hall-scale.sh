@@ -46,7 +46,7 @@ for n in "${COUNTS[@]}"; do
     PIDS=("$MOSQ")
     # Every simulated viewer comes from 127.0.0.1, as behind a reverse proxy: no caps per
     # address (SECURITY.md, issue 21).
-    printf '[hall]\nstreams_per_address = 100000\nidle_per_address = 65536\n' >"$OUT/hall-$n.toml"
+    printf '[hall]\nstreams_per_address = 100000\nidle_per_address = 65536\nbusy_per_address = 65536\n' >"$OUT/hall-$n.toml"
     RUST_LOG=warn "$HALL_BIN" hall --broker "mqtt://127.0.0.1:$MQTT_PORT" \
         --http "127.0.0.1:$HTTP_PORT" --config "$OUT/hall-$n.toml" >"$OUT/hall-$n.log" 2>&1 &
     HALL=$!

@@ -76,6 +76,7 @@ for n in "${COUNTS[@]}"; do
 max_streams = 100000
 streams_per_address = 100000
 idle_per_address = 65536
+busy_per_address = 65536
 [broadcast]
 export_dir = "$site"
 CONF

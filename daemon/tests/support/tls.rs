@@ -101,6 +101,14 @@ impl TlsClient {
     ) -> std::io::Result<TlsStream<TcpStream>> {
         let socket = TcpSocket::new_v4()?;
         socket.bind(SocketAddr::new(from, 0))?;
+        self.connect_on(socket, to).await
+    }
+
+    async fn connect_on(
+        &self,
+        socket: TcpSocket,
+        to: SocketAddr,
+    ) -> std::io::Result<TlsStream<TcpStream>> {
         let shake = async {
             let tcp = socket.connect(to).await?;
             let name = ServerName::try_from("localhost").expect("a name");

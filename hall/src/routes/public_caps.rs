@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -76,10 +76,13 @@ impl Capped {
     }
 }
 
+/// Whether a request comes from someone logged in (an arbiter or a commentator).
+type LoggedIn = Arc<dyn Fn(&HeaderMap) -> bool + Send + Sync>;
+
 /// The public's holdings now, and what to say about refusals.
 #[derive(Clone)]
 pub(crate) struct PublicCaps {
-    app: App,
+    logged_in: LoggedIn,
     streams: Capped,
     busy: Capped,
     limits: Limits,
@@ -88,8 +91,13 @@ pub(crate) struct PublicCaps {
 impl PublicCaps {
     /// The caps of `limits`, logins checked against `app`.
     pub(crate) fn new(app: App, limits: &Limits) -> PublicCaps {
+        let logged_in: LoggedIn = Arc::new(move |headers| commentator(&app, headers).is_some());
+        PublicCaps::with(logged_in, limits)
+    }
+
+    fn with(logged_in: LoggedIn, limits: &Limits) -> PublicCaps {
         PublicCaps {
-            app,
+            logged_in,
             streams: Capped::new(limits.streams_per_address, limits.max_streams),
             busy: Capped::new(limits.busy_per_address, limits.max_busy),
             limits: *limits,
@@ -152,7 +160,7 @@ pub(crate) async fn limit_public(
     else {
         return next.run(req).await;
     };
-    if commentator(&caps.app, req.headers()).is_some() {
+    if (caps.logged_in)(req.headers()) {
         return next.run(req).await;
     }
     let limits = &caps.limits;
@@ -214,6 +222,13 @@ pub(crate) async fn limit_public(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::Timeouts;
+    use axum::body::Body;
+    use axum::routing::get;
+    use axum::Router;
+    use std::net::SocketAddr;
+    use std::time::Duration;
+    use tower::ServiceExt;
 
     #[test]
     fn the_public_streams_are_the_event_paths_of_the_public_pages() {
@@ -236,5 +251,86 @@ mod tests {
         ] {
             assert!(!is_public_stream(no), "{no}");
         }
+    }
+
+    /// A router whose `/page` answers only when `open` lets it, behind the caps: 2 busy
+    /// requests from one address, 3 in all; a request with a `Cookie` counts as logged in.
+    fn capped(open: Arc<tokio::sync::Semaphore>) -> Router {
+        let limits = Limits {
+            open_files: Some(1024),
+            idle_per_address: 8,
+            max_idle: 64,
+            busy_per_address: 2,
+            max_busy: 3,
+            streams_per_address: 10,
+            max_streams: 10,
+            timeouts: Timeouts::default(),
+        };
+        let logged_in: LoggedIn = Arc::new(|h: &HeaderMap| h.contains_key(header::COOKIE));
+        Router::new()
+            .route(
+                "/page",
+                get(move || async move {
+                    let _ = open.acquire().await;
+                    "page"
+                }),
+            )
+            .layer(axum::middleware::from_fn_with_state(
+                PublicCaps::with(logged_in, &limits),
+                limit_public,
+            ))
+    }
+
+    fn from(ip: &str, cookie: bool) -> Request {
+        let mut req = Request::get("/page");
+        if cookie {
+            req = req.header(header::COOKIE, "tengen_session=x");
+        }
+        let mut req = req.body(Body::empty()).unwrap();
+        let addr: SocketAddr = format!("{ip}:4000").parse().unwrap();
+        req.extensions_mut().insert(ConnectInfo(ClientAddr(addr)));
+        req
+    }
+
+    /// The status of `req`, or `None` if it is not answered within 200 ms (being served).
+    async fn status(router: &Router, req: Request) -> (Option<StatusCode>, Option<Response>) {
+        let call = router.clone().oneshot(req);
+        match tokio::time::timeout(Duration::from_millis(200), call).await {
+            Ok(Ok(r)) => (Some(r.status()), Some(r)),
+            _ => (None, None),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_publics_requests_being_answered_are_capped_per_address_and_in_all() {
+        let open = Arc::new(tokio::sync::Semaphore::new(0));
+        let router = capped(open.clone());
+        // Two from one address are being answered (the handler waits); the third is
+        // refused at once, with the wait and the connection closed.
+        let serving: Vec<_> = (0..2)
+            .map(|_| tokio::spawn(router.clone().oneshot(from("10.0.0.1", false))))
+            .collect();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (third, refusal) = status(&router, from("10.0.0.1", false)).await;
+        assert_eq!(third, Some(StatusCode::SERVICE_UNAVAILABLE));
+        let refusal = refusal.expect("an answer");
+        assert_eq!(refusal.headers()[header::RETRY_AFTER], "5");
+        assert_eq!(refusal.headers()[header::CONNECTION], "close");
+        // Another address has room until all hold the total.
+        let other = tokio::spawn(router.clone().oneshot(from("10.0.0.2", false)));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (beyond, _) = status(&router, from("10.0.0.3", false)).await;
+        assert_eq!(beyond, Some(StatusCode::SERVICE_UNAVAILABLE));
+        // Someone logged in is neither counted nor refused.
+        let (arbiter, _) = status(&router, from("10.0.0.1", true)).await;
+        assert_eq!(arbiter, None, "being served, not refused");
+        // Answers done (their bodies dropped), room again.
+        open.add_permits(100);
+        for s in serving {
+            drop(s.await.unwrap().unwrap());
+        }
+        drop(other.await.unwrap().unwrap());
+        let (again, _) = status(&router, from("10.0.0.3", false)).await;
+        assert_eq!(again, Some(StatusCode::OK));
     }
 }
