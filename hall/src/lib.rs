@@ -220,6 +220,7 @@ pub async fn start(
     let state: Shared = Arc::new(Mutex::new(
         HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), "")
             .with_broadcast(config.broadcast.as_ref())
+            .with_live_commentary(config.hall.commentary_live)
             .with_command_key(command_key)
             .with_board_silence(config.hall.board_silence())
             .with_archive(archive.is_some())

@@ -98,8 +98,9 @@ fn tengen_run_and_tengen_hall_start_with_the_hard_open_files_limit() {
     assert!(text.contains(raised), "{text}");
     assert!(
         text.contains(
-            "hall: at most 3456 public event streams (32 from one address) and 512 idle \
-             connections (8 from one address), for an open-files limit of 4096"
+            "hall: at most 2944 public event streams (32 from one address), 512 idle \
+             connections (8 from one address) and 512 public requests answered at once (32 \
+             from one address), for an open-files limit of 4096"
         ),
         "{text}"
     );

@@ -1,11 +1,14 @@
 //! One board as the hall sees it: the live feed its page is served from (events in `seq`
 //! order, state, SGF), its online/offline status, its open alerts and its hardware trouble,
-//! all rebuilt from what the broker delivers; and, under a broadcast delay, the same board
-//! as the public sees it. Sans-IO: time comes in as an argument.
+//! all rebuilt from what the broker delivers; and the same board as everyone but the
+//! arbiters sees it: without `alert`, `alert_cleared` and `sensor_fault` (issue 34), behind
+//! the broadcast delay for the public. Sans-IO: time comes in as an argument.
 //!
-//! Both folds of the board's events are the protocol's [`GameView`]: one of the live
-//! stream (its standing `sensor_fault`s are the console's hardware list) and, under a
-//! broadcast delay, one of the released events (the public `state` and SGF).
+//! The folds of the board's events are the protocol's [`GameView`]: one of the live
+//! stream (its standing `sensor_fault`s are the console's hardware list), one of the
+//! events released to the public (the public `state` and SGF), and, under a delay with
+//! live commentary (`[hall] commentary = "live"`), one of the live stream for the
+//! commentators.
 //!
 //! History. A hall that starts after a board has begun its game has only the retained
 //! topics. With an identity to sign commands, it asks the board to `republish` from
@@ -48,7 +51,14 @@ pub(crate) struct BoardView {
     round: String,
     game: String,
     history: History,
-    public: Option<PublicSide>,
+    /// The board as the public sees it: behind the delay (`delayed`), else as it happens;
+    /// never with the arbiters' events.
+    public: PublicSide,
+    /// Whether `public` lags behind under a broadcast delay.
+    delayed: bool,
+    /// The board as live commentators see it under a delay: live, without the arbiters'
+    /// events (`None`: the commentators see `public`).
+    commentary: Option<PublicSide>,
     /// The events followed since the last [`BoardView::take_followed`], when the hall keeps
     /// an archive (`None`: it does not, and nothing is kept).
     followed: Option<Vec<Envelope>>,
@@ -83,8 +93,10 @@ pub(crate) struct Ending {
     pub(crate) seq: u64,
 }
 
-/// The board as the public sees it under a broadcast delay: the events not yet public, the
-/// fold of those that are, and the feed the public pages are served from.
+/// The board as someone who is not an arbiter sees it: the events not yet released (a
+/// broadcast delay holds them back; without one each is released at once), the fold of
+/// those that are, and the feed their pages are served from, which never carries an
+/// `alert`, `alert_cleared` or `sensor_fault`.
 struct PublicSide {
     /// The last live `seq` taken into `queue`.
     taken: u64,
@@ -94,6 +106,102 @@ struct PublicSide {
     view: GameView,
     feed: LiveFeed,
     state_at: Option<Instant>,
+}
+
+impl PublicSide {
+    fn new() -> PublicSide {
+        PublicSide {
+            taken: 0,
+            queue: DelayQueue::default(),
+            view: GameView::new(),
+            feed: LiveFeed::new(),
+            state_at: None,
+        }
+    }
+
+    /// Takes what `live` got since the last call into the queue, releases what `policy`
+    /// lets out at `wall`, and returns the released events that are not private.
+    fn release(
+        &mut self,
+        live: &LiveFeed,
+        policy: &DelayPolicy,
+        now: Instant,
+        wall: Timestamp,
+    ) -> Vec<Envelope> {
+        for e in live.events_after(self.taken) {
+            self.taken = e.seq;
+            self.queue.push(e, wall);
+        }
+        let released = self.queue.release(wall, policy);
+        if released.is_empty() {
+            return released;
+        }
+        for e in &released {
+            if let Err(err) = self.view.apply_envelope(e) {
+                tracing::debug!("{} public view, seq {}: {err}", e.board, e.seq);
+            }
+        }
+        let public: Vec<Envelope> = released
+            .into_iter()
+            .filter(|e| !e.event.is_private())
+            .collect();
+        for e in &public {
+            self.feed.publish(e.clone());
+        }
+        // A fold without its game (a hall that could not get the history) keeps the
+        // board's own state, shown by `show_retained`.
+        if self.view.setup().is_some() {
+            let at = self.view.last_time().unwrap_or(wall);
+            self.feed.set_snapshot(self.view.public_snapshot(at));
+            self.feed.set_sgf(self.view.sgf(false));
+        }
+        self.state_at = Some(now);
+        public
+    }
+
+    /// Shows the board's own `state` (alerts taken out) and SGF (comments taken out) while
+    /// this side has no fold of the game.
+    fn show_retained(&mut self, state: Option<&StateSnapshot>, sgf: Option<&str>, now: Instant) {
+        if self.view.setup().is_some() {
+            return;
+        }
+        if let Some(s) = state {
+            let mut s = s.clone();
+            s.alerts.clear();
+            self.feed.set_snapshot(Some(s));
+            self.state_at = Some(now);
+        }
+        if let Some(sgf) = sgf {
+            self.feed.set_sgf(without_comments(sgf));
+        }
+    }
+}
+
+/// `sgf` with no comment on any move (the board's own record carries its alerts as
+/// comments): as it is when it has none, written again without them when it has, empty if
+/// it cannot be read.
+fn without_comments(sgf: &str) -> String {
+    match tengen_rules::sgf::parse(sgf) {
+        Ok(record) if record.moves.iter().all(|m| m.comment.is_none()) => sgf.to_string(),
+        Ok(mut record) => {
+            for m in &mut record.moves {
+                m.comment = None;
+            }
+            tengen_rules::sgf::write(&record)
+        }
+        Err(_) => String::new(),
+    }
+}
+
+/// Who a board's summary (`/api/boards` and its kin) is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Audience {
+    /// The public: the public side, no alerts.
+    Public,
+    /// Commentators in a closed room (`[hall] commentary = "live"`): live, no alerts.
+    Commentators,
+    /// Arbiters: live, with the open alerts counted.
+    Arbiters,
 }
 
 /// The board's events before the feed follows them live.
@@ -194,7 +302,9 @@ impl BoardView {
             round: String::new(),
             game: String::new(),
             history: History::default(),
-            public: None,
+            public: PublicSide::new(),
+            delayed: false,
+            commentary: None,
             followed: None,
             version: 0,
             summary_json: None,
@@ -221,36 +331,41 @@ impl BoardView {
     }
 
     /// A board whose public pages lag behind under a broadcast delay (see
-    /// [`BoardView::release`]); without one, the public pages show the live feed.
+    /// [`BoardView::release`]); without one, the public pages follow the live feed, its
+    /// arbiters' events left out.
     pub(crate) fn delayed() -> BoardView {
         BoardView {
-            public: Some(PublicSide {
-                taken: 0,
-                queue: DelayQueue::default(),
-                view: GameView::new(),
-                feed: LiveFeed::new(),
-                state_at: None,
-            }),
+            delayed: true,
             ..BoardView::new()
         }
     }
 
-    /// The feed the public pages are served from: the delayed one, or the live one when
-    /// the hall has no broadcast delay.
-    pub(crate) fn public_feed(&self) -> &LiveFeed {
-        match &self.public {
-            Some(p) => &p.feed,
-            None => &self.feed,
+    /// The same board with a live feed for commentators (`[hall] commentary = "live"`),
+    /// its arbiters' events left out: a side of its own under a delay, else the public one.
+    pub(crate) fn with_live_commentary(mut self) -> BoardView {
+        if self.delayed {
+            self.commentary = Some(PublicSide::new());
         }
+        self
     }
 
-    /// The fold of what the public has seen: of the released events under a broadcast
-    /// delay, else of the live stream.
+    /// The feed the public pages are served from: behind the delay, or as it happens when
+    /// the hall has none; never with an `alert`, `alert_cleared` or `sensor_fault`.
+    pub(crate) fn public_feed(&self) -> &LiveFeed {
+        &self.public.feed
+    }
+
+    /// The feed live commentators' pages are served from: live, without the arbiters'
+    /// events.
+    pub(crate) fn commentary_feed(&self) -> &LiveFeed {
+        self.commentary
+            .as_ref()
+            .map_or(&self.public.feed, |c| &c.feed)
+    }
+
+    /// The fold of what the public has seen.
     pub(crate) fn public_view(&self) -> &GameView {
-        match &self.public {
-            Some(p) => &p.view,
-            None => &self.live,
-        }
+        &self.public.view
     }
 
     /// The fold of the live stream (what the arbiters and the players' live clock see).
@@ -260,8 +375,10 @@ impl BoardView {
 
     /// Takes the events the live feed got since the last call into the delay, and releases
     /// what `policy` lets the public see at `wall` (`now` is the same moment on the
-    /// monotonic clock). Returns the released public events (alerts and sensor faults are
-    /// never public), oldest first; empty without a broadcast delay.
+    /// monotonic clock; without a broadcast delay the hall passes the policy that holds
+    /// nothing back). Returns the released public events (alerts and sensor faults are
+    /// never public), oldest first. The commentators' side, if any, takes everything at
+    /// once.
     ///
     /// The public `state` shows the clocks as the last released event left them (the
     /// pages count the running one down from the release, by `state_age_ms`).
@@ -271,37 +388,14 @@ impl BoardView {
         now: Instant,
         wall: Timestamp,
     ) -> Vec<Envelope> {
-        let Some(p) = self.public.as_mut() else {
-            return Vec::new();
-        };
-        for e in self.feed.events_after(p.taken) {
-            p.taken = e.seq;
-            p.queue.push(e, wall);
+        if let Some(c) = self.commentary.as_mut() {
+            c.release(&self.feed, &DelayPolicy::default(), now, wall);
         }
-        let released = p.queue.release(wall, policy);
-        if released.is_empty() {
-            return released;
+        let taken = self.public.taken;
+        let public = self.public.release(&self.feed, policy, now, wall);
+        if self.public.taken != taken || !public.is_empty() {
+            self.version += 1;
         }
-        self.version += 1;
-        let Some(p) = self.public.as_mut() else {
-            return Vec::new();
-        };
-        for e in &released {
-            if let Err(err) = p.view.apply_envelope(e) {
-                tracing::debug!("{} public view, seq {}: {err}", e.board, e.seq);
-            }
-        }
-        let public: Vec<Envelope> = released
-            .into_iter()
-            .filter(|e| !e.event.is_private())
-            .collect();
-        for e in &public {
-            p.feed.publish(e.clone());
-        }
-        let at = p.view.last_time().unwrap_or(wall);
-        p.feed.set_snapshot(p.view.public_snapshot(at));
-        p.feed.set_sgf(p.view.sgf(false));
-        p.state_at = Some(now);
         public
     }
 
@@ -339,11 +433,15 @@ impl BoardView {
         self.history.live && self.live.game().is_some() && self.live.last_time().is_some()
     }
 
-    /// Sets the live feed's `state` from [`BoardView::live_snapshot`], as of `now`.
+    /// Sets the live feed's `state` from [`BoardView::live_snapshot`], as of `now`; and,
+    /// while the hall has no fold of the game, the live sides without the arbiters'
+    /// events (the public one without a delay, the commentators') from the board's own.
     fn show_live(&mut self, now: Instant) {
         self.feed.set_snapshot(self.live_snapshot());
         if self.fold_shown() {
             self.feed.sgf_from_events();
+        } else {
+            self.show_retained(None, now);
         }
         self.state_at = Some(now);
     }
@@ -352,6 +450,19 @@ impl BoardView {
     /// when the hall has not followed its events).
     pub(crate) fn ending(&self) -> Option<&Ending> {
         self.ending.as_ref()
+    }
+
+    /// Shows the board's own `state` (and `sgf`, if given) on the sides that follow the
+    /// board live without its arbiters' events: the public one without a delay, the
+    /// commentators' under one.
+    fn show_retained(&mut self, sgf: Option<&str>, now: Instant) {
+        let state = self.board_state.as_ref();
+        if !self.delayed {
+            self.public.show_retained(state, sgf, now);
+        }
+        if let Some(c) = self.commentary.as_mut() {
+            c.show_retained(state, sgf, now);
+        }
     }
 
     /// The board's last `status` (`online`, `offline`, `restoring`), if heard.
@@ -522,9 +633,11 @@ impl BoardView {
 
     /// A `.../sgf` payload: served only while the hall has no fold of the game (else the
     /// feed writes the SGF from the events it holds, as the board does from its journal).
-    pub(crate) fn on_sgf(&mut self, sgf: &[u8]) {
+    pub(crate) fn on_sgf(&mut self, sgf: &[u8], now: Instant) {
         if !self.fold_shown() {
-            self.feed.set_sgf(String::from_utf8_lossy(sgf).into_owned());
+            let sgf = String::from_utf8_lossy(sgf).into_owned();
+            self.show_retained(Some(&sgf), now);
+            self.feed.set_sgf(sgf);
         }
     }
 
@@ -571,18 +684,23 @@ impl BoardView {
     /// feeds stay the same ones, restarted: the pages open on the old journal are told to
     /// load again ([`LiveFeed::restart`]).
     fn restart_journal(&mut self) {
-        let fresh = if self.public.is_some() {
+        let mut fresh = if self.delayed {
             BoardView::delayed()
         } else {
             BoardView::new()
         };
+        if self.commentary.is_some() {
+            fresh = fresh.with_live_commentary();
+        }
         let followed = self.followed.take().map(|_| Vec::new());
         let old = std::mem::replace(self, fresh);
         old.feed.restart();
         self.feed = old.feed.clone();
-        if let (Some(p), Some(was)) = (self.public.as_mut(), old.public.as_ref()) {
+        old.public.feed.restart();
+        self.public.feed = old.public.feed.clone();
+        if let (Some(c), Some(was)) = (self.commentary.as_mut(), old.commentary.as_ref()) {
             was.feed.restart();
-            p.feed = was.feed.clone();
+            c.feed = was.feed.clone();
         }
         self.status = old.status;
         self.last_heard = old.last_heard;
@@ -738,25 +856,25 @@ impl BoardView {
     /// The board for the overview (`/api/boards`): ids, status, players, position, clocks,
     /// result. Public: nothing here is for arbiters only.
     ///
-    /// Under a broadcast delay, the position, clocks and result are the delayed ones and
-    /// `open_alerts` is null (alerts are never public). With `live` (the arbiters'
-    /// overview, behind the console login) they are the live ones, delay or not, with the
-    /// count of open alerts. `pages` is where the card links to: `""` (the public
-    /// `/board/...`), `/console` or `/commentary`.
+    /// For the public the position, clocks and result are the public side's (delayed
+    /// under a broadcast delay) and `open_alerts` is null (alerts are never public); for
+    /// live commentators they are live, `open_alerts` null; for the arbiters (behind the
+    /// console login) they are the live ones, delay or not, with the count of open alerts.
+    /// `pages` is where the card links to: `""` (the public `/board/...`), `/console` or
+    /// `/commentary`.
     pub(crate) fn summary(
         &self,
         tournament: &str,
         board: &str,
         now: Instant,
-        live: bool,
+        audience: Audience,
         pages: &str,
     ) -> Value {
-        let public = !live && self.public.is_some();
-        let mut v = self.summary_with(public, |s| {
-            serde_json::to_value(self.summary_of(s, public, tournament, board, pages))
+        let mut v = self.summary_with(audience, |s| {
+            serde_json::to_value(self.summary_of(s, audience, tournament, board, pages))
                 .unwrap_or(Value::Null)
         });
-        let (age, heard) = self.ages(now, public);
+        let (age, heard) = self.ages(now, audience);
         if let Some(o) = v.as_object_mut() {
             o.insert("state_age_ms".into(), json!(age));
             o.insert("last_heard_ms".into(), json!(heard));
@@ -764,10 +882,22 @@ impl BoardView {
         v
     }
 
-    /// `f` of the state a summary is made of: the public one when `public`, else the live
-    /// one, read in place.
-    fn summary_with<R>(&self, public: bool, f: impl FnOnce(Option<&StateSnapshot>) -> R) -> R {
-        match self.public.as_ref().filter(|_| public) {
+    /// The side a summary for `audience` is made of (`None`: the live feed).
+    fn side(&self, audience: Audience) -> Option<&PublicSide> {
+        match audience {
+            Audience::Public => Some(&self.public),
+            Audience::Commentators => Some(self.commentary.as_ref().unwrap_or(&self.public)),
+            Audience::Arbiters => None,
+        }
+    }
+
+    /// `f` of the state a summary for `audience` is made of, read in place.
+    fn summary_with<R>(
+        &self,
+        audience: Audience,
+        f: impl FnOnce(Option<&StateSnapshot>) -> R,
+    ) -> R {
+        match self.side(audience) {
             Some(p) => p.feed.with_snapshot(f),
             None => self.feed.with_snapshot(f),
         }
@@ -784,7 +914,7 @@ impl BoardView {
         now: Instant,
     ) {
         use std::fmt::Write as _;
-        let public = self.public.is_some();
+        let public = Audience::Public;
         if self
             .summary_json
             .as_ref()
@@ -814,32 +944,33 @@ impl BoardView {
         out.push_str(rest);
     }
 
-    /// How old the summary's state is at `now` (the public one when `public`), and how long
-    /// since the board was heard from, in ms.
-    fn ages(&self, now: Instant, public: bool) -> (u64, Option<u64>) {
+    /// How old the summary's state for `audience` is at `now`, and how long since the
+    /// board was heard from, in ms.
+    fn ages(&self, now: Instant, audience: Audience) -> (u64, Option<u64>) {
         let ms = |t: Instant| {
             u64::try_from(now.saturating_duration_since(t).as_millis()).unwrap_or(u64::MAX)
         };
-        let state_at = match self.public.as_ref().filter(|_| public) {
+        let state_at = match self.side(audience) {
             Some(p) => p.state_at,
             None => self.state_at,
         };
         (state_at.map_or(0, ms), self.last_heard.map(ms))
     }
 
-    /// [`BoardView::summary`] of state `s` (the public one when `public`), without its ages.
+    /// [`BoardView::summary`] of state `s` (the one for `audience`), without its ages.
     fn summary_of<'a>(
         &'a self,
         s: Option<&'a StateSnapshot>,
-        public: bool,
+        audience: Audience,
         tournament: &'a str,
         board: &'a str,
         pages: &str,
     ) -> Summary<'a> {
+        let arbiters = audience == Audience::Arbiters;
         // A void game leaves every public view: a summary for anyone but the arbiters shows
         // its board with none.
-        let s = s.filter(|s| !(s.voided && pages != "/console"));
-        let (round, game) = if public {
+        let s = s.filter(|s| !(s.voided && !arbiters));
+        let (round, game) = if !arbiters {
             (s.map(|s| s.round.as_str()), s.map(|s| s.game_id.as_str()))
         } else {
             (Some(self.round.as_str()), Some(self.game.as_str()))
@@ -866,7 +997,7 @@ impl BoardView {
             clocks: s.and_then(|s| s.clocks.as_ref()),
             warnings: s.map(|s| &s.warnings),
             result: s.and_then(|s| s.result.as_deref()),
-            open_alerts: (!public).then_some(self.alerts.len()),
+            open_alerts: arbiters.then_some(self.alerts.len()),
             seq: s.map(|s| s.seq),
             voided: s.is_some_and(|s| s.voided),
         }
@@ -1000,7 +1131,7 @@ mod tests {
         let mut b = BoardView::new();
         b.on_event(started(1), t, true);
         b.on_event(pass(2), t, true);
-        let live = b.summary("open", "t01", t, true, "/console");
+        let live = b.summary("open", "t01", t, Audience::Arbiters, "/console");
         assert_eq!(
             (
                 live["black"].as_str(),
@@ -1014,7 +1145,10 @@ mod tests {
         let mut theirs = board_snapshot(2);
         theirs["number"] = json!(7);
         on_state(&mut b, &theirs, t, true);
-        assert_eq!(b.summary("open", "t01", t, true, "/console")["number"], 1);
+        assert_eq!(
+            b.summary("open", "t01", t, Audience::Arbiters, "/console")["number"],
+            1
+        );
         assert_eq!(b.disagreed, Some(2));
     }
 
@@ -1354,12 +1488,92 @@ mod tests {
             assert_eq!(sgf.black_setup.len(), 2);
         }
 
+        /// A game whose stream has an alert, its clearing and a sensor fault, with the
+        /// alert's words (`secret`) in it.
+        fn with_secrets() -> Vec<Event> {
+            vec![
+                game_started(9, 0, "none"),
+                mv(1, "E5"),
+                Event::Alert(Alert {
+                    id: "a1".into(),
+                    code: AlertCode::StoneMoved,
+                    article: "17.5".into(),
+                    color: Some(Color::Black),
+                    points: vec![gtp("E5")],
+                    expected: Expected::default(),
+                    message: "secret".into(),
+                }),
+                Event::AlertCleared {
+                    id: "a1".into(),
+                    how: tengen_protocol::event::ClearedHow::Restored,
+                },
+                Event::SensorFault {
+                    points: vec![gtp("J1")],
+                    kind: FaultKind::Noisy,
+                },
+                mv(2, "C3"),
+            ]
+        }
+
+        /// What `feed` gives of the arbiters' events: their kinds among its events, and
+        /// whether its state or SGF says `secret`.
+        fn secrets_in(feed: &LiveFeed) -> (Vec<&'static str>, bool, bool) {
+            let private: Vec<&'static str> = feed
+                .events_after(0)
+                .iter()
+                .filter(|e| e.event.is_private())
+                .map(|e| e.event.kind())
+                .collect();
+            let state = feed.state().to_string().contains("secret");
+            let sgf = feed.sgf().contains("secret");
+            (private, state, sgf)
+        }
+
         #[test]
-        fn without_a_delay_the_public_side_is_the_live_one() {
-            let mut b = BoardView::new();
-            b.on_event(env(1, game_started(9, 0, "none")), Instant::now(), false);
-            assert!(b.release(&NOW, Instant::now(), Timestamp::now()).is_empty());
-            assert_eq!(b.public_feed().last_seq(), 1);
+        fn without_a_delay_the_public_side_follows_live_without_the_arbiters_events() {
+            let mut b = BoardView::new().with_live_commentary();
+            let t = Instant::now();
+            for (i, e) in with_secrets().into_iter().enumerate() {
+                b.on_event(env(i as u64 + 1, e), t, false);
+                b.release(&DelayPolicy::default(), t, Timestamp::now());
+            }
+            // The arbiters' live feed has them all.
+            assert_eq!(b.feed().last_seq(), 6);
+            assert!(b.feed().sgf().contains("secret"), "{}", b.feed().sgf());
+            for feed in [b.public_feed(), b.commentary_feed()] {
+                assert_eq!(feed.last_seq(), 6, "as live as the board");
+                assert_eq!(feed.events_after(0).len(), 3);
+                assert_eq!(secrets_in(feed), (vec![], false, false));
+                assert_eq!(feed.state()["number"], 2);
+            }
+            let public = b.summary("t", "b1", t, Audience::Public, "");
+            assert_eq!(public["open_alerts"], Value::Null);
+        }
+
+        #[test]
+        fn under_a_delay_live_commentators_get_the_live_board_without_the_arbiters_events() {
+            let mut b = BoardView::delayed().with_live_commentary();
+            let t = Instant::now();
+            for (i, e) in with_secrets().into_iter().enumerate() {
+                b.on_event(env(i as u64 + 1, e), t, false);
+            }
+            let policy = DelayPolicy {
+                moves: 2,
+                window_ms: 0,
+                release_at_end: true,
+            };
+            b.release(&policy, t, Timestamp::now());
+            assert_eq!(b.public_feed().state()["number"], 0, "two moves held back");
+            let live = b.commentary_feed();
+            assert_eq!(live.state()["number"], 2);
+            assert_eq!(secrets_in(live), (vec![], false, false));
+            let seen = b.summary("t", "b1", t, Audience::Commentators, "/commentary");
+            assert_eq!(
+                (&seen["number"], &seen["open_alerts"]),
+                (&json!(2), &Value::Null)
+            );
+            let arbiters = b.summary("t", "b1", t, Audience::Arbiters, "/console");
+            assert_eq!(arbiters["open_alerts"], 0);
         }
     }
 }

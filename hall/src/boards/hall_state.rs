@@ -14,7 +14,7 @@ use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 use tokio::sync::oneshot;
 
 use crate::boards::board_filter::BoardFilter;
-use crate::boards::board_view::{BoardView, Ending, Need};
+use crate::boards::board_view::{Audience, BoardView, Ending, Need};
 use crate::boards::command_log::{CommandError, CommandLog, Sent};
 use crate::boards::fleet_watch::FleetWatch;
 use crate::boards::snapshot_watch::{SnapshotWatch, SubscriptionChange};
@@ -59,6 +59,8 @@ pub struct HallState {
     commands: CommandLog,
     messages: u64,
     delay: Option<Delay>,
+    /// Whether commentators see the boards live (`[hall] commentary = "live"`).
+    live_commentary: bool,
     /// The events the boards followed, for the archive (`None`: the hall keeps none).
     archived: Option<Vec<(BoardKey, Envelope)>>,
     /// Which arbiter took which open alert (board, alert id), so the other consoles see
@@ -111,6 +113,7 @@ impl HallState {
             commands: CommandLog::new(),
             messages: 0,
             delay: None,
+            live_commentary: false,
             archived: None,
             taken: BTreeMap::new(),
             public_watch: None,
@@ -206,6 +209,13 @@ impl HallState {
         self
     }
 
+    /// The same hall showing commentators the boards live (`[hall] commentary = "live"`),
+    /// without the arbiters' events.
+    pub(crate) fn with_live_commentary(mut self, live: bool) -> HallState {
+        self.live_commentary = live;
+        self
+    }
+
     /// The subscriptions made on every connection, each with whether it needs every
     /// message (QoS 1) or only the newest (QoS 0). Every event, command reply and list of
     /// open alerts counts; a board's `status` (a heartbeat every 5 s, and the last will) is
@@ -267,10 +277,11 @@ impl HallState {
                 .after_message(&key, leaf, b.wants_snapshots(), now);
         }
         self.collect_archived(&key);
-        // Without a broadcast delay nothing is released: no lookup of the board again.
-        if self.delay.is_some() && self.boards.contains_key(&key) {
+        if self.boards.contains_key(&key) {
             out.extend(self.release(&key, now, wall));
-            self.watch_public(&key);
+            if self.delay.is_some() {
+                self.watch_public(&key);
+            }
         }
         out
     }
@@ -318,7 +329,7 @@ impl HallState {
                 }
             },
             Leaf::Sgf => {
-                board.on_sgf(payload);
+                board.on_sgf(payload, now);
                 Need::Nothing
             }
             Leaf::Status => {
@@ -443,6 +454,7 @@ impl HallState {
                 self.collect_archived(k);
             }
         }
+        // Without a delay every event was released as it came.
         if self.delay.is_none() {
             return out;
         }
@@ -486,13 +498,15 @@ impl HallState {
         }
     }
 
-    /// Runs board `key`'s broadcast delay; the public tree's messages for what it released
-    /// (each event, then the board's public `state` and `sgf`, retained).
+    /// Runs board `key`'s broadcast delay (without one, releases what came at once, the
+    /// arbiters' events left out); the public tree's messages for what it released (each
+    /// event, then the board's public `state` and `sgf`, retained).
     fn release(&mut self, key: &BoardKey, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
-        let Some(delay) = &self.delay else {
+        let Some(board) = self.boards.get_mut(key) else {
             return Vec::new();
         };
-        let Some(board) = self.boards.get_mut(key) else {
+        let Some(delay) = &self.delay else {
+            board.release(&DelayPolicy::default(), now, wall);
             return Vec::new();
         };
         let released = board.release(&delay.policy, now, wall);
@@ -530,12 +544,16 @@ impl HallState {
     fn board(&mut self, key: &BoardKey) -> &mut BoardView {
         let delayed = self.delay.is_some();
         let archived = self.archived.is_some();
+        let live_commentary = self.live_commentary;
         self.boards.entry(key.clone()).or_insert_with(|| {
-            let b = if delayed {
+            let mut b = if delayed {
                 BoardView::delayed()
             } else {
                 BoardView::new()
             };
+            if live_commentary {
+                b = b.with_live_commentary();
+            }
             if archived {
                 b.archived()
             } else {
@@ -562,6 +580,18 @@ impl HallState {
     /// delay, else the live one.
     pub(crate) fn public_feed(&self, key: &BoardKey) -> Option<LiveFeed> {
         self.boards.get(key).map(|b| b.public_feed().clone())
+    }
+
+    /// The feed the commentators' pages of one board are served from: live without the
+    /// arbiters' events under `[hall] commentary = "live"`, else the public one.
+    pub(crate) fn commentary_feed(&self, key: &BoardKey) -> Option<LiveFeed> {
+        self.boards.get(key).map(|b| {
+            if self.live_commentary {
+                b.commentary_feed().clone()
+            } else {
+                b.public_feed().clone()
+            }
+        })
     }
 
     /// What the hall knows of one board, if it has heard of it.
@@ -596,7 +626,7 @@ impl HallState {
 
     /// `/api/boards`: every board's public summary, by tournament and board id.
     pub fn boards_json(&self, now: Instant) -> Value {
-        self.summaries(now, false, "")
+        self.summaries(now, Audience::Public, "")
     }
 
     /// [`HallState::boards_json`] as JSON text, each board's part serialised only when the
@@ -617,21 +647,26 @@ impl HallState {
     /// `/api/console/boards`: every board as the arbiters see it, live (never delayed),
     /// with its open alerts counted. For the console only.
     pub(crate) fn live_boards_json(&self, now: Instant) -> Value {
-        self.summaries(now, true, "/console")
+        self.summaries(now, Audience::Arbiters, "/console")
     }
 
     /// `/api/commentary/boards`: every board as the commentators see it, live (a closed
-    /// commentary room, `[hall] commentary = "live"`) or as the public does, each linking
-    /// to its `/commentary/board/...` page.
-    pub(crate) fn commentary_boards_json(&self, now: Instant, live: bool) -> Value {
-        self.summaries(now, live, "/commentary")
+    /// commentary room, `[hall] commentary = "live"`) or as the public does, never with
+    /// its alerts, each linking to its `/commentary/board/...` page.
+    pub(crate) fn commentary_boards_json(&self, now: Instant) -> Value {
+        let audience = if self.live_commentary {
+            Audience::Commentators
+        } else {
+            Audience::Public
+        };
+        self.summaries(now, audience, "/commentary")
     }
 
-    fn summaries(&self, now: Instant, live: bool, pages: &str) -> Value {
+    fn summaries(&self, now: Instant, audience: Audience, pages: &str) -> Value {
         Value::Array(
             self.boards
                 .iter()
-                .map(|(k, b)| b.summary(&k.tournament, &k.board, now, live, pages))
+                .map(|(k, b)| b.summary(&k.tournament, &k.board, now, audience, pages))
                 .collect(),
         )
     }
@@ -1103,9 +1138,11 @@ mod tests {
             (current[0].round.as_str(), current[0].sgf.as_str()),
             ("2", "")
         );
-        h.on_message("tengen/t/b1/sgf", b"(;GM[1])", now);
+        h.on_message("tengen/t/b1/sgf", b"(;GM[1]SZ[9];B[ee]C[an alert])", now);
         let current = h.current_games(true);
-        assert_eq!(current[0].sgf, "(;GM[1])");
+        let sgf = tengen_rules::sgf::parse(&current[0].sgf).expect("the public SGF");
+        assert_eq!((sgf.size, sgf.moves.len()), (9, 1));
+        assert!(!current[0].sgf.contains("alert"), "{}", current[0].sgf);
         assert_eq!(zip_name(&current[0].key, &current[0].game), "t-b1-g1.sgf");
     }
 
@@ -1490,7 +1527,7 @@ mod tests {
     }
 
     #[test]
-    fn without_a_broadcast_section_the_public_side_is_the_live_one() {
+    fn without_a_broadcast_section_the_public_side_is_live_without_alerts() {
         let mut h = HallState::new("tengen", None, "h");
         let now = Instant::now();
         h.on_message("tengen/t/b1/alerts/active", br#"[{"id":"a1"}]"#, now);
@@ -1500,10 +1537,50 @@ mod tests {
             now,
         );
         assert!(out.is_empty());
+        h.on_message(
+            "tengen/t/b1/events",
+            &event(2, "2026-11-29T13:00:01.000Z", secret_alert()),
+            now,
+        );
         assert!(h.tick(now).is_empty());
         let key = BoardKey::new("t", "b1").unwrap();
-        assert_eq!(h.public_feed(&key).unwrap().last_seq(), 1);
-        assert_eq!(h.boards_json(now)[0]["open_alerts"], 1);
+        let public = h.public_feed(&key).unwrap();
+        assert_eq!(public.state()["seq"], 2, "as live as the board");
+        assert_eq!(public.events_after(0).len(), 1, "no alert");
+        assert_eq!(h.feed(&key).unwrap().events_after(0).len(), 2);
+        assert_eq!(h.boards_json(now)[0]["open_alerts"], Value::Null);
+        assert_eq!(h.commentary_boards_json(now)[0]["open_alerts"], Value::Null);
+        assert_eq!(h.live_boards_json(now)[0]["open_alerts"], 1);
+    }
+
+    /// An `alert` event whose message is `secret`, as JSON.
+    fn secret_alert() -> Value {
+        let alert = tengen_protocol::Event::Alert(tengen_protocol::event::Alert {
+            id: "a1".into(),
+            code: tengen_protocol::event::AlertCode::StoneMoved,
+            article: "17.5".into(),
+            color: None,
+            points: vec![],
+            expected: Default::default(),
+            message: "secret".into(),
+        });
+        serde_json::to_value(&alert).expect("JSON")
+    }
+
+    #[test]
+    fn without_the_history_the_public_side_shows_the_boards_state_without_its_alerts() {
+        let mut h = HallState::new("tengen", None, "h");
+        let now = Instant::now();
+        let state = whole_state(json!({"number": 3, "seq": 9, "alerts": [secret_alert()]}));
+        h.on_message("tengen/t/b1/state", state.to_string().as_bytes(), now);
+        h.on_message("tengen/t/b1/sgf", b"(;GM[1]SZ[19];B[dd]C[secret])", now);
+        let key = BoardKey::new("t", "b1").unwrap();
+        let live = h.feed(&key).unwrap();
+        assert!(live.state().to_string().contains("secret"));
+        let public = h.public_feed(&key).unwrap();
+        assert_eq!(public.state()["number"], 3);
+        assert!(!public.state().to_string().contains("secret"));
+        assert!(public.sgf().contains("B[dd]") && !public.sgf().contains("secret"));
     }
 
     #[test]
@@ -1792,8 +1869,10 @@ mod tests {
         let v: Value = serde_json::from_str(&h.boards_json_text(t0)).unwrap();
         assert_eq!(
             (&v[0]["number"], &v[0]["open_alerts"]),
-            (&json!(2), &json!(1))
+            (&json!(2), &Value::Null),
+            "alerts are never public"
         );
+        assert_eq!(h.live_boards_json(t0)[0]["open_alerts"], 1);
         assert_eq!(v[1]["status"], "offline");
     }
 }

@@ -176,8 +176,7 @@ async fn boards(State(app): State<App>, headers: HeaderMap) -> Response {
     if commentator(&app, &headers).is_none() {
         return unauthorized();
     }
-    Json(lock(&app.hall).commentary_boards_json(Instant::now(), app.commentary_live))
-        .into_response()
+    Json(lock(&app.hall).commentary_boards_json(Instant::now())).into_response()
 }
 
 async fn board_redirect(
@@ -202,14 +201,9 @@ async fn board_view(
         return login_page(StatusCode::UNAUTHORIZED, "");
     }
     let key = board_key(&params);
-    let feed = key.as_ref().and_then(|k| {
-        let hall = lock(&app.hall);
-        if app.commentary_live {
-            hall.feed(k)
-        } else {
-            hall.public_feed(k)
-        }
-    });
+    let feed = key
+        .as_ref()
+        .and_then(|k| lock(&app.hall).commentary_feed(k));
     let (Some(feed), Some(key)) = (feed, key) else {
         return not_found("no such board in this hall");
     };
