@@ -56,6 +56,7 @@ mod mqtt_sim;
 mod mqtt_tls;
 mod open_files;
 mod rehearsal;
+mod round_confirm_delay;
 mod round_feed;
 mod round_records;
 mod serial_wrong_size;

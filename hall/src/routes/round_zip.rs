@@ -44,10 +44,16 @@ pub(crate) fn round_zip_bytes(
         if g.sgf.trim().is_empty() || files.contains_key(&name) {
             continue;
         }
-        let confirmed = app.tournament.as_ref().and_then(|link| {
-            let link = link.lock().unwrap_or_else(|p| p.into_inner());
-            link.confirmed_for(&g.key, &g.game)
-        });
+        // A confirmation goes public with the game's end, not ahead of the delay (issue 34);
+        // the arbiters' zip has it at once.
+        let confirmed = app
+            .tournament
+            .as_ref()
+            .filter(|_| g.over || frames)
+            .and_then(|link| {
+                let link = link.lock().unwrap_or_else(|p| p.into_inner());
+                link.confirmed_for(&g.key, &g.game)
+            });
         let (sgf, _) = zip_record(&g.sgf, &g.key, confirmed.filter(|_| !g.voided));
         if frames {
             if let Some((name, bytes)) = archived_frames(app, &g) {

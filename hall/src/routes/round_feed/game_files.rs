@@ -49,7 +49,8 @@ pub(crate) fn events_file(events: &[Envelope]) -> Vec<u8> {
 
 /// The files of game `game` of board `key` from its public events (`game_started` first;
 /// events of other games and private ones must already be left out), with the result the
-/// arbiter confirmed, if any. `None` before its `game_started` is public.
+/// arbiter confirmed, if any, once the public events end the game (the broadcast delay has
+/// released its end; issue 34). `None` before its `game_started` is public.
 pub(crate) fn game_files(
     key: &BoardKey,
     game: &str,
@@ -64,8 +65,9 @@ pub(crate) fn game_files(
         }
     }
     let setup = view.setup()?.clone();
-    let (sgf, result) = zip_record(&view.sgf(false), key, confirmed);
     let over = view.phase() == Phase::Over;
+    let confirmed = confirmed.filter(|_| over);
+    let (sgf, result) = zip_record(&view.sgf(false), key, confirmed);
     let state = if over {
         "over"
     } else if view.waiting().is_some() {
@@ -84,7 +86,7 @@ pub(crate) fn game_files(
         "white_rank": setup.white_rank,
         "state": state,
         "moves": view.record().len(),
-        "result": if over || confirmed.is_some() { result } else { None },
+        "result": if over { result } else { None },
     });
     Some(GameFiles {
         events: Bytes::from(events_file(events)),
@@ -180,5 +182,32 @@ mod tests {
             game_files(&key(), "g1", &events, Some(GameResult::BlackWins)).expect("set up");
         assert_eq!(confirmed.line["result"], "B+", "the arbiter's result wins");
         assert!(game_files(&key(), "g1", &events[1..], None).is_none());
+    }
+
+    /// An arbiter's confirmation goes public with the game's end, never ahead of the delay
+    /// (issue 34): a game the public still sees in play has no result, in its line or its
+    /// record.
+    #[test]
+    fn a_confirmed_result_waits_for_the_public_end_of_the_game() {
+        let mut events = vec![env(1, setup()), env(2, mv(1, "C3"))];
+        let early = game_files(&key(), "g1", &events, Some(GameResult::BlackWins)).expect("up");
+        assert_eq!(early.line["result"], Value::Null);
+        assert_eq!(early.line["state"], "playing");
+        let sgf = String::from_utf8(early.sgf.to_vec()).unwrap();
+        assert!(
+            !sgf.contains("RE[") && !sgf.contains("TENGENRESULT"),
+            "{sgf}"
+        );
+        events.push(env(
+            3,
+            Event::GameOver(GameEnd::uncounted("W+R", EndReason::Resignation)),
+        ));
+        let released = game_files(&key(), "g1", &events, Some(GameResult::BlackWins)).expect("up");
+        assert_eq!(released.line["result"], "B+");
+        let sgf = String::from_utf8(released.sgf.to_vec()).unwrap();
+        assert!(
+            sgf.contains("RE[B+]") && sgf.contains("TENGENRESULT"),
+            "{sgf}"
+        );
     }
 }
