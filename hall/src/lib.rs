@@ -217,19 +217,6 @@ pub async fn start(
         .map(|a| -> boards::hall_state::PublicWatch {
             Box::new(move |key, view| a.offer(key, view))
         });
-    let state: Shared = Arc::new(Mutex::new(
-        HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), "")
-            .with_broadcast(config.broadcast.as_ref())
-            .with_live_commentary(config.hall.commentary_live)
-            .with_command_key(command_key)
-            .with_board_silence(config.hall.board_silence())
-            .with_archive(archive.is_some())
-            .with_public_watch(public_watch)
-            .with_filter(boards::board_filter::BoardFilter::from_config(config)),
-    ));
-    if let Some(warning) = config.trust_warning() {
-        tracing::warn!("{warning}");
-    }
     let tournament = match &config.tournament {
         Some(section) => {
             let link = TournamentLink::load(section)?;
@@ -244,6 +231,25 @@ pub async fn start(
         }
         None => None,
     };
+    // The boards it believes: by the tournament's pattern, only the tables the file has.
+    let mut filter = boards::board_filter::BoardFilter::from_config(config);
+    if let Some(link) = &tournament {
+        let link = link.lock().unwrap_or_else(|p| p.into_inner());
+        filter = filter.with_tables_of(link.tournament());
+    }
+    let state: Shared = Arc::new(Mutex::new(
+        HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), "")
+            .with_broadcast(config.broadcast.as_ref())
+            .with_live_commentary(config.hall.commentary_live)
+            .with_command_key(command_key)
+            .with_board_silence(config.hall.board_silence())
+            .with_archive(archive.is_some())
+            .with_public_watch(public_watch)
+            .with_filter(filter),
+    ));
+    if let Some(warning) = config.trust_warning() {
+        tracing::warn!("{warning}");
+    }
     let bind_error = |source| HallError::Bind {
         addr: http.to_string(),
         source,

@@ -257,6 +257,98 @@ async fn the_hall_believes_only_its_boards() {
     board.stop();
 }
 
+/// Issue 34, item 4: the `[tournament] boards` pattern believes only the tables the
+/// tournament file has (`juvisy.xml`: 19 players, tables 1 to 10). Before, 2,000 made-up
+/// boards of the right shape (`hall1-100` ...) each became a board, listed and archived,
+/// and grew the hall from 13 to 305 MB.
+#[tokio::test]
+async fn the_tournament_pattern_believes_only_the_files_tables() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let forger = Subscriber::connect(&mosq.url(), "viewer", &["nothing/here"]).await;
+    let board = Subscriber::connect(&mosq.url(), "hall1-01", &["tengen/+/+/cmd"]).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament/tests/data/opengotha/juvisy.xml"),
+        dir.path().join("cup.xml"),
+    )
+    .expect("copy the sample");
+    let file = dir.path().join("hall.toml");
+    std::fs::write(
+        &file,
+        "[hall]\narchive_dir = \"archive\"\n\
+         [tournament]\nfile = \"cup.xml\"\nboards = \"hall1-{table:02}\"\nid = \"cup\"\n",
+    )
+    .expect("write hall.toml");
+    let config = HallConfig::load(&file).expect("a valid hall.toml");
+    assert_eq!(config.trust_warning(), None);
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let addr = hall.addr;
+    let own = "tengen/cup/hall1-01/events";
+    let status = json!({"state": "online", "version": "0.1.0", "board": "hall1-01"});
+    let status_topic = "tengen/cup/hall1-01/status";
+    publish(&board, status_topic, status.to_string(), true).await;
+    wait_for("the table's board", || async {
+        (listed(addr).await.len() == 1).then_some(())
+    })
+    .await;
+    publish(&board, own, ev("hall1-01", "r1-t1", 1, started("1")), false).await;
+    let archive = dir.path().join("archive");
+    wait_for("the archive", || async {
+        (!archived(&archive).is_empty()).then_some(())
+    })
+    .await;
+    // Table 10 is the file's (half of 19 players, up); 11 and beyond are not.
+    publish(
+        &forger,
+        "tengen/cup/hall1-10/events",
+        ev("hall1-10", "r1-t10", 1, started("10")),
+        false,
+    )
+    .await;
+    for n in 11..2011 {
+        let b = format!("hall1-{n:02}");
+        let topic = format!("tengen/cup/{b}/events");
+        publish(&forger, &topic, ev(&b, "r1-t3", 1, started("3")), false).await;
+    }
+    publish(&board, own, ev("hall1-01", "r1-t1", 2, over("B+R")), false).await;
+    wait_for("the table's game over", || async {
+        let v = get(addr, "/api/boards", &[]).await.json();
+        let over = v
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|b| b["board"] == "hall1-01" && b["result"] == "B+R");
+        over.then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let boards = listed(addr).await;
+    assert_eq!(
+        boards.len(),
+        2,
+        "{} boards: {:?}",
+        boards.len(),
+        &boards[..5.min(boards.len())]
+    );
+    assert_eq!(
+        boards,
+        [
+            ("cup".to_string(), "hall1-01".to_string()),
+            ("cup".to_string(), "hall1-10".to_string())
+        ]
+    );
+    let folders = archived(&archive);
+    assert_eq!(folders.len(), 2, "{} archive folders", folders.len());
+    assert_eq!(folders, ["cup/hall1-01", "cup/hall1-10"]);
+    hall.stop();
+    forger.stop();
+    board.stop();
+}
+
 /// A mosquitto run on the config `tengen broker-config` wrote, its listeners replaced by
 /// one plain listener on a free port; killed on drop.
 struct Broker {

@@ -1,14 +1,15 @@
 //! Which boards the hall believes (issue 21): anyone with a broker account may publish under
 //! `{prefix}/{tournament}/{board}/...`, so the hall follows only the tournaments and boards
 //! its config names: `[hall] tournaments` (else `[tournament] id`) and `[hall] boards` (else
-//! the `[tournament] boards` pattern). Anything else it hears is dropped before it becomes
-//! a board: never archived, counted, listed, alerted or written as a result. Each dropped
-//! board is logged once (up to [`MAX_LOGGED`] of them, then only a count).
+//! the `[tournament] boards` pattern, for the tables the tournament file has: issue 34).
+//! Anything else it hears is dropped before it becomes a board: never archived, counted,
+//! listed, alerted or written as a result. Each dropped board is logged once (up to
+//! [`MAX_LOGGED`] of them, then only a count).
 
 use std::collections::BTreeSet;
 
 use tengen_protocol::topics::BoardKey;
-use tengen_tournament::BoardPattern;
+use tengen_tournament::{BoardPattern, Tournament};
 
 use crate::config::HallConfig;
 
@@ -23,8 +24,9 @@ enum Boards {
     Any,
     /// `[hall] boards`.
     Listed(BTreeSet<String>),
-    /// The `[tournament] boards` pattern: a board some table has.
-    Pattern(BoardPattern),
+    /// The `[tournament] boards` pattern: a board some table has, of the tables from 1 to
+    /// the last the tournament can have (`None` until the tournament file is read).
+    Pattern(BoardPattern, Option<u32>),
 }
 
 /// The hall's trust boundary: which (tournament, board) it believes, and the log of what it
@@ -66,7 +68,7 @@ impl BoardFilter {
         };
         let boards = match (&config.hall.boards, section) {
             (Some(list), _) => Boards::Listed(list.iter().cloned().collect()),
-            (None, Some(t)) => Boards::Pattern(t.boards.clone()),
+            (None, Some(t)) => Boards::Pattern(t.boards.clone(), None),
             (None, None) => Boards::Any,
         };
         BoardFilter {
@@ -74,6 +76,23 @@ impl BoardFilter {
             boards,
             ..BoardFilter::default()
         }
+    }
+
+    /// The same filter admitting, by the `[tournament] boards` pattern, only the tables
+    /// `tournament` has: from 1 to the last table of its pairings, or to half its players
+    /// (rounded up) where that is more (the rounds paired later).
+    pub(crate) fn with_tables_of(mut self, tournament: &Tournament) -> BoardFilter {
+        if let Boards::Pattern(_, tables) = &mut self.boards {
+            let paired = tournament
+                .rounds()
+                .into_iter()
+                .flat_map(|r| tournament.round(r).into_iter().map(|p| p.table))
+                .max()
+                .unwrap_or(0);
+            let seated = u32::try_from(tournament.players().len().div_ceil(2)).unwrap_or(u32::MAX);
+            *tables = Some(paired.max(seated));
+        }
+        self
     }
 
     /// Whether the hall believes board `key`.
@@ -86,7 +105,10 @@ impl BoardFilter {
             && match &self.boards {
                 Boards::Any => true,
                 Boards::Listed(list) => list.contains(&key.board),
-                Boards::Pattern(p) => p.matches(&key.board),
+                Boards::Pattern(p, None) => p.matches(&key.board),
+                Boards::Pattern(p, Some(last)) => p
+                    .table_of(&key.board)
+                    .is_some_and(|t| (1..=*last).contains(&t)),
             }
     }
 
@@ -162,6 +184,35 @@ mod tests {
                 .trust_warning(),
             None
         );
+    }
+
+    #[test]
+    fn by_the_pattern_only_the_tables_the_tournament_file_has() {
+        let text = std::fs::read_to_string(format!(
+            "{}/../tournament/tests/data/opengotha/juvisy.xml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("the sample");
+        // 19 players, 4 rounds of up to 9 tables: tables 1 to 10 (half the players, up).
+        let juvisy = Tournament::parse(&text).expect("a tournament");
+        let f =
+            filter("[tournament]\nfile = \"t.xml\"\nboards = \"hall1-{table:02}\"\nid = \"cup\"\n")
+                .with_tables_of(&juvisy);
+        for (board, admitted) in [
+            ("hall1-01", true),
+            ("hall1-09", true),
+            ("hall1-10", true),
+            ("hall1-11", false),
+            ("hall1-99", false),
+            ("hall1-2000", false),
+            ("hall1-00", false),
+        ] {
+            assert_eq!(f.admits(&key("cup", board)), admitted, "{board}");
+        }
+        // The list path is as it was: no table bound.
+        let listed = filter("[hall]\ntournaments = [\"cup\"]\nboards = [\"hall1-50\"]\n")
+            .with_tables_of(&juvisy);
+        assert!(listed.admits(&key("cup", "hall1-50")));
     }
 
     #[test]
