@@ -5,6 +5,10 @@
 //! index and record, `/round/1.zip` and the export say nothing of it (before, all of them
 //! carried the result at once); the arbiters' zip has it. Once the board ends the game (the
 //! delay releases its end) every public record says what the arbiter confirmed.
+//!
+//! Item 5, the cache side: a game over and confirmed is still served live (`max-age=1`, no
+//! `.final` in the export: an arbiter may reopen it; before, the confirmation made it
+//! `immutable`), and `immutable` once its board has begun a later game.
 
 use crate::broker;
 use crate::cli_tournament::{pairings_of, sample};
@@ -115,7 +119,8 @@ async fn a_confirmed_result_is_public_only_once_the_delay_releases_the_games_end
     let dir = tmp.path();
     std::fs::copy(sample("tournoi-chinois.xml"), dir.join("cup.xml")).unwrap();
     let toml = format!(
-        "[tournament]\nfile = \"cup.xml\"\nboards = \"hall1-{{table:02}}\"\nid = \"cup\"\n\
+        "[hall]\narchive_dir = \"archive\"\n\
+         [tournament]\nfile = \"cup.xml\"\nboards = \"hall1-{{table:02}}\"\nid = \"cup\"\n\
          [broadcast]\ndelay_moves = 2\nrelease_at_end = true\nexport_dir = \"site\"\n\
          [[arbiter]]\nname = \"chief\"\ntoken = \"{TOKEN}\"\n"
     );
@@ -221,6 +226,45 @@ async fn a_confirmed_result_is_public_only_once_the_delay_releases_the_games_end
         (got == confirmed).then_some(())
     })
     .await;
+
+    // Over and confirmed, yet an arbiter may still reopen it: live (issue 34, item 5), in
+    // the hall and in the export (no `.final` mark, which nginx-feed-origin.conf reads).
+    for path in ["/feed/round/1/1.sgf", "/feed/round/1/1.json"] {
+        let r = get(addr, path, &[]).await;
+        assert_eq!(
+            r.header("cache-control").as_deref(),
+            Some("max-age=1"),
+            "{path}"
+        );
+        let mark = site.join(format!("{}.final", path.trim_start_matches('/')));
+        assert!(!mark.exists(), "{}", mark.display());
+    }
+    // Once its board has begun a later game it can no longer be reopened: a year.
+    let next = Envelope {
+        seq: 7,
+        game: "r2-t1".into(),
+        ..ev(
+            7,
+            Event::GameStarted(GameSetup {
+                black: white.clone(),
+                white: black.clone(),
+                round: "2".into(),
+                table: "1".into(),
+                ..GameSetup::default()
+            }),
+        )
+    };
+    publish(&board, &next).await;
+    for path in ["/feed/round/1/1.sgf", "/feed/round/1/1.json"] {
+        wait_for("the game finished", || async {
+            let r = get(addr, path, &[]).await;
+            let mark = site.join(format!("{}.final", path.trim_start_matches('/')));
+            (r.header("cache-control").as_deref() == Some("max-age=31536000, immutable")
+                && mark.exists())
+            .then_some(())
+        })
+        .await;
+    }
     hall.stop();
     board.stop();
 }

@@ -17,9 +17,11 @@
 //! and `Last-Modified` stay, so a poll between two moves costs headers only. Each file is
 //! gzipped once, when it changes.
 //!
-//! A game's files are *finished* (served `immutable` for a year) once it is over and can no
-//! longer change: its board has begun a later game, or an arbiter confirmed its result.
-//! Until then an arbiter may still reopen it, so it is served as live (`max-age=1`).
+//! A game's files are *finished* (served `immutable` for a year) once it is over and its
+//! board has begun a later game: a board reopens only its current game. Until then an
+//! arbiter may still reopen it, confirmed or not, so it is served as live (`max-age=1`;
+//! issue 34). What can still change a finished game's record is a correction of its
+//! confirmed result: docs/round-feed.md says how that reaches viewers.
 //!
 //! The hall serves the files ([`routes`], [`feed_response`]) and `[broadcast] export_dir`
 //! holds the same bytes at the same paths ([`crate::routes::static_export`]).
@@ -329,7 +331,7 @@ impl RoundFeed {
             let Some(files) = &f.files else {
                 continue;
             };
-            let finished = files.over && (f.superseded || f.confirmed.is_some());
+            let finished = files.over && f.superseded;
             let base = format!("feed/round/{}/{name}", round.path);
             let mut line = files.line.clone();
             line["sgf"] = json!(format!("/{base}.sgf"));
