@@ -36,6 +36,7 @@ mod browser_record;
 mod browser_round;
 mod fault_serial;
 mod fault_service;
+mod feed_cache_front;
 mod firmware_emulated;
 mod hall_limits;
 mod hall_new_journal;

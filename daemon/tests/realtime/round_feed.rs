@@ -48,7 +48,7 @@ use serde_json::{json, Value};
 use tengen_tournament::Tournament;
 
 /// Where nginx is installed on Debian.
-const NGINX: &str = "/usr/sbin/nginx";
+pub(crate) const NGINX: &str = "/usr/sbin/nginx";
 /// `--broadcast-delay`.
 const DELAY: usize = 3;
 /// `--boards`.
@@ -70,7 +70,7 @@ const ORIGIN_ROOT: &str = "root /srv/tengen/export;";
 
 /// An nginx process on its own config in a temporary folder; stopped (SIGQUIT, then
 /// SIGKILL) on drop.
-struct Nginx {
+pub(crate) struct Nginx {
     child: Option<Child>,
     port: u16,
     origin_port: Option<u16>,
@@ -79,13 +79,13 @@ struct Nginx {
 
 impl Nginx {
     /// A cache (`config/nginx-feed.conf`) in front of `upstream`.
-    fn cache_of(upstream: SocketAddr) -> Nginx {
+    pub(crate) fn cache_of(upstream: SocketAddr) -> Nginx {
         Nginx::start(&format!("127.0.0.1:{}", upstream.port()), None)
     }
 
     /// A cache in front of a static server (`config/nginx-feed-origin.conf`) on `export`,
     /// both in one nginx.
-    fn cache_of_export(export: &Path) -> Nginx {
+    pub(crate) fn cache_of_export(export: &Path) -> Nginx {
         let origin = broker::free_port();
         Nginx::start(&format!("127.0.0.1:{origin}"), Some((origin, export)))
     }
@@ -177,8 +177,17 @@ impl Nginx {
         nginx
     }
 
-    fn addr(&self) -> SocketAddr {
+    pub(crate) fn addr(&self) -> SocketAddr {
         SocketAddr::from(([127, 0, 0, 1], self.port))
+    }
+
+    /// How many requests reached the static origin so far.
+    pub(crate) fn origin_requests(&self) -> usize {
+        let log = std::fs::read_to_string(self.dir.path().join("access.log")).unwrap_or_default();
+        let origin = self.origin_port.map(|p| p.to_string());
+        log.lines()
+            .filter(|l| l.split_whitespace().next() == origin.as_deref())
+            .count()
     }
 
     /// How the cache answered the followers (`$upstream_cache_status`: HIT, REVALIDATED,

@@ -22,7 +22,7 @@ pub(crate) fn respond(file: &FeedFile, headers: &HeaderMap) -> Response {
     };
     let range = header_text(headers, header::RANGE)
         .filter(|_| if_range_holds(headers, file, &gzip_tag))
-        .map(|r| parse_range(r, file.body.len()));
+        .and_then(|r| parse_range(r, file.body.len()));
     let gzip = range.is_none() && accepts_gzip(headers);
     let etag = if gzip { &gzip_tag } else { &file.etag };
     let mut response = if unchanged {
@@ -84,6 +84,21 @@ pub(crate) fn not_found() -> Response {
     r
 }
 
+/// A request that names no file of the feed whatever it holds (a query string, an encoded
+/// path): `400`, one line, kept a second by caches.
+pub(crate) fn refused(why: super::NotAFeedPath) -> Response {
+    let text = match why {
+        super::NotAFeedPath::Query => "the round feed takes no query string\n",
+        super::NotAFeedPath::Encoded => {
+            "a path of the round feed has letters, digits, - _ . and / only, not encoded\n"
+        }
+    };
+    let mut r = (StatusCode::BAD_REQUEST, text).into_response();
+    set(&mut r, header::CACHE_CONTROL, "max-age=1");
+    set(&mut r, header::ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+    r
+}
+
 fn set(response: &mut Response, name: header::HeaderName, value: &str) {
     if let Ok(v) = HeaderValue::from_str(value) {
         response.headers_mut().insert(name, v);
@@ -134,42 +149,33 @@ fn accepts_gzip(headers: &HeaderMap) -> bool {
 }
 
 /// One range of `len` bytes, `bytes=A-`, `bytes=A-B` or `bytes=-N`, as `start..end`;
-/// `Err` when it is past the end; a form this does not read (several ranges) is taken as
-/// the whole file, which HTTP allows.
-fn parse_range(value: &str, len: usize) -> Result<(usize, usize), ()> {
-    let whole = Ok((0, len));
-    let Some(spec) = value.trim().strip_prefix("bytes=") else {
-        return whole;
-    };
+/// `Err` when it is past the end; `None` for a form this does not read (several ranges:
+/// one at most, issue 34), answered with the whole file as HTTP allows.
+fn parse_range(value: &str, len: usize) -> Option<Result<(usize, usize), ()>> {
+    let spec = value.trim().strip_prefix("bytes=")?;
     if spec.contains(',') {
-        return whole;
+        return None;
     }
-    let Some((a, b)) = spec.split_once('-') else {
-        return whole;
-    };
+    let (a, b) = spec.split_once('-')?;
     let (a, b) = (a.trim(), b.trim());
     if a.is_empty() {
-        let Ok(n) = b.parse::<usize>() else {
-            return whole;
-        };
+        let n = b.parse::<usize>().ok()?;
         if n == 0 || len == 0 {
-            return Err(());
+            return Some(Err(()));
         }
-        return Ok((len.saturating_sub(n), len));
+        return Some(Ok((len.saturating_sub(n), len)));
     }
-    let Ok(start) = a.parse::<usize>() else {
-        return whole;
-    };
+    let start = a.parse::<usize>().ok()?;
     if start >= len {
-        return Err(());
+        return Some(Err(()));
     }
     let end = match b.parse::<usize>() {
         Ok(last) if last >= start => (last + 1).min(len),
-        Ok(_) => return whole,
+        Ok(_) => return None,
         Err(_) if b.is_empty() => len,
-        Err(_) => return whole,
+        Err(_) => return None,
     };
-    Ok((start, end))
+    Some(Ok((start, end)))
 }
 
 #[cfg(test)]
@@ -252,10 +258,14 @@ mod tests {
         );
         let past = ask(&f, &[("range", &format!("bytes={len}-"))]);
         assert_eq!(past.status(), StatusCode::RANGE_NOT_SATISFIABLE);
-        assert_eq!(parse_range("bytes=-3", 10), Ok((7, 10)));
-        assert_eq!(parse_range("bytes=2-4", 10), Ok((2, 5)));
-        assert_eq!(parse_range("bytes=1-2,4-5", 10), Ok((0, 10)));
-        assert_eq!(parse_range("lines=1-", 10), Ok((0, 10)));
+        assert_eq!(parse_range("bytes=-3", 10), Some(Ok((7, 10))));
+        assert_eq!(parse_range("bytes=2-4", 10), Some(Ok((2, 5))));
+        assert_eq!(parse_range("lines=1-", 10), None);
+        // One range at most (issue 34): two are the whole file, 200, not one 206 of it.
+        assert_eq!(parse_range("bytes=1-2,4-5", 10), None);
+        let two = ask(&f, &[("range", "bytes=0-1,3-4")]);
+        assert_eq!(two.status(), StatusCode::OK);
+        assert!(two.headers().get(header::CONTENT_RANGE).is_none());
         let stale = ask(&f, &[("range", "bytes=2-"), ("if-range", "\"0000\"")]);
         assert_eq!(stale.status(), StatusCode::OK, "another version: all of it");
     }
