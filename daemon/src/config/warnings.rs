@@ -1,6 +1,7 @@
 //! What a valid config leaves open, said once by `tengen check-config` and by `tengen run`
-//! at start: a board that takes commands from anyone who can write its `cmd` topic, and a
-//! broker password sent in clear text.
+//! at start: a board that takes commands from anyone who can write its `cmd` topic, or
+//! arbiters' names without the key that proves them, a broker password sent in clear
+//! text, and the live page (alerts included, no broadcast delay) open to the network.
 
 use std::net::SocketAddr;
 
@@ -27,6 +28,28 @@ impl Config {
                     self.board.tournament,
                     self.board.id,
                     broker_name(&m.url, m.listen)
+                ),
+            });
+        }
+        if reachable && !m.arbiters.is_empty() && m.command_key_file.is_none() {
+            out.push(Problem {
+                path: "mqtt.arbiters".into(),
+                message: format!(
+                    "set without mqtt.command_key_file: a command's \"by\" is not signed, so \
+                     anyone who can write {}/{}/{}/cmd can send one in an arbiter's name \
+                     (give the boards' command key)",
+                    m.prefix, self.board.tournament, self.board.id
+                ),
+            });
+        }
+        if !is_loopback(self.http.listen) {
+            out.push(Problem {
+                path: "http.listen".into(),
+                message: format!(
+                    "{}: the live page (position, clocks and open alerts, with no broadcast \
+                     delay) is open to the network, where players can follow their own game: \
+                     listen on 127.0.0.1 unless that is meant",
+                    self.http.listen
                 ),
             });
         }

@@ -55,10 +55,10 @@ fn an_external_broker_without_arbiters_or_key_is_one_warning() {
         "{err}"
     );
 
-    // Said on purpose, or closed by either lock: no warning.
+    // Said on purpose, or closed by the key: no warning.
     for mqtt in [
         "url = \"mqtt://127.0.0.1:1\"\nopen_commands = true",
-        "url = \"mqtt://127.0.0.1:1\"\narbiters = [\"chief\"]",
+        "url = \"mqtt://127.0.0.1:1\"\narbiters = [\"chief\"]\ncommand_key_file = \"command.key\"",
         "url = \"mqtt://127.0.0.1:1\"\ncommand_key_file = \"command.key\"",
         // The embedded broker on the loopback: nobody else can reach it.
         "url = \"embedded\"",
@@ -72,6 +72,43 @@ fn an_external_broker_without_arbiters_or_key_is_one_warning() {
     let (_, err) = check(&path);
     assert!(
         err.contains("on the embedded broker on 0.0.0.0:1883 can resign"),
+        "{err}"
+    );
+}
+
+/// Issue 34, item 7: arbiters named without the key that proves a command is theirs, and
+/// the live page (alerts, no delay) on the network, are each one warning.
+#[test]
+fn arbiters_without_a_key_and_a_live_page_on_the_network_are_warned() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = board(
+        dir.path(),
+        "url = \"mqtt://127.0.0.1:1\"\narbiters = [\"chief\"]",
+    );
+    let (code, err) = check(&path);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(
+            "board.toml: mqtt.arbiters: set without mqtt.command_key_file: a command's \"by\" \
+             is not signed, so anyone who can write tengen/open/b7/cmd can send one in an \
+             arbiter's name"
+        ),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap().replace(
+        "listen = \"127.0.0.1:0\"\n[mqtt]\nurl = \"mqtt://127.0.0.1:1\"\narbiters = [\"chief\"]",
+        "listen = \"0.0.0.0:8080\"\n[mqtt]\nurl = \"embedded\"",
+    );
+    std::fs::write(&path, text).unwrap();
+    let (code, err) = check(&path);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(
+            "board.toml: http.listen: 0.0.0.0:8080: the live page (position, clocks and open \
+             alerts, with no broadcast delay) is open to the network"
+        ),
         "{err}"
     );
 }
