@@ -293,6 +293,7 @@ pub async fn start(
             .archive_dir
             .as_ref()
             .map(|_| Arc::new(tokio::sync::Notify::new())),
+        zips: Arc::default(),
     };
     if let Some(link) = &app.tournament {
         tournament::watch::spawn(link.clone(), app.hall.clone());

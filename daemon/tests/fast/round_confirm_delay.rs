@@ -265,6 +265,23 @@ async fn a_confirmed_result_is_public_only_once_the_delay_releases_the_games_end
         })
         .await;
     }
+    // Item 7: the public zip is not built again for each request (a crowd asking for it
+    // costs a few builds a second): a second request 20 ms later gets the copy, with its
+    // age.
+    let mut kept = false;
+    for _ in 0..5 {
+        let first = get(addr, "/round/1.zip", &[]).await;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let second = get(addr, "/round/1.zip", &[]).await;
+        let age = second
+            .header("x-tengen-age-ms")
+            .and_then(|a| a.parse::<u64>().ok());
+        if first.body == second.body && age.is_some_and(|a| a > 0) {
+            kept = true;
+            break;
+        }
+    }
+    assert!(kept, "the public zip was built for each request");
     hall.stop();
     board.stop();
 }

@@ -19,6 +19,7 @@ pub(crate) mod round_feed;
 pub(crate) mod round_zip;
 pub(crate) mod rounds;
 pub(crate) mod static_export;
+pub(crate) mod zip_cache;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -90,6 +91,8 @@ pub(crate) struct App {
     pub(crate) feed: round_feed::SharedFeed,
     /// Wakes the console store to write at once (`[hall] archive_dir`): an alert taken.
     pub(crate) store_wake: Option<Arc<tokio::sync::Notify>>,
+    /// The public round zips, built at most five times a second each.
+    pub(crate) zips: Arc<zip_cache::ZipCache>,
 }
 
 /// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'

@@ -300,6 +300,7 @@ async fn confirm(
     };
     match done {
         Ok((tables, backup)) => {
+            app.zips.clear();
             tracing::info!("arbiter {by}: round {round}: results of tables {tables:?} confirmed");
             Json(json!({
                 "confirmed": tables,

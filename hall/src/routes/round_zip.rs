@@ -93,23 +93,35 @@ async fn round_zip(
     let Some(round) = file.strip_suffix(".zip").filter(|r| !r.is_empty()) else {
         return not_found("ask for /round/ROUND.zip");
     };
-    // The black boxes are for arbiters: the zip an arbiter downloads carries them.
+    // The black boxes are for arbiters: the zip an arbiter downloads carries them. The
+    // public's is built at most once a second (issue 34).
     let frames = super::arbiter(&app, &headers).is_some();
-    let Some(zipped) = round_zip_bytes(&app, round, frames) else {
-        return not_found(&format!("no games of round {round} in this hall"));
+    let zipped = if frames {
+        round_zip_bytes(&app, round, true)
+            .transpose()
+            .map(|z| (z.map(axum::body::Bytes::from), std::time::Duration::ZERO))
+    } else {
+        app.zips.public(round, std::time::Instant::now(), || {
+            round_zip_bytes(&app, round, false)
+        })
     };
     match zipped {
-        Ok(bytes) => (
+        Ok((Some(bytes), age)) => (
             [
                 (header::CONTENT_TYPE, "application/zip".to_string()),
                 (
                     header::CONTENT_DISPOSITION,
                     format!("attachment; filename=\"round-{}.zip\"", sanitize(round)),
                 ),
+                (
+                    header::HeaderName::from_static(crate::public::overview_cache::AGE_HEADER),
+                    age.as_millis().to_string(),
+                ),
             ],
             bytes,
         )
             .into_response(),
+        Ok((None, _)) => not_found(&format!("no games of round {round} in this hall")),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, format!("zip: {e}\n")).into_response(),
     }
 }
