@@ -41,6 +41,7 @@ mod hall;
 mod hall_analysis;
 mod hall_archive;
 mod hall_clock;
+mod hall_labels;
 mod hall_private;
 mod hall_security;
 mod hall_trust;

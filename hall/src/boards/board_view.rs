@@ -28,6 +28,7 @@ use tengen_protocol::{Envelope, Event, GameView, PerColor, Timestamp};
 use tengen_rules::Color;
 
 use crate::boards::broadcast_delay::DelayQueue;
+use crate::boards::labels;
 use crate::config::DelayPolicy;
 
 /// How long the hall holds a board's events back while waiting for the republished history.
@@ -76,6 +77,8 @@ pub(crate) struct BoardView {
     summary_json: Option<(u64, String)>,
     /// How the current game last ended, as followed live (its last `game_over`).
     ending: Option<Ending>,
+    /// Whether the hall has said it cut this board's labels ([`labels`]).
+    labels_cut: bool,
 }
 
 /// How a game ended (its last `game_over`): for the Round view, which tells a correction
@@ -311,6 +314,7 @@ impl BoardView {
             disagreed: None,
             board_state: None,
             ending: None,
+            labels_cut: false,
         }
     }
 
@@ -535,10 +539,17 @@ impl BoardView {
         now: Instant,
         can_ask: bool,
     ) -> Result<Need, serde_json::Error> {
-        let (head, full) = match serde_json::from_slice::<StateSnapshot>(payload) {
-            Ok(full) => (StateHead::of(&full), Some(full)),
+        let (mut head, full) = match serde_json::from_slice::<StateSnapshot>(payload) {
+            Ok(mut full) => {
+                let cut = labels::bound_snapshot(&mut full);
+                self.said_cut(cut, &full.board_id);
+                (StateHead::of(&full), Some(full))
+            }
             Err(_) => (serde_json::from_slice::<StateHead>(payload)?, None),
         };
+        if let Some(r) = head.round.as_mut() {
+            labels::bound(r, tengen_protocol::command::MAX_SHORT);
+        }
         self.version += 1;
         let seq = head.seq;
         let game = head.game_id.as_deref().unwrap_or("");
@@ -709,9 +720,24 @@ impl BoardView {
         self.followed = followed.or(old.followed);
     }
 
+    /// Says once that this board's labels were cut to their bounds.
+    fn said_cut(&mut self, cut: bool, board: &str) {
+        if cut && !self.labels_cut {
+            self.labels_cut = true;
+            tracing::warn!(
+                "{board}: a round, table, name, rank, event or place longer than a command \
+                 may set (or with control characters): cut to its bound"
+            );
+        }
+    }
+
     /// One event from `.../events` (live or republished, maybe a duplicate).
-    pub(crate) fn on_event(&mut self, envelope: Envelope, now: Instant, can_ask: bool) -> Need {
+    pub(crate) fn on_event(&mut self, mut envelope: Envelope, now: Instant, can_ask: bool) -> Need {
         self.version += 1;
+        if let Event::GameStarted(setup) = &mut envelope.event {
+            let cut = labels::bound_setup(setup);
+            self.said_cut(cut, &envelope.board);
+        }
         if self.is_new_journal(&envelope) {
             tracing::warn!(
                 "{}: a new journal (seq {} after {}, game {:?} after {:?}): following it",

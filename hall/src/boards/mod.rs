@@ -7,5 +7,6 @@ pub(crate) mod broadcast_delay;
 pub(crate) mod command_log;
 pub(crate) mod fleet_watch;
 pub(crate) mod hall_state;
+pub(crate) mod labels;
 pub(crate) mod mqtt_client;
 pub(crate) mod snapshot_watch;

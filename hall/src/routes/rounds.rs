@@ -228,7 +228,10 @@ pub(crate) fn zip_record(
 
 /// `s` with every character but ASCII letters, digits and `-` made `_`: a file name.
 pub(crate) fn sanitize(s: &str) -> String {
+    // 64 at most: a file name (issue 34; labels are bounded when the hall takes them, this
+    // is the second lock).
     s.chars()
+        .take(64)
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
                 c

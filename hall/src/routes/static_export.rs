@@ -63,12 +63,15 @@ pub(crate) struct ExportError {
 }
 
 /// What one pass wrote.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub(crate) struct Pass {
     /// Files written (renamed into place).
     pub(crate) files: usize,
     /// Bytes written.
     pub(crate) bytes: usize,
+    /// The first file that could not be written, if any: the pass went on with the others
+    /// (issue 34: one bad file must not stop a pass), and the file is tried again next.
+    pub(crate) failed: Option<ExportError>,
 }
 
 /// The export folder and what is in it already.
@@ -113,7 +116,7 @@ impl Exporter {
     }
 
     /// One pass: writes what changed on the public side since the last pass.
-    pub(crate) fn sync(&mut self, app: &App) -> Result<Pass, ExportError> {
+    pub(crate) fn sync(&mut self, app: &App) -> Pass {
         let mut pass = Pass::default();
         // The export's pages speak the hall's default language (`[hall] lang`): a static
         // server reads no `?lang=` nor cookie, so they show no language switch.
@@ -122,8 +125,7 @@ impl Exporter {
             switch: false,
         };
         if !self.started {
-            self.write(&mut pass, "index.html", render.page(OVERVIEW).as_bytes())?;
-            self.started = true;
+            self.started = self.write(&mut pass, "index.html", render.page(OVERVIEW).as_bytes());
         }
         // What to write is read under the lock; the disk is written after.
         let (boards_json, feeds) = {
@@ -135,14 +137,15 @@ impl Exporter {
                 .collect();
             (hall.boards_json_text(Instant::now()), feeds)
         };
-        self.write(&mut pass, "api/boards", boards_json.as_bytes())?;
+        self.write(&mut pass, "api/boards", boards_json.as_bytes());
         for (key, feed) in feeds {
             if let Some(analysis) = &self.analysis {
                 let text = analysis_value(analysis, &key).to_string();
                 if self.analysed.get(&key) != Some(&text) {
                     let path = format!("board/{}/{}/api/analysis", key.tournament, key.board);
-                    self.write(&mut pass, &path, text.as_bytes())?;
-                    self.analysed.insert(key.clone(), text);
+                    if self.write(&mut pass, &path, text.as_bytes()) {
+                        self.analysed.insert(key.clone(), text);
+                    }
                 }
             }
             let last = feed.last_seq();
@@ -151,24 +154,27 @@ impl Exporter {
                 continue;
             }
             let base = format!("board/{}/{}", key.tournament, key.board);
+            let mut written = true;
             if done.is_none() {
                 let page = PageOptions::default().page(render).replacen(
                     "<head>",
                     &format!("<head>\n{STATIC_MARK}"),
                     1,
                 );
-                self.write(&mut pass, &format!("{base}/index.html"), page.as_bytes())?;
+                written &= self.write(&mut pass, &format!("{base}/index.html"), page.as_bytes());
             }
             let events = serde_json::to_vec(&feed.events_after(0)).unwrap_or_default();
-            self.write(&mut pass, &format!("{base}/events.json"), &events)?;
-            self.write(
+            written &= self.write(&mut pass, &format!("{base}/events.json"), &events);
+            written &= self.write(
                 &mut pass,
                 &format!("{base}/game.sgf"),
                 feed.sgf().as_bytes(),
-            )?;
+            );
             let state = feed.state().to_string();
-            self.write(&mut pass, &format!("{base}/api/state"), state.as_bytes())?;
-            self.boards.insert(key, last);
+            written &= self.write(&mut pass, &format!("{base}/api/state"), state.as_bytes());
+            if written {
+                self.boards.insert(key, last);
+            }
         }
         let rounds = rounds::rounds(app);
         let mut rounds_changed = false;
@@ -177,33 +183,37 @@ impl Exporter {
                 continue;
             }
             rounds_changed = true;
-            if let Some(Ok(zip)) = super::round_zip::round_zip_bytes(app, &round, false) {
-                let name = rounds::zip_link(&round);
-                self.write(&mut pass, name.trim_start_matches('/'), &zip)?;
+            let written = match super::round_zip::round_zip_bytes(app, &round, false) {
+                Some(Ok(zip)) => {
+                    let name = rounds::zip_link(&round);
+                    self.write(&mut pass, name.trim_start_matches('/'), &zip)
+                }
+                _ => true,
+            };
+            if written {
+                self.rounds.insert(round, (games, finished));
             }
-            self.rounds.insert(round, (games, finished));
         }
         if rounds_changed || !self.rounds_page {
-            self.rounds_page = true;
             let page = rounds::rounds_html(app, render);
-            self.write(&mut pass, "rounds/index.html", page.as_bytes())?;
             let list = rounds::rounds_value(app).to_string();
-            self.write(&mut pass, "api/rounds", list.as_bytes())?;
+            self.rounds_page = self.write(&mut pass, "rounds/index.html", page.as_bytes())
+                & self.write(&mut pass, "api/rounds", list.as_bytes());
         }
-        self.sync_feed(&mut pass, app)?;
-        Ok(pass)
+        self.sync_feed(&mut pass, app);
+        pass
     }
 
     /// A pass of the round feed alone (see [`FEED_EVERY`]).
-    pub(crate) fn sync_feed_only(&mut self, app: &App) -> Result<Pass, ExportError> {
+    pub(crate) fn sync_feed_only(&mut self, app: &App) -> Pass {
         let mut pass = Pass::default();
-        self.sync_feed(&mut pass, app)?;
-        Ok(pass)
+        self.sync_feed(&mut pass, app);
+        pass
     }
 
     /// The round feed's files whose bytes changed since the last pass, each with its
     /// gzipped copy, and the mark of a finished game.
-    fn sync_feed(&mut self, pass: &mut Pass, app: &App) -> Result<(), ExportError> {
+    fn sync_feed(&mut self, pass: &mut Pass, app: &App) {
         let files = {
             let mut feed = lock_feed(&app.feed);
             feed.refresh(app);
@@ -222,13 +232,17 @@ impl Exporter {
             };
             // The bytes first, then the mark: a cache that fetches the file between the two
             // keeps it a second (and asks again), never old bytes for a year.
-            self.write_feed_file(pass, &path, &file, modified)?;
+            if !self.write_feed_file(pass, &path, &file, modified) {
+                continue;
+            }
             let was_finished = self.feed.get(&path).is_some_and(|w| w.finished);
             let game_file = path.starts_with("feed/round/") && !path.ends_with("/index.json");
             if game_file && file.finished != was_finished {
                 let mark = format!("{path}.final");
                 if file.finished {
-                    self.write(pass, &mark, b"")?;
+                    if !self.write(pass, &mark, b"") {
+                        continue;
+                    }
                 } else {
                     let _ = std::fs::remove_file(self.path_of(&mark));
                 }
@@ -243,7 +257,6 @@ impl Exporter {
                 },
             );
         }
-        Ok(())
     }
 
     /// One file of the feed and its `.gz`, with `modified` as their modification time.
@@ -253,9 +266,9 @@ impl Exporter {
         path: &str,
         file: &FeedFile,
         modified: std::time::SystemTime,
-    ) -> Result<(), ExportError> {
-        self.write_at(pass, &format!("{path}.gz"), &file.gzip, Some(modified))?;
-        self.write_at(pass, path, &file.body, Some(modified))
+    ) -> bool {
+        self.write_at(pass, &format!("{path}.gz"), &file.gzip, Some(modified))
+            && self.write_at(pass, path, &file.body, Some(modified))
     }
 
     /// The path of `relative` (`/`-separated) under the folder.
@@ -266,8 +279,9 @@ impl Exporter {
     }
 
     /// Writes `bytes` to `relative` (a `/`-separated path under the folder): into a
-    /// temporary file beside it, then renamed over it.
-    fn write(&self, pass: &mut Pass, relative: &str, bytes: &[u8]) -> Result<(), ExportError> {
+    /// temporary file beside it, then renamed over it. Whether it was; if not, the pass
+    /// keeps the first error and goes on.
+    fn write(&self, pass: &mut Pass, relative: &str, bytes: &[u8]) -> bool {
         self.write_at(pass, relative, bytes, None)
     }
 
@@ -275,6 +289,25 @@ impl Exporter {
     fn write_at(
         &self,
         pass: &mut Pass,
+        relative: &str,
+        bytes: &[u8],
+        modified: Option<std::time::SystemTime>,
+    ) -> bool {
+        match self.try_write_at(relative, bytes, modified) {
+            Ok(()) => {
+                pass.files += 1;
+                pass.bytes += bytes.len();
+                true
+            }
+            Err(e) => {
+                pass.failed.get_or_insert(e);
+                false
+            }
+        }
+    }
+
+    fn try_write_at(
+        &self,
         relative: &str,
         bytes: &[u8],
         modified: Option<std::time::SystemTime>,
@@ -296,10 +329,7 @@ impl Exporter {
             file.set_modified(t).map_err(error)?;
         }
         drop(file);
-        std::fs::rename(&tmp, &path).map_err(error)?;
-        pass.files += 1;
-        pass.bytes += bytes.len();
-        Ok(())
+        std::fs::rename(&tmp, &path).map_err(error)
     }
 }
 
@@ -339,9 +369,9 @@ pub(crate) fn spawn(
                 return;
             };
             exporter = Some(e);
-            match result {
-                Ok(_) => said.clear(),
-                Err(err) => {
+            match result.failed {
+                None => said.clear(),
+                Some(err) => {
                     let line = err.to_string();
                     if line != said {
                         tracing::warn!("{line}");
