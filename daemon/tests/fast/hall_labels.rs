@@ -119,3 +119,102 @@ async fn long_labels_are_cut_and_a_file_that_cannot_be_written_stops_no_pass() {
     hall.stop();
     board.stop();
 }
+
+/// Issue 34, item 7: with `[tournament]`, a board's game sits at its board's table. Board
+/// `hall1-03` (table 3) sets up a game saying table 5, after table 5's board began its own:
+/// before, the feed's `round/1/5` files became `hall1-03`'s game (the one set up last at a
+/// table wins), and table 5's game left the feed.
+#[tokio::test]
+async fn a_board_that_says_another_table_keeps_its_own() {
+    let Some(mosq) = Mosquitto::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tournament/tests/data/opengotha/tournoi-chinois.xml"),
+        dir.join("cup.xml"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("hall.toml"),
+        "[tournament]\nfile = \"cup.xml\"\nboards = \"hall1-{table:02}\"\nid = \"cup\"\n",
+    )
+    .unwrap();
+    let config = HallConfig::load(&dir.join("hall.toml")).unwrap();
+    let hall = tengen_hall::start(&mosq.url(), "127.0.0.1:0", &config)
+        .await
+        .expect("hall starts");
+    let addr = hall.addr;
+    let boards = Subscriber::connect(&mosq.url(), "boards", &["nothing/here"]).await;
+    for b in ["hall1-03", "hall1-05"] {
+        let status = json!({"state": "online", "version": "0.1.0", "board": b});
+        boards
+            .client
+            .publish(
+                format!("tengen/cup/{b}/status"),
+                QoS::AtLeastOnce,
+                true,
+                status.to_string().into_bytes(),
+            )
+            .await
+            .unwrap();
+    }
+    wait_for("both boards in the hall", || async {
+        let v = get(addr, "/api/boards", &[]).await.json();
+        (v.as_array().map(Vec::len) == Some(2)).then_some(())
+    })
+    .await;
+    let game = |board: &str, game: &str, seq: u64, black: &str| {
+        let mut e = env(
+            board,
+            seq,
+            Event::GameStarted(GameSetup {
+                black: black.into(),
+                white: "White".into(),
+                round: "1".into(),
+                table: "5".into(),
+                ..GameSetup::default()
+            }),
+        );
+        e.game = game.into();
+        e
+    };
+    // Table 5's own game, then hall1-03's, saying table 5, a second later.
+    let own = game("hall1-05", "r1-t5", 1, "Table Five");
+    let mut other = game("hall1-03", "r1-t3", 1, "Posing");
+    other.time = other.time.plus(1000);
+    for (b, e) in [("hall1-05", own), ("hall1-03", other)] {
+        boards
+            .client
+            .publish(
+                format!("tengen/cup/{b}/events"),
+                QoS::AtLeastOnce,
+                false,
+                serde_json::to_vec(&e).unwrap(),
+            )
+            .await
+            .unwrap();
+    }
+    let index = wait_for("both games in the feed", || async {
+        let r = get(addr, "/feed/round/1/index.json", &[]).await;
+        let v: Value = serde_json::from_slice(&r.body).unwrap_or_default();
+        (v["games"].as_array().map(Vec::len) == Some(2)).then_some(v)
+    })
+    .await;
+    let seats: Vec<(Value, Value)> = index["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["table"].clone(), g["board"].clone()))
+        .collect();
+    assert_eq!(
+        seats,
+        [(json!(3), json!("hall1-03")), (json!(5), json!("hall1-05"))]
+    );
+    let five = get(addr, "/feed/round/1/5.sgf", &[]).await.text();
+    assert!(five.contains("PB[Table Five]"), "{five}");
+    hall.stop();
+    boards.stop();
+}

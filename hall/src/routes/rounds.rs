@@ -101,7 +101,9 @@ fn released(g: &GameInfo, policy: Option<&DelayPolicy>, now: Timestamp) -> bool 
 
 /// The games of `round` (every round when `None`) that the public may see, each once;
 /// with their SGFs when `sgf`. A void game is left out, unless `arbiters` (the arbiters'
-/// zip keeps it, marked).
+/// zip keeps it, marked). With `[tournament]`, a game's round is its pairing's
+/// ([`crate::tournament::link::TournamentLink::round_of`]), not its board's label alone
+/// (issue 34).
 pub(crate) fn round_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
     games_of(app, round, sgf, false)
 }
@@ -132,6 +134,13 @@ pub(crate) fn arbiters_games(app: &App, round: &str) -> Vec<(BoardKey, String)> 
 /// Every game of `round` the public may see, the void ones included.
 fn all_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
     let in_round = |r: &str| !r.is_empty() && round.is_none_or(|x| x == r);
+    let seated = |key: &BoardKey, game: &str, label: &str| -> String {
+        let paired = app.tournament.as_ref().and_then(|link| {
+            let link = link.lock().unwrap_or_else(|p| p.into_inner());
+            link.round_of(key, game, label)
+        });
+        paired.map_or_else(|| label.to_string(), |r| r.to_string())
+    };
     let (current, policy) = {
         let h = lock(&app.hall);
         (h.current_games(sgf), h.delay_policy())
@@ -141,7 +150,11 @@ fn all_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
     if let Some(shared) = &app.archive {
         let a = archive::lock(shared);
         let now = Timestamp::now();
-        for g in a.games().into_iter().filter(|g| in_round(&g.round)) {
+        for mut g in a.games() {
+            g.round = seated(&g.key, &g.game, &g.round);
+            if !in_round(&g.round) {
+                continue;
+            }
             let name = zip_name(&g.key, &g.game);
             if released(&g, policy.as_ref(), now) {
                 out.push(RoundGame {
@@ -176,7 +189,8 @@ fn all_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
             seen.insert((g.key, g.game));
         }
     }
-    for c in current {
+    for mut c in current {
+        c.round = seated(&c.key, &c.game, &c.round);
         if !in_round(&c.round) || seen.contains(&(c.key.clone(), c.game.clone())) {
             continue;
         }

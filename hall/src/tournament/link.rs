@@ -519,6 +519,35 @@ impl TournamentLink {
                 .is_none_or(|id| id == key.tournament)
     }
 
+    /// The table whose board `key` is, by the `[tournament] boards` pattern (and id).
+    pub(crate) fn table_of(&self, key: &BoardKey) -> Option<u32> {
+        let tournament = self.section.id.as_deref();
+        if tournament.is_some_and(|id| id != key.tournament) {
+            return None;
+        }
+        self.section.boards.table_of(&key.board)
+    }
+
+    /// The round board `key`'s game `game` is of, from the pairings (issue 34: never from
+    /// the board's own labels alone): the round of its id (`r{R}-t{T}`, T its board's table),
+    /// else `label`, when the file pairs that round at its board's table; `None` when the
+    /// file has no such pairing.
+    pub(crate) fn round_of(&self, key: &BoardKey, game: &str, label: &str) -> Option<u32> {
+        let table = self.table_of(key)?;
+        let by_id = round_and_table(game)
+            .filter(|&(_, t)| t == table)
+            .map(|(r, _)| r);
+        let paired = |r: u32| {
+            self.tournament
+                .games()
+                .any(|g| g.round == r && g.table == table)
+        };
+        by_id
+            .into_iter()
+            .chain(label.parse::<u32>().ok())
+            .find(|&r| paired(r))
+    }
+
     /// The result an arbiter confirmed for game `game` of board `key`, when that is a game
     /// of the file on its table's board.
     pub(crate) fn confirmed_for(&self, key: &BoardKey, game: &str) -> Option<GameResult> {
@@ -1091,6 +1120,23 @@ mod tests {
 
     fn tables(v: &[Planned]) -> Vec<u32> {
         v.iter().map(|p| p.table).collect()
+    }
+
+    #[test]
+    fn a_boards_round_and_table_come_from_its_tables_pairing() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = link(dir.path());
+        let k = |t: &str, b: &str| BoardKey::new(t, b).unwrap();
+        assert_eq!(l.table_of(&k("cup", "hall1-03")), Some(3));
+        assert_eq!(l.table_of(&k("other", "hall1-03")), None);
+        assert_eq!(l.table_of(&k("cup", "viewer")), None);
+        // Its id's round at its own table, else its label, when the file pairs it.
+        assert_eq!(l.round_of(&k("cup", "hall1-03"), "r1-t3", "9"), Some(1));
+        assert_eq!(l.round_of(&k("cup", "hall1-03"), "r1-t5", "1"), Some(1));
+        assert_eq!(l.round_of(&k("cup", "hall1-03"), "mine", "1"), Some(1));
+        // Round 2 is not paired in this file; table 13 does not exist.
+        assert_eq!(l.round_of(&k("cup", "hall1-03"), "r2-t3", "2"), None);
+        assert_eq!(l.round_of(&k("cup", "hall1-13"), "r1-t13", "1"), None);
     }
 
     #[test]

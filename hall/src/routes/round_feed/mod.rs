@@ -280,7 +280,16 @@ impl RoundFeed {
                 (now_stamp, events)
             }
         };
-        let files = game_files(&g.key, &g.game, &events, confirmed);
+        let mut files = game_files(&g.key, &g.game, &events, confirmed);
+        // With `[tournament]` a board's game sits at its board's table (issue 34: a board
+        // that says another table's number cannot take that table's place).
+        let table = app.tournament.as_ref().and_then(|link| {
+            let link = link.lock().unwrap_or_else(|p| p.into_inner());
+            link.table_of(&g.key)
+        });
+        if let (Some(t), Some(f)) = (table, files.as_mut()) {
+            f.line["table"] = json!(t);
+        }
         let name = match files.as_ref().and_then(|f| f.line.get("table")) {
             Some(Value::Number(n)) => n.to_string(),
             Some(Value::String(t)) if !t.is_empty() => sanitize(t),
