@@ -64,19 +64,22 @@ impl FleetWatch {
 
     /// Looks at every board at `now` (`wall` on this machine's clock); `order` is the hall's
     /// message count, for sorting. Raises `board_offline` for a board in play that is
-    /// silent, clears it for a board heard again or no longer in play.
+    /// silent (unless `may_raise` is false: the hall's own link to the broker is just back,
+    /// see [`crate::boards::hall_state::HallState::broker_link`]), clears it for a board
+    /// heard again or no longer in play.
     pub(crate) fn check(
         &mut self,
         boards: &BTreeMap<BoardKey, BoardView>,
         now: Instant,
         wall: Timestamp,
         order: u64,
+        may_raise: bool,
     ) -> Changes {
         let mut changes = Changes::default();
         for (key, board) in boards {
             let silent = board.in_play() && board.silent(now, self.silence);
             match (silent, self.open.contains_key(key)) {
-                (true, false) => {
+                (true, false) if may_raise => {
                     self.raised += 1;
                     let quiet = board
                         .last_heard()
@@ -191,12 +194,15 @@ mod tests {
         boards.insert(key("idle"), idle);
         let mut w = FleetWatch::new(Duration::from_secs(15));
         let at = |s| t0 + Duration::from_secs(s);
-        assert_eq!(w.check(&boards, at(14), T0, 1), Changes::default());
-        let c = w.check(&boards, at(15), T0.plus(15_000), 2);
+        assert_eq!(w.check(&boards, at(14), T0, 1, true), Changes::default());
+        let c = w.check(&boards, at(15), T0.plus(15_000), 2, true);
         assert_eq!(c.raised, vec![key("b1")], "only the board in play");
         let (id, since, order) = w.alert(&key("b1")).expect("open");
         assert_eq!((id, since, order), ("h1", T0, 2), "since its last word");
-        assert!(w.check(&boards, at(20), T0, 3).raised.is_empty(), "once");
+        assert!(
+            w.check(&boards, at(20), T0, 3, true).raised.is_empty(),
+            "once"
+        );
         let a = w.alert_json(&key("b1"), T0.plus(20_000)).expect("json");
         assert_eq!(a["code"], "board_offline");
         assert!(a["message"].as_str().unwrap_or("").contains("20 s"));
@@ -204,7 +210,7 @@ mod tests {
         if let Some(b) = boards.get_mut(&key("b1")) {
             b.heard(at(21));
         }
-        let c = w.check(&boards, at(21), T0, 4);
+        let c = w.check(&boards, at(21), T0, 4, true);
         assert_eq!(c.cleared, vec![key("b1")]);
         assert!(w.alert(&key("b1")).is_none());
     }
@@ -218,23 +224,23 @@ mod tests {
         if let Some(b) = boards.get_mut(&key("b1")) {
             b.on_status("offline");
         }
-        assert_eq!(w.check(&boards, t0, T0, 1).raised, vec![key("b1")]);
+        assert_eq!(w.check(&boards, t0, T0, 1, true).raised, vec![key("b1")]);
         assert!(!w.dismiss(&key("b1"), "h9"), "no such alert");
         assert!(w.dismiss(&key("b1"), "h1"));
         assert!(w.alert(&key("b1")).is_none(), "dismissed");
         assert!(
-            w.check(&boards, t0, T0, 2).raised.is_empty(),
+            w.check(&boards, t0, T0, 2, true).raised.is_empty(),
             "not raised again"
         );
         if let Some(b) = boards.get_mut(&key("b1")) {
             b.on_status("online");
             b.heard(t0);
         }
-        assert_eq!(w.check(&boards, t0, T0, 3).cleared, vec![key("b1")]);
+        assert_eq!(w.check(&boards, t0, T0, 3, true).cleared, vec![key("b1")]);
         if let Some(b) = boards.get_mut(&key("b1")) {
             b.on_status("offline");
         }
-        assert_eq!(w.check(&boards, t0, T0, 4).raised, vec![key("b1")]);
+        assert_eq!(w.check(&boards, t0, T0, 4, true).raised, vec![key("b1")]);
         assert_eq!(w.alert(&key("b1")).map(|a| a.0), Some("h2"), "a new one");
     }
 
@@ -254,6 +260,6 @@ mod tests {
         let mut boards = BTreeMap::new();
         boards.insert(key("b1"), b);
         let mut w = FleetWatch::new(Duration::from_secs(15));
-        assert!(w.check(&boards, t0, T0, 1).raised.is_empty());
+        assert!(w.check(&boards, t0, T0, 1, true).raised.is_empty());
     }
 }

@@ -61,6 +61,12 @@ pub struct HallState {
     delay: Option<Delay>,
     /// Whether commentators see the boards live (`[hall] commentary = "live"`).
     live_commentary: bool,
+    /// The hall's own link to the broker is down: every board is silent to it, and the
+    /// fleet watch holds its alerts (issue 34).
+    link_down: bool,
+    /// When the link came back: boards are not judged silent before `board_silence_s`
+    /// after it (they speak again as the subscriptions are made).
+    link_back_at: Option<Instant>,
     /// The events the boards followed, for the archive (`None`: the hall keeps none).
     archived: Option<Vec<(BoardKey, Envelope)>>,
     /// Which arbiter took which open alert (board, alert id), so the other consoles see
@@ -114,6 +120,8 @@ impl HallState {
             messages: 0,
             delay: None,
             live_commentary: false,
+            link_down: false,
+            link_back_at: None,
             archived: None,
             taken: BTreeMap::new(),
             public_watch: None,
@@ -466,10 +474,29 @@ impl HallState {
         out
     }
 
+    /// The hall's own link to the broker went down (`up` false) or came up at `now`. While it
+    /// is down the fleet watch holds its alerts (a board is not offline because the hall
+    /// hears nothing), and for `board_silence_s` after it is back it raises none (the boards
+    /// are heard again as the hall subscribes; one still silent then is raised).
+    pub(crate) fn broker_link(&mut self, up: bool, now: Instant) {
+        self.link_down = !up;
+        if up {
+            self.link_back_at = Some(now);
+        }
+    }
+
     /// Raises `board_offline` for the boards in play gone silent, clears it for those
-    /// heard again; logs both.
+    /// heard again; logs both. Held while the hall's own broker link is down.
     fn watch_fleet(&mut self, now: Instant, wall: Timestamp) {
-        let changes = self.fleet.check(&self.boards, now, wall, self.messages);
+        if self.link_down {
+            return;
+        }
+        let may_raise = self
+            .link_back_at
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.fleet.silence());
+        let changes = self
+            .fleet
+            .check(&self.boards, now, wall, self.messages, may_raise);
         for key in &changes.raised {
             let (table, black, white) = self
                 .boards
@@ -1730,6 +1757,44 @@ mod tests {
         assert!(h.dismiss_hall_alert(&key, "nope").is_err());
         h.dismiss_hall_alert(&key, &id).expect("dismissed");
         assert_eq!(h.alerts_json(), json!([]));
+    }
+
+    /// Issue 34: the hall's own broker link down is not every board offline. Before, a
+    /// link down for longer than `board_silence_s` raised `board_offline` for every board in
+    /// play, and the reconnection cleared them all.
+    #[test]
+    fn the_fleet_watch_holds_its_alerts_while_the_halls_own_link_is_down() {
+        let t0 = Instant::now();
+        let wall = Timestamp::parse("2026-11-29T13:45:01Z").unwrap();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut h = HallState::new("tengen", None, "h").with_board_silence(Duration::from_secs(15));
+        h.broker_link(true, t0);
+        in_play(&mut h, "b1", t0);
+        in_play(&mut h, "b2", t0);
+        h.broker_link(false, at(5));
+        for s in [10, 20, 40, 60] {
+            h.tick_at(at(s), wall);
+            assert_eq!(h.alerts_json(), json!([]), "link down, {s} s");
+        }
+        // Back at 61 s: b1 speaks as the hall subscribes again, b2 does not.
+        h.broker_link(true, at(61));
+        h.on_message("tengen/t/b1/status", br#"{"state":"online"}"#, at(61));
+        h.tick_at(at(62), wall);
+        assert_eq!(h.alerts_json(), json!([]), "nothing raised on the way back");
+        h.on_message("tengen/t/b1/status", br#"{"state":"online"}"#, at(70));
+        h.tick_at(at(76), wall);
+        let boards: Vec<Value> = h
+            .alerts_json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["board"].clone())
+            .collect();
+        assert_eq!(
+            boards,
+            [json!("b2")],
+            "the one still silent, once the hall has listened"
+        );
     }
 
     #[test]

@@ -186,6 +186,7 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
                 backoff.reset();
                 connected = true;
                 link.connected();
+                lock(&hall).broker_link(true, Instant::now());
                 let paths: Vec<&str> = filter.iter().map(|f| f.path.as_str()).collect();
                 tracing::info!("hall connected; subscribing to {}", paths.join(" "));
                 if client.try_subscribe_many(filter.clone()).is_err() {
@@ -208,6 +209,7 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
             Err(e) => {
                 // Said once per reason (LinkReport), not on every retry.
                 if std::mem::take(&mut connected) {
+                    lock(&hall).broker_link(false, Instant::now());
                     link.lost(&e.to_string());
                 } else {
                     link.failed(explain(&e, &target));
