@@ -11,6 +11,12 @@
 //! renamed, so a file there is complete. One game at a time, after the game has been over
 //! for a few seconds (its board's last block written); a board that cannot answer is asked
 //! again later, [`ATTEMPTS`] times.
+//!
+//! How far it asks is bounded by what the board journalled, not by its clock (issue 34): the
+//! game's events give its length, at most [`LONGEST_MS`], and the asking stops once
+//! [`EMPTY_WINDOWS`] windows in a row hold nothing after the frames' last record (a board
+//! writes a key block every minute while it records). A board whose clock jumped a year
+//! mid-game costs a few windows, not a quarter of a million.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -31,6 +37,11 @@ const POLL: Duration = Duration::from_secs(3);
 const TAIL_MS: u64 = 2_000;
 /// How long after the hall first sees a game over it fetches the game's frames.
 const SETTLE: Duration = Duration::from_secs(3);
+/// The longest game the hall fetches the frames of (ms): twelve hours.
+pub(crate) const LONGEST_MS: u64 = 12 * 60 * 60 * 1000;
+/// Windows in a row with no record, after the frames' last, that end the fetch (ten
+/// minutes: a board's restart mid-game leaves a gap of a minute or two).
+const EMPTY_WINDOWS: u32 = 5;
 /// How many times a game is tried before the hall gives up on its frames.
 pub(crate) const ATTEMPTS: u32 = 5;
 /// How long after a failed try the next comes.
@@ -105,21 +116,38 @@ pub(crate) fn spawn(app: App) {
     });
 }
 
+/// The windows to ask for, in order, of a game whose events span `span_ms`: its length
+/// and a tail, at most [`LONGEST_MS`].
+fn windows(span_ms: u64) -> impl Iterator<Item = (u64, u64)> {
+    let end = span_ms.saturating_add(TAIL_MS).min(LONGEST_MS);
+    (0..=end)
+        .step_by(usize::try_from(WINDOW_MS).unwrap_or(usize::MAX))
+        .map(move |from| (from, (from + WINDOW_MS - 1).min(end)))
+}
+
+/// Whether the windows asked so far (`seen`: whether each held a record) show the frames
+/// have ended: [`EMPTY_WINDOWS`] empty ones in a row after one that was not.
+fn frames_ended(seen: &[bool]) -> bool {
+    let empty_run = seen.iter().rev().take_while(|s| !**s).count();
+    empty_run >= EMPTY_WINDOWS as usize && seen.iter().any(|s| *s)
+}
+
 /// Fetches the whole of `game` from its board and writes it; the file's size.
 async fn keep(app: &App, game: &FramesDue) -> Result<usize, KeepError> {
-    let end = game.last_time.since(game.started) + TAIL_MS;
     let mut file = Vec::new();
-    let mut from = 0;
-    while from <= end {
-        let to = (from + WINDOW_MS - 1).min(end);
+    let mut seen = Vec::new();
+    for (from, to) in windows(game.last_time.since(game.started)) {
         let part = ask_bytes(app, &game.key, None, from, to, Some(game.game.clone())).await?;
+        seen.push(FramesRecord::parse(&part).is_ok_and(|r| r.span().is_some()));
         let body = if file.is_empty() {
             &part[..]
         } else {
             part.strip_prefix(&MAGIC[..]).unwrap_or(&part[..])
         };
         file.extend_from_slice(body);
-        from = to + 1;
+        if frames_ended(&seen) {
+            break;
+        }
     }
     FramesRecord::parse(&file)?;
     write_whole(&game.path, &file).map_err(|source| KeepError::Write {
@@ -137,4 +165,38 @@ fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     f.write_all(bytes)?;
     f.sync_all()?;
     std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_windows_cover_the_game_and_are_bounded_whatever_its_clock_says() {
+        let w: Vec<(u64, u64)> = windows(300_000).collect();
+        assert_eq!(
+            w,
+            [(0, 119_999), (120_000, 239_999), (240_000, 302_000)],
+            "five minutes and the tail"
+        );
+        assert_eq!(windows(0).collect::<Vec<_>>(), [(0, TAIL_MS)]);
+        // A board whose clock jumped a year: twelve hours at most (361 windows, the last
+        // of a single millisecond).
+        let year = 365 * 24 * 3600 * 1000;
+        assert_eq!(windows(year).count(), 361);
+        assert_eq!(windows(year).last().map(|(_, to)| to), Some(LONGEST_MS));
+    }
+
+    #[test]
+    fn the_fetch_ends_after_ten_minutes_of_nothing_past_the_frames() {
+        assert!(
+            !frames_ended(&[false; 8]),
+            "nothing yet: the record may start late"
+        );
+        assert!(!frames_ended(&[true, true, false, false, false, false]));
+        assert!(frames_ended(&[
+            true, true, false, false, false, false, false
+        ]));
+        assert!(!frames_ended(&[true, false, false, true, false]));
+    }
 }
