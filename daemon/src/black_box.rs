@@ -82,6 +82,48 @@ pub enum FramesReadError {
         /// What is wrong.
         source: tengen_protocol::frames::FramesError,
     },
+    /// [`READS_AT_ONCE`] windows were being read for [`READ_WAIT`]: asked again later.
+    #[error("the board is reading {READS_AT_ONCE} windows of its black box already: ask again")]
+    Busy,
+}
+
+/// Windows of the black box read at once on a board (each holds its window's bytes and
+/// decodes them, on a thread beside the scan loop); more wait their turn (issue 34: 120
+/// requests at once took a board from 15 MB to 2 GB).
+pub const READS_AT_ONCE: usize = 2;
+/// How long a read waits for its turn before it is refused ([`FramesReadError::Busy`]).
+pub const READ_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The windows being read now, and the wait for a turn.
+static READING: (std::sync::Mutex<usize>, std::sync::Condvar) =
+    (std::sync::Mutex::new(0), std::sync::Condvar::new());
+
+/// A turn to read a window, given back when dropped.
+struct ReadTurn;
+
+impl ReadTurn {
+    /// Waits up to [`READ_WAIT`] for one of the [`READS_AT_ONCE`] turns.
+    fn take() -> Result<ReadTurn, FramesReadError> {
+        let (count, freed) = &READING;
+        let reading = count.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut reading, _) = freed
+            .wait_timeout_while(reading, READ_WAIT, |n| *n >= READS_AT_ONCE)
+            .unwrap_or_else(|p| p.into_inner());
+        if *reading >= READS_AT_ONCE {
+            return Err(FramesReadError::Busy);
+        }
+        *reading += 1;
+        Ok(ReadTurn)
+    }
+}
+
+impl Drop for ReadTurn {
+    fn drop(&mut self) {
+        let (count, freed) = &READING;
+        let mut reading = count.lock().unwrap_or_else(|p| p.into_inner());
+        *reading = reading.saturating_sub(1);
+        freed.notify_one();
+    }
 }
 
 /// Reads a frames file whole (a writer may be appending: its unfinished tail is left out).
@@ -91,9 +133,98 @@ pub fn read(path: &Path) -> Result<FramesRecord, FramesReadError> {
 
 /// Reads what the window `from..=to` of a frames file needs
 /// ([`FramesRecord::parse_window`]): what every reader of a window uses, so that a window
-/// of a four-hour noisy game costs a minute's changes, not the game's.
+/// of a four-hour noisy game costs a minute's changes, not the game's. Only the window's
+/// blocks are read from the disk ([`window_bytes`]), and at most [`READS_AT_ONCE`] windows
+/// at once.
 pub fn read_window(path: &Path, from: Millis, to: Millis) -> Result<FramesRecord, FramesReadError> {
-    read_with(path, |bytes| FramesRecord::parse_window(bytes, from, to))
+    let _turn = ReadTurn::take()?;
+    let io = |source| FramesReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bytes = window_bytes(path, from, to).map_err(io)?;
+    FramesRecord::parse_window(&bytes, from, to).map_err(|source| FramesReadError::Format {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The bytes of the frames file at `path` that the window `from..=to` needs: its magic
+/// and first header, then its records from the last key block at or before `from` to the
+/// last block that starts at or before `to`. Each record's head (its length and the first
+/// bytes of its payload) is read to find them; the other blocks are skipped on the disk,
+/// unread and unchecked. A file whose records cannot be walked so (a damaged length) is
+/// read whole, for [`FramesRecord::parse_window`] to deal with as it does.
+pub fn window_bytes(path: &Path, from: Millis, to: Millis) -> std::io::Result<Vec<u8>> {
+    use std::io::{BufReader, Read, Seek, SeekFrom};
+    use tengen_protocol::frames::{record_head, RecordHead, RECORD_HEAD_LEN};
+    use tengen_protocol::framing::{HEADER_LEN, MAX_PAYLOAD};
+
+    let file = File::open(path)?;
+    let size = file.metadata()?.len();
+    let mut r = BufReader::with_capacity(64 * 1024, file);
+    let mut magic = [0u8; 8];
+    if r.read_exact(&mut magic).is_err() || &magic != MAGIC {
+        return std::fs::read(path);
+    }
+    // (offset, whole length, what it is)
+    let mut records: Vec<(u64, u64, RecordHead)> = Vec::new();
+    let mut at = MAGIC.len() as u64;
+    let mut head = [0u8; HEADER_LEN + RECORD_HEAD_LEN];
+    while at + HEADER_LEN as u64 <= size {
+        let want = (size - at).min(head.len() as u64) as usize;
+        r.read_exact(&mut head[..want])?;
+        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as u64;
+        if len == 0 || len > MAX_PAYLOAD as u64 {
+            return std::fs::read(path);
+        }
+        let whole = HEADER_LEN as u64 + len;
+        if at + whole > size {
+            break; // a torn tail, or a writer at work
+        }
+        let payload = &head[HEADER_LEN..want.min(HEADER_LEN + len as usize)];
+        let Some(kind) = record_head(payload) else {
+            return std::fs::read(path);
+        };
+        records.push((at, whole, kind));
+        at += whole;
+        r.seek(SeekFrom::Start(at))?;
+    }
+    let start_of = |i: usize| match records[i].2 {
+        RecordHead::Block { ms, .. } => Some(ms),
+        RecordHead::Header => None,
+    };
+    let first = (0..records.len())
+        .rev()
+        .find(|&i| matches!(records[i].2, RecordHead::Block { key: true, ms } if ms <= from))
+        .or_else(|| (0..records.len()).find(|&i| start_of(i).is_some()));
+    let mut out = MAGIC.to_vec();
+    let mut take = |out: &mut Vec<u8>, from: u64, len: u64| -> std::io::Result<()> {
+        r.seek(SeekFrom::Start(from))?;
+        let mut buf = vec![0u8; usize::try_from(len).unwrap_or(usize::MAX)];
+        r.read_exact(&mut buf)?;
+        out.extend_from_slice(&buf);
+        Ok(())
+    };
+    let header = records.iter().find(|(_, _, k)| *k == RecordHead::Header);
+    let Some(first) = first else {
+        // No block: the header alone.
+        if let Some(&(o, len, _)) = header {
+            take(&mut out, o, len)?;
+        }
+        return Ok(out);
+    };
+    let last = (first..records.len())
+        .take_while(|&i| start_of(i).is_none_or(|ms| ms <= to))
+        .last()
+        .unwrap_or(first);
+    if let Some(&(o, len, _)) = header.filter(|(o, _, _)| *o < records[first].0) {
+        take(&mut out, o, len)?;
+    }
+    let (begin, _, _) = records[first];
+    let (end_at, end_len, _) = records[last];
+    take(&mut out, begin, end_at + end_len - begin)?;
+    Ok(out)
 }
 
 fn read_with(
@@ -437,5 +568,73 @@ mod tests {
         assert_eq!(file_name("r3-t07"), "r3-t07.frames");
         assert_eq!(file_name("../x y"), "_x_y.frames");
         assert_eq!(file_name(""), "game.frames");
+    }
+
+    /// A 3x3 game of `seconds` with a stone coming and going every second (a block each
+    /// second, a key block each minute), restarted once at half time; its file.
+    fn long_game(dir: &Path, seconds: u64) -> PathBuf {
+        let mut bb = BlackBox::new(dir);
+        for t in (0..seconds * 1000).step_by(250) {
+            if t == seconds * 500 {
+                bb = BlackBox::new(dir);
+            }
+            scan(&mut bb, t, Some(((t / 1000) % 9) as usize), t % 7_000 == 0);
+        }
+        let path = bb.path().expect("open").to_path_buf();
+        drop(bb);
+        path
+    }
+
+    #[test]
+    fn a_window_reads_only_its_blocks_and_reads_as_the_whole_file_does() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = long_game(dir.path(), 1_800);
+        let whole = std::fs::read(&path).expect("read");
+        for (from, to) in [
+            (0, 0),
+            (0, 60_000),
+            (600_123, 660_000),
+            (899_000, 901_000),
+            (1_799_000, 9_999_999),
+            (5_000_000, 6_000_000),
+        ] {
+            let part = window_bytes(&path, from, to).expect("read");
+            let mine = FramesRecord::parse_window(&part, from, to).expect("parse");
+            let all = FramesRecord::parse_window(&whole, from, to).expect("parse");
+            assert_eq!(
+                mine.json_lines(from, to),
+                all.json_lines(from, to),
+                "{from}..{to}"
+            );
+            if to - from <= 60_000 {
+                assert!(
+                    part.len() * 10 < whole.len(),
+                    "{from}..{to}: {} of {} bytes read",
+                    part.len(),
+                    whole.len()
+                );
+            }
+        }
+        let read = read_window(&path, 600_000, 660_000).expect("read");
+        assert_eq!(read.header().game, "r1/t1");
+    }
+
+    #[test]
+    fn windows_are_read_two_at_a_time() {
+        let _one = ReadTurn::take().expect("a turn");
+        let _two = ReadTurn::take().expect("a turn");
+        let started = std::time::Instant::now();
+        let waiting = std::thread::spawn(move || {
+            let turn = ReadTurn::take();
+            (turn.is_ok(), started.elapsed())
+        });
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(_one);
+        let (got, after) = waiting.join().expect("the third");
+        assert!(got, "a turn once one is given back");
+        assert!(
+            after >= std::time::Duration::from_millis(250),
+            "it waited: {after:?}"
+        );
     }
 }

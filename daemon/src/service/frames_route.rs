@@ -2,7 +2,8 @@
 //! what the sensors saw in that window of the game being played (or of `&game=ID`), as
 //! JSON lines (`{"ms":N,"board":"...","presses":[...]}`), the board at `from` first. The
 //! file is read on a blocking thread, never on the scan loop's. A window is at most
-//! [`MAX_WINDOW_MS`]; a bad query is a 400 with one line, no file a 404.
+//! [`MAX_WINDOW_MS`]; a bad query is a 400 with one line, no file a 404, a board already
+//! reading [`black_box::READS_AT_ONCE`] windows for five seconds a 503 with `Retry-After`.
 
 use std::path::PathBuf;
 
@@ -78,6 +79,12 @@ async fn frames(
     .await;
     match read {
         Ok(Ok(lines)) => ([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response(),
+        Ok(Err(e @ black_box::FramesReadError::Busy)) => {
+            let mut r = refuse(StatusCode::SERVICE_UNAVAILABLE, e.to_string());
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+            r
+        }
         Ok(Err(e)) => refuse(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         Err(e) => refuse(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -160,6 +160,43 @@ pub enum FramesError {
     },
 }
 
+/// The most bytes of a record's payload [`record_head`] reads.
+pub const RECORD_HEAD_LEN: usize = 11;
+
+/// What a record of a frames file is, as its payload's first bytes say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordHead {
+    /// A writing session's header.
+    Header,
+    /// A block of scans from `ms` (since the game's start); `key` when it holds the whole
+    /// board.
+    Block {
+        /// A key block (the whole board), else the changes since the block before.
+        key: bool,
+        /// The block's start.
+        ms: u64,
+    },
+}
+
+/// What the record whose payload starts with `prefix` (at least its first
+/// [`RECORD_HEAD_LEN`] bytes, or all of a shorter payload) is; `None` for bytes that are
+/// no record of a frames file. A reader of one window finds its blocks by this, without
+/// reading the others (issue 34).
+pub fn record_head(prefix: &[u8]) -> Option<RecordHead> {
+    match prefix.first()? {
+        b'H' => Some(RecordHead::Header),
+        kind @ (b'K' | b'D') => {
+            let mut at = 1;
+            let ms = get_varint(prefix, &mut at)?;
+            Some(RecordHead::Block {
+                key: *kind == b'K',
+                ms,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The button code of a press in an item.
 fn press_code(color: Color) -> u8 {
     match color {
