@@ -83,14 +83,7 @@ fn events() -> Vec<Envelope> {
                 kind: FaultKind::Noisy,
             },
         ),
-        env(
-            "b1",
-            5,
-            Event::AlertCleared {
-                id: "a3".into(),
-                how: ClearedHow::Restored,
-            },
-        ),
+        env("b1", 5, Event::cleared("a3", ClearedHow::Restored)),
         mv(6, 2, "D4"),
         mv(7, 3, "Q4"),
     ]

@@ -1529,10 +1529,7 @@ mod tests {
                     expected: Expected::default(),
                     message: "secret".into(),
                 }),
-                Event::AlertCleared {
-                    id: "a1".into(),
-                    how: tengen_protocol::event::ClearedHow::Restored,
-                },
+                Event::cleared("a1", tengen_protocol::event::ClearedHow::Restored),
                 Event::SensorFault {
                     points: vec![gtp("J1")],
                     kind: FaultKind::Noisy,
