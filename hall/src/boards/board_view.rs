@@ -995,7 +995,7 @@ impl BoardView {
         let arbiters = audience == Audience::Arbiters;
         // A void game leaves every public view: a summary for anyone but the arbiters shows
         // its board with none.
-        let s = s.filter(|s| !(s.voided && !arbiters));
+        let s = s.filter(|s| arbiters || !s.voided);
         let (round, game) = if !arbiters {
             (s.map(|s| s.round.as_str()), s.map(|s| s.game_id.as_str()))
         } else {

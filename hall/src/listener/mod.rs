@@ -420,7 +420,7 @@ mod tests {
             assert!(!closed_within(s, Duration::from_millis(100)).await);
         }
         // Another address has room until all hold the total.
-        let mut other = vec![
+        let mut other = [
             connect("127.0.0.3", addr).await,
             connect("127.0.0.3", addr).await,
         ];
