@@ -160,7 +160,7 @@ impl Config {
             },
             voice: VoiceConfig {
                 style: tengen_table::VoiceStyle::Voice,
-                lang: "en".into(),
+                lang: Lang::En,
                 dir: PathBuf::from("/var/lib/tengen/voice"),
                 volume: 1.0,
             },

@@ -393,8 +393,9 @@ impl DisplayDriver {
 pub struct VoiceConfig {
     /// `voice.style`: `voice` (default), `beep` or `off`.
     pub style: tengen_table::VoiceStyle,
-    /// `voice.lang`: the language `tengen voice` renders the clips in (default `en`).
-    pub lang: String,
+    /// `voice.lang`: the language `tengen voice` renders the clips in (default `en`; one of
+    /// [`tengen_table::clips::languages`]).
+    pub lang: Lang,
     /// `voice.dir`: the clips, named as `tengen voice` writes them (default
     /// `/var/lib/tengen/voice`).
     pub dir: PathBuf,
