@@ -1,4 +1,4 @@
-//! `tengen voice --lang LANG --out DIR` (SPEC.md, "Command line"): renders the clock's
+//! `tengen voice --lang LANG --out DIR` (docs/operating.md, "Commands"): renders the clock's
 //! spoken calls (Art. 12.3) to WAV clips with espeak-ng, one per clip name of
 //! [`clip_names`]: `DIR/30.wav` ... `DIR/minute_used.wav`, `DIR/1.wav` ... `DIR/10.wav`,
 //! `DIR/periods_1.wav` ... `DIR/periods_10.wav`.

@@ -1,4 +1,4 @@
-//! MQTT (SPEC.md, "MQTT"): the journal as outbox, the embedded broker and the `cmd` topic.
+//! MQTT (docs/mqtt-http.md, "Topics"): the journal as outbox, the embedded broker and the `cmd` topic.
 //!
 //! - `source`: where events are read from (the journal, or memory), as records: each
 //!   event's JSON byte for byte as written, with what the publisher needs to route it.

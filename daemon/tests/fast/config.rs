@@ -1,4 +1,4 @@
-//! The config file: SPEC.md's keys and defaults, errors named by key path, every problem
+//! The config file: the wire contract's keys and defaults, errors named by key path, every problem
 //! reported, and no panic on any text.
 
 use std::net::SocketAddr;
