@@ -4,14 +4,14 @@
 - sgf:     the SGF fixtures (sgfmill's, GNU Go's games, the simulator's, the demo game)
 - script:  the referee scenarios and the config's scripts
 - config:  the example configs in config/
-- command, command_checked: every command of SPEC.md, as an arbiter's console sends them
+- command, command_checked: every command of docs/mqtt-http.md, as an arbiter's console sends them
 - console_command: bodies of the console's command POST in the hall
 - hall_config: the example hall config and two small ones
 - serial:  frames of hal/PROTOCOL.md (hello, buttons, raw16, raw12 and classified scans of
            a real position), written here with zlib's CRC-32 (= CRC-32/ISO-HDLC) and COBS
 - hall:    what a board publishes (status, state, events, alerts/active, sgf, cmd/reply),
            events taken from `tengen sim --events` of a scenario (pass its JSONL file as
-           the first argument; without it a few events of SPEC.md's form are used)
+           the first argument; without it a few events of the wire contract's form are used)
 
 Run from the repo root: `python3 fuzz/make_seeds.py [events.jsonl]`. Deterministic.
 """

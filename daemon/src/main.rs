@@ -1,4 +1,4 @@
-//! The `tengen` binary: parses the command line (SPEC.md) and runs one command.
+//! The `tengen` binary: parses the command line (docs/operating.md, "Commands") and runs one command.
 //! Exit codes: 0 success, 1 a failure of the work, 2 bad usage or bad input.
 
 use std::process::ExitCode;

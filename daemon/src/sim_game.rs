@@ -71,7 +71,7 @@ pub fn options(config: &Config) -> SimOptions {
     options.scan_hz = config.hardware.scan_hz.max(1);
     options.size = config.board.size;
     options.black_side = config.board.black_side;
-    // Raw readings while the board's sensor check before play watches them (SPEC.md:
+    // Raw readings while the board's sensor check before play watches them (docs/operating.md:
     // `tengen sim` runs the raw reading model), classified after: the same game, at a
     // seventh of the cost per scan.
     options.raw_lead_ms = tengen_referee::CHECK_MS + 1_000;

@@ -262,7 +262,7 @@ fn same_placeables(id: &str, v: &BTreeSet<String>, en: &BTreeSet<String>) -> boo
 
 /// Everything wrong with the message files: parse errors, repeated ids, an id missing in a
 /// language, and a translation whose placeables are not the English ones (a margin may be
-/// said in points or in stones: [`EITHER`]). Empty when all is
+/// said in points or in stones: `EITHER`). Empty when all is
 /// well (a test holds it so in CI).
 pub fn check_catalog() -> Vec<L10nError> {
     let mut problems: Vec<L10nError> = Vec::new();

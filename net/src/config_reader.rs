@@ -317,7 +317,7 @@ pub fn parse_duration_ms(text: &str) -> Option<u64> {
     u64::try_from(duration.as_millis()).ok()
 }
 
-/// Writes milliseconds as SPEC.md does: whole minutes above one minute (`60m`), else
+/// Writes milliseconds as the wire contract does: whole minutes above one minute (`60m`), else
 /// seconds (`60s`, `30s`), else milliseconds (`250ms`).
 pub fn format_duration_ms(ms: u64) -> String {
     if ms > 60_000 && ms % 60_000 == 0 {

@@ -14,7 +14,7 @@
 //! - [`live_view`]: one board's live web view (the page, `/events` as Server-Sent Events,
 //!   `/api/state`, `/game.sgf`), served by the board itself and by the hall per board;
 //! - [`clock_view`]: `/clock`, the players' two faces for a tablet beside the board, drawn
-//!   by [`tengen_table::render`], served by the board and by the hall per board;
+//!   by [`tengen_table::render()`], served by the board and by the hall per board;
 //! - [`config_reader`]: reading a TOML file against a schema while collecting *every*
 //!   problem with its key path, the style of both configs;
 //! - [`open_files`]: the open-files limit, raised to the hard one at start and read by the

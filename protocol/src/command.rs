@@ -1,4 +1,4 @@
-//! Commands on a board's `cmd` topic (SPEC.md, MQTT), and the replies on `cmd/reply`.
+//! Commands on a board's `cmd` topic (docs/mqtt-http.md, "Topics"), and the replies on `cmd/reply`.
 //! Decoded strictly: a malformed or unknown command is an error reply that changes nothing.
 
 use serde::{Deserialize, Serialize};
@@ -22,7 +22,7 @@ pub struct CommandEnvelope {
     pub command: Command,
 }
 
-/// The commands of SPEC.md.
+/// The commands of docs/mqtt-http.md.
 // A `new_game` is much larger than the rest, but commands are few and short-lived.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,8 +1,8 @@
-//! SPEC.md's events: what the referee, the clock and the service say, one JSON object each,
+//! The wire contract's events: what the referee, the clock and the service say, one JSON object each,
 //! in the envelope `{"seq","time","board","game","type",...}`.
 //!
 //! Every field is typed (points, colours, times, codes, kinds, calls, reasons); the JSON is
-//! exactly SPEC.md's, field for field and in the same order, so an event read from a
+//! exactly the wire contract's, field for field and in the same order, so an event read from a
 //! journal written by an older tengen and written again is the same bytes. Fields added
 //! since (`paused` on `clock`, the ranks and `event` on `game_started`) are left out of the
 //! JSON when an older event did not carry them.
@@ -140,7 +140,7 @@ pub enum Event {
         /// With `restored`: the violation carries a warning (Art. 17.2-17.4, 18.1-18.3,
         /// 22.6) that no arbiter has decided yet, so the alert stays open for the arbiters
         /// as *restored, warning pending* until a `confirm` (the warning) or a `dismiss`
-        /// (none); it no longer covers its points. Added by tengen beyond SPEC.md; absent
+        /// (none); it no longer covers its points. Added by tengen beyond its first contract; absent
         /// (false) otherwise.
         #[serde(default, skip_serializing_if = "is_false")]
         warning_pending: bool,
@@ -161,7 +161,7 @@ pub enum Event {
         dead: Vec<Point>,
     },
     /// Play goes on after counting began (Art. 21.4: the players disagree on life and
-    /// death; the arbiter's `resume_play`). Added by tengen beyond SPEC.md's list.
+    /// death; the arbiter's `resume_play`). Added by tengen beyond its first contract.
     PlayResumed {
         /// Who moves first.
         color: Color,
@@ -169,7 +169,7 @@ pub enum Event {
     /// The game ended.
     GameOver(GameEnd),
     /// A finished game is taken up again on an arbiter's `reopen` (added by tengen beyond
-    /// SPEC.md's list): no result until the next `game_over`, the clocks paused, the game
+    /// The wire contract's list): no result until the next `game_over`, the clocks paused, the game
     /// back in `phase`.
     GameReopened {
         /// The result it had (SGF form).
@@ -200,7 +200,7 @@ pub enum Event {
         reason: Option<String>,
     },
     /// A warning given by mistake taken back on an arbiter's `withdraw_warning` (added by
-    /// tengen beyond SPEC.md's list).
+    /// tengen beyond its first contract).
     WarningWithdrawn {
         /// Whose warning.
         color: Color,
@@ -224,7 +224,7 @@ pub enum Event {
         /// The tengen version.
         version: String,
         /// With `restoring`: the board's last sign of life before it went off (added by
-        /// tengen beyond SPEC.md: the clocks stand as they were then).
+        /// tengen beyond its first contract: the clocks stand as they were then).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         off_since: Option<Timestamp>,
     },
@@ -289,7 +289,7 @@ impl Event {
 }
 
 /// True for the event types that go to `.../alerts` too (`alert`, `alert_cleared`,
-/// `warning`: SPEC.md's list, exactly; `warning_given` and `warning_withdrawn` go on
+/// `warning`: the wire contract's list, exactly; `warning_given` and `warning_withdrawn` go on
 /// `events` only, and `state`'s `warnings` counts them), by their `type` tag: for readers
 /// of raw events.
 pub fn type_is_for_arbiters(kind: &str) -> bool {
@@ -324,7 +324,7 @@ pub struct GameSetup {
     /// `"situational"` or `"positional"`.
     #[serde(with = "superko")]
     pub superko: Superko,
-    /// The time control in SPEC.md's script form (`"byoyomi 60m 5x60s"`, `"none"`).
+    /// The time control in the wire contract's script form (`"byoyomi 60m 5x60s"`, `"none"`).
     #[serde(with = "time_control")]
     pub time_control: TimeControl,
     /// Black's name.
@@ -433,7 +433,7 @@ impl ClockStart {
 }
 
 impl Default for GameSetup {
-    /// SPEC.md's defaults: 19x19, komi 7.5, no handicap, situational superko, no clock.
+    /// The wire contract's defaults: 19x19, komi 7.5, no handicap, situational superko, no clock.
     fn default() -> GameSetup {
         GameSetup {
             size: 19,
@@ -494,7 +494,7 @@ pub struct Alert {
     pub id: String,
     /// What it is.
     pub code: AlertCode,
-    /// The article of RULES.md (`"18.2"`).
+    /// The article of docs/rules.md (`"18.2"`).
     pub article: String,
     /// Offending side, or null.
     pub color: Option<Color>,
@@ -656,7 +656,7 @@ macro_rules! words {
 }
 
 words! {
-    /// The alert codes of SPEC.md, and `board_restarted`, which tengen adds.
+    /// The alert codes of docs/mqtt-http.md, and `board_restarted`, which tengen adds.
     AlertCode {
         /// Captured stones left on the board at the clock press (18.2, 22.6).
         UncapturedStones = "uncaptured_stones",
@@ -903,7 +903,7 @@ pub mod superko {
     }
 }
 
-/// Serde for a [`TimeControl`] in SPEC.md's script form (`"byoyomi 60m 5x60s"`).
+/// Serde for a [`TimeControl`] in the wire contract's script form (`"byoyomi 60m 5x60s"`).
 pub mod time_control {
     use serde::{Deserialize, Deserializer, Serializer};
     use tengen_rules::clock::TimeControl;

@@ -1,4 +1,4 @@
-//! Points on the wire: GTP strings (`Q16`), as SPEC.md writes them. The serde helpers here
+//! Points on the wire: GTP strings (`Q16`), as the wire contract writes them. The serde helpers here
 //! (`#[serde(with = "gtp::point")]`, `gtp::points`) read a point without knowing the board
 //! (any GTP point up to 25x25); whether it is on *this* board is the fold's question.
 
@@ -52,7 +52,7 @@ pub mod points {
     }
 }
 
-/// `points` sorted in SPEC.md's natural order (column, then row), without repeats.
+/// `points` sorted in the wire contract's natural order (column, then row), without repeats.
 pub fn sorted(points: impl IntoIterator<Item = Point>) -> Vec<Point> {
     let mut v: Vec<Point> = points.into_iter().collect();
     v.sort();

@@ -1,7 +1,7 @@
 //! # tengen-protocol
 //!
 //! The wire contract of a tengen board, in one place, with no I/O: what a board says
-//! (SPEC.md's events, [`event`]), what it is told ([`command`]), where it says it
+//! (the wire contract's events, [`event`]), what it is told ([`command`]), where it says it
 //! ([`topics`]), how a command proves who sent it ([`signing`]), and the one fold of an
 //! event stream into a game ([`view::GameView`]): position, record, clocks, open alerts,
 //! warnings, hardware faults, the `state` snapshot and the SGF.
@@ -11,7 +11,7 @@
 //! hall's live and delayed views. So a `move_retracted`, a restart or a paused clock
 //! means the same thing everywhere.
 //!
-//! The JSON of every type here is byte for byte what SPEC.md fixes (field names, field
+//! The JSON of every type here is byte for byte what the wire contract fixes (field names, field
 //! order, points as GTP strings, colours `"B"`/`"W"`, times as UTC with milliseconds).
 
 pub mod command;

@@ -150,7 +150,7 @@ impl SenderPolicy {
     }
 }
 
-/// What a signed command says of where and when it is meant: SPEC.md's `tournament`,
+/// What a signed command says of where and when it is meant: the wire contract's `tournament`,
 /// `board` and `at` (ms since the epoch), covered by `sig`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stamp {

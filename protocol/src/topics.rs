@@ -1,4 +1,4 @@
-//! Topic names and ids (SPEC.md, "MQTT"): a board's topics under the root
+//! Topic names and ids (docs/mqtt-http.md, "Topics"): a board's topics under the root
 //! `{prefix}/{tournament}/{board}`, and reading a topic back into its board and leaf (what
 //! the hall does with every message of its subscription `{prefix}/+/+/#`).
 
@@ -133,7 +133,7 @@ impl BoardKey {
     }
 }
 
-/// The board topics a reader of the whole tree (the hall) takes (SPEC.md, "MQTT").
+/// The board topics a reader of the whole tree (the hall) takes (docs/mqtt-http.md, "Topics").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Leaf {
     /// `.../events`.

@@ -12,7 +12,7 @@
 //!   a move is read from it.
 //! - [`SensorHealth`]: noisy and stuck sensors, reported apart from the rule alerts.
 //! - [`Referee`]: the physical board and the clock presses against the rules position,
-//!   producing SPEC.md's events. Event-sourced: its decisions are events, and applying an
+//!   producing the wire contract's events. Event-sourced: its decisions are events, and applying an
 //!   event (to the protocol's [`tengen_protocol::GameView`], the one fold every consumer
 //!   uses) is the only way its game state changes, so rebuilding it from the journal after
 //!   a power cut is replaying the same `apply`.

@@ -1,4 +1,4 @@
-//! The sensor check before play (SPEC.md, "The black box", self-test): when a game is set
+//! The sensor check before play (docs/operating.md, "The black box", self-test): when a game is set
 //! up, every sensor's readings are watched over the game's first [`CHECK_MS`] (and for as
 //! long as its clocks wait for the arbiter). A sensor is found `stuck` when
 //!

@@ -1,5 +1,5 @@
 //! Sensor health: spots sensors that misbehave, from the classified readings alone, and
-//! reports them as SPEC.md's `sensor_fault` (`noisy`, `stuck`), kept apart from the rule
+//! reports them as the wire contract's `sensor_fault` (`noisy`, `stuck`), kept apart from the rule
 //! alerts. Reporting only: the stabiliser already keeps flickers away from the referee.
 //!
 //! - **noisy**: a point whose reading changed [`NOISY_CHANGES`] times within

@@ -1,7 +1,7 @@
 //! The stabiliser: turns a stream of noisy per-point readings into stable board changes.
 //!
 //! A point's change is accepted only once the new reading has held for `stable_ms`
-//! (SPEC.md, "Referee"); shorter flickers (sensor noise, a hand passing over with a stone)
+//! (docs/rules.md, "How the board reads the hands"); shorter flickers (sensor noise, a hand passing over with a stone)
 //! never reach the referee. `Unknown` readings never become a stable state by themselves:
 //! a point under a hand keeps its last stable state.
 //!

@@ -264,7 +264,7 @@ impl Board {
         h
     }
 
-    /// SPEC.md's `state.board`: `size*size` characters `.`, `X` (black), `O` (white), rows
+    /// The wire contract's `state.board`: `size*size` characters `.`, `X` (black), `O` (white), rows
     /// from the top row down, columns left to right.
     pub fn to_rows(&self) -> String {
         let mut s = String::with_capacity(self.size as usize * self.size as usize);

@@ -1,8 +1,8 @@
-//! Stone colours and the letters SPEC.md writes them with.
+//! Stone colours and the letters the wire contract writes them with.
 
 use serde::{Deserialize, Serialize};
 
-/// The colour of a stone or of a player. Serialised as `"B"` / `"W"` (SPEC.md).
+/// The colour of a stone or of a player. Serialised as `"B"` / `"W"` (docs/mqtt-http.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Color {
     /// Black, who moves first in an even game.

@@ -54,7 +54,7 @@ impl Superko {
     }
 }
 
-/// Why a move is not allowed. `Display` writes the reason as SPEC.md names it.
+/// Why a move is not allowed. `Display` writes the reason as the wire contract names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]
 pub enum Illegal {
     /// The point already holds a stone.
@@ -76,7 +76,7 @@ pub enum Illegal {
 }
 
 impl Illegal {
-    /// The reason as SPEC.md names it: `occupied`, `suicide`, `ko`, `superko`, `off_board`.
+    /// The reason as the wire contract names it: `occupied`, `suicide`, `ko`, `superko`, `off_board`.
     pub fn as_str(self) -> &'static str {
         match self {
             Illegal::Occupied => "occupied",

@@ -1,6 +1,6 @@
 //! # tengen-rules
 //!
-//! The pure core of tengen: the Chinese Go competition rules (see `../shared/RULES.md`),
+//! The pure core of tengen: the Chinese Go competition rules (see `docs/rules.md`),
 //! with no I/O and no async. Everything else in tengen asks this crate whether a move is
 //! legal, what it captures, who won and how much time is left.
 

@@ -12,7 +12,7 @@ pub enum Move {
 }
 
 impl Move {
-    /// GTP form: `Q16` or `pass` (SPEC.md writes a pass as the point `"pass"`).
+    /// GTP form: `Q16` or `pass` (the wire contract writes a pass as the point `"pass"`).
     pub fn to_gtp(self) -> String {
         match self {
             Move::Play(p) => p.to_gtp(),

@@ -51,7 +51,7 @@ impl Point {
         self.col < size && self.row < size
     }
 
-    /// Row-major index with row 0 at the *top* (the order of SPEC.md's `board` string):
+    /// Row-major index with row 0 at the *top* (the order of the wire contract's `board` string):
     /// `(size - 1 - row) * size + col`.
     pub fn index(self, size: u8) -> usize {
         (size as usize - 1 - self.row as usize) * size as usize + self.col as usize
@@ -160,7 +160,7 @@ pub fn check_size(size: u8) -> Result<(), CoordError> {
     }
 }
 
-/// Sorts points into SPEC.md's natural order (column, then row) and writes them in GTP form.
+/// Sorts points into the wire contract's natural order (column, then row) and writes them in GTP form.
 pub fn sorted_gtp(points: impl IntoIterator<Item = Point>) -> Vec<String> {
     let mut v: Vec<Point> = points.into_iter().collect();
     v.sort();

@@ -17,7 +17,7 @@ pub enum Action {
         point: Point,
     },
     /// Several stones of one colour set down together, as in the resignation gesture
-    /// (`place B S1 T1`, an addition to SPEC.md's language).
+    /// (`place B S1 T1`, an addition to the script language of sim/README.md).
     PlaceTogether {
         /// The stones' colour.
         color: Color,

@@ -1,7 +1,7 @@
 //! # tengen-sim
 //!
 //! A simulated tengen board on virtual time: it implements the `tengen-hal` traits, and
-//! turns an SGF game or a script (SPEC.md's language) into physical actions.
+//! turns an SGF game or a script (the script language of sim/README.md) into physical actions.
 //!
 //! ## The loop API
 //!
@@ -52,7 +52,7 @@
 //!
 //! ## Script language
 //!
-//! SPEC.md's, exactly (see [`script`]), with these additions: an optional last time on
+//! As `sim/README.md` writes it (see [`script`]), with these additions: an optional last time on
 //! `place`, `press`, `lift`, `slide` and `knock` (`place B Q16 80ms`: the time from this
 //! action's start to the next one's, the motion compressed if needed); an optional colour
 //! on `hover` (`hover W Q15 R15 200ms`; default: the colour of the side to move, i.e. the

@@ -1,4 +1,4 @@
-//! SPEC.md's simulator script language: setup lines first, then one action per line.
+//! the script language of sim/README.md: setup lines first, then one action per line.
 //!
 //! ```text
 //! size 19                 # setup lines come first: size, komi, handicap, time, seed, noise

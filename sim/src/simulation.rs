@@ -42,7 +42,7 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// A simulation of a script (SPEC.md's language). Errors name the line
+    /// A simulation of a script (the script language of sim/README.md). Errors name the line
     /// (`line 7: unknown action 'plaec'`; add the file with [`ScriptError::with_source`]).
     pub fn from_script(text: &str, options: &SimOptions) -> Result<Simulation, ScriptError> {
         let script = Script::parse(text)?;

@@ -9,16 +9,18 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use tengen_l10n::Lang;
 use thiserror::Error;
 
 use crate::sound::{clip_names, Sound};
 use crate::wav::{Pcm, WavError};
 
-/// A language the voice speaks.
+/// A language the voice speaks, with how `tengen voice` renders it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Language {
-    /// Its code, as `[voice] lang` and `tengen voice --lang` write it: `en`, `zh`, `ja`.
-    pub code: &'static str,
+    /// The language (`[voice] lang` and `tengen voice --lang` write its tag: `en`, `zh`,
+    /// `ja`).
+    pub lang: Lang,
     /// Its name in English.
     pub name: &'static str,
     /// The espeak-ng voice `tengen voice` renders it with.
@@ -27,10 +29,11 @@ pub struct Language {
     pub espeak_speed: u32,
 }
 
-/// The codes of every language the voice speaks, in the order `tengen voice` lists them:
-/// `en`, `zh`, `ja` (`[voice] lang`).
-pub fn languages() -> &'static [&'static str] {
-    &["en", "zh", "ja"]
+/// Every language the voice speaks, in the order `tengen voice` lists them: English,
+/// Chinese (Mandarin, written in simplified characters), Japanese (`[voice] lang`). The
+/// pages' traditional Chinese (`zh-Hant`) has no voice of its own.
+pub fn languages() -> [Lang; 3] {
+    [Lang::En, Lang::Zh, Lang::Ja]
 }
 
 /// Every language with its name and espeak-ng voice, in the order of [`languages`].
@@ -42,19 +45,19 @@ pub fn languages() -> &'static [&'static str] {
 pub fn language_list() -> &'static [Language] {
     const LANGUAGES: [Language; 3] = [
         Language {
-            code: "en",
+            lang: Lang::En,
             name: "English",
             espeak_voice: "en",
             espeak_speed: 175,
         },
         Language {
-            code: "zh",
+            lang: Lang::Zh,
             name: "Chinese (Mandarin)",
             espeak_voice: "cmn-latn-pinyin",
             espeak_speed: 175,
         },
         Language {
-            code: "ja",
+            lang: Lang::Ja,
             name: "Japanese",
             espeak_voice: "ja",
             espeak_speed: 175,
@@ -63,34 +66,34 @@ pub fn language_list() -> &'static [Language] {
     &LANGUAGES
 }
 
-/// The language of code `code`.
-pub fn language(code: &str) -> Option<&'static Language> {
-    language_list().iter().find(|l| l.code == code)
+/// How the voice speaks `lang`; `None` for a language it does not speak (`zh-Hant`).
+pub fn language(lang: Lang) -> Option<&'static Language> {
+    language_list().iter().find(|l| l.lang == lang)
 }
 
 /// What clip `clip` (a name of [`clip_names`]) says in language `lang`, written as a reader
-/// of that language writes it: `text("en", "55")` = "fifty-five", `text("zh", "55")` =
-/// "五十五秒", `text("ja", "periods_2")` = "残り二回". `None` for an unknown language or
-/// clip.
-pub fn text(lang: &str, clip: &str) -> Option<String> {
+/// of that language writes it: `text(Lang::En, "55")` = "fifty-five", `text(Lang::Zh,
+/// "55")` = "五十五秒", `text(Lang::Ja, "periods_2")` = "残り二回". `None` for a language
+/// the voice does not speak, or an unknown clip.
+pub fn text(lang: Lang, clip: &str) -> Option<String> {
     let call = ClipCall::parse(clip)?;
     match lang {
-        "en" => Some(english(call)),
-        "zh" => Some(chinese(call).0),
-        "ja" => Some(japanese(call).0),
-        _ => None,
+        Lang::En => Some(english(call)),
+        Lang::Zh => Some(chinese(call).0),
+        Lang::Ja => Some(japanese(call).0),
+        Lang::ZhHant => None,
     }
 }
 
 /// The same words as [`text`], as espeak-ng is given them: English as written, Chinese in
 /// numbered pinyin (`wu3 shi2 wu3 miao3`), Japanese in kana (`ごじゅうごびょう`).
-pub fn speech(lang: &str, clip: &str) -> Option<String> {
+pub fn speech(lang: Lang, clip: &str) -> Option<String> {
     let call = ClipCall::parse(clip)?;
     match lang {
-        "en" => Some(english(call)),
-        "zh" => Some(chinese(call).1),
-        "ja" => Some(japanese(call).1),
-        _ => None,
+        Lang::En => Some(english(call)),
+        Lang::Zh => Some(chinese(call).1),
+        Lang::Ja => Some(japanese(call).1),
+        Lang::ZhHant => None,
     }
 }
 
@@ -310,7 +313,7 @@ pub enum ClipError {
 
 /// The language codes, for messages: `en, zh, ja`.
 fn codes() -> String {
-    languages().join(", ")
+    languages().map(Lang::tag).join(", ")
 }
 
 /// Every clip of [`clip_names`], at one sample rate, ready to play.
@@ -402,8 +405,8 @@ mod tests {
 
     #[test]
     fn every_clip_has_a_text_in_every_language() {
-        let codes: Vec<&str> = language_list().iter().map(|l| l.code).collect();
-        assert_eq!(codes, languages());
+        let langs: Vec<Lang> = language_list().iter().map(|l| l.lang).collect();
+        assert_eq!(langs, languages());
         for lang in languages() {
             for name in clip_names() {
                 let t = text(lang, &name).unwrap();
@@ -411,13 +414,14 @@ mod tests {
                 assert!(!t.is_empty() && !s.is_empty(), "{lang} {name}");
             }
         }
-        assert_eq!(text("fr", "30"), None);
-        assert_eq!(text("en", "31"), None);
-        assert_eq!(text("en", "11"), None);
-        assert_eq!(text("en", "01"), None);
-        assert_eq!(text("en", "periods_0"), None);
+        assert_eq!(text(Lang::ZhHant, "30"), None);
+        assert_eq!(language(Lang::ZhHant), None);
+        assert_eq!(text(Lang::En, "31"), None);
+        assert_eq!(text(Lang::En, "11"), None);
+        assert_eq!(text(Lang::En, "01"), None);
+        assert_eq!(text(Lang::En, "periods_0"), None);
         assert_eq!(
-            language("zh").map(|l| l.espeak_voice),
+            language(Lang::Zh).map(|l| l.espeak_voice),
             Some("cmn-latn-pinyin")
         );
     }
@@ -435,7 +439,7 @@ mod tests {
             "periods_3",
         ]
         .iter()
-        .map(|c| text("en", c).unwrap())
+        .map(|c| text(Lang::En, c).unwrap())
         .collect();
         assert_eq!(
             en,
@@ -460,7 +464,7 @@ mod tests {
             "periods_10",
         ]
         .iter()
-        .map(|c| text("zh", c).unwrap())
+        .map(|c| text(Lang::Zh, c).unwrap())
         .collect();
         assert_eq!(
             zh,
@@ -474,15 +478,18 @@ mod tests {
                 "还剩十次"
             ]
         );
-        assert_eq!(speech("zh", "58").unwrap(), "wu3 shi2 ba1 miao3");
-        assert_eq!(speech("zh", "periods_1").unwrap(), "huan2 sheng4 yi2 ci4");
+        assert_eq!(speech(Lang::Zh, "58").unwrap(), "wu3 shi2 ba1 miao3");
+        assert_eq!(
+            speech(Lang::Zh, "periods_1").unwrap(),
+            "huan2 sheng4 yi2 ci4"
+        );
         let ja: Vec<_> = ["40", "58", "4", "periods_3"]
             .iter()
-            .map(|c| text("ja", c).unwrap())
+            .map(|c| text(Lang::Ja, c).unwrap())
             .collect();
         assert_eq!(ja, ["四十秒", "五十八秒", "四", "残り三回"]);
-        assert_eq!(speech("ja", "55").unwrap(), "ごじゅうごびょう");
-        assert_eq!(speech("ja", "periods_6").unwrap(), "のこりろっかい");
+        assert_eq!(speech(Lang::Ja, "55").unwrap(), "ごじゅうごびょう");
+        assert_eq!(speech(Lang::Ja, "periods_6").unwrap(), "のこりろっかい");
     }
 
     fn tone(rate: u32, ms: u64, level: i16) -> Pcm {

@@ -6,7 +6,7 @@
 //! - `u8g2_font_wqy12_t_gb2312` (WenQuanYi 12 px): all 6,763 hanzi of GB2312, kana;
 //! - `u8g2_font_b12_t_japanese3` (12 px): kana and the JIS X 0208 level 1 kanji (黒, 読,
 //!   対, and many traditional forms: 勳, 誠, 暫, 時, 還, 後);
-//! - WenQuanYi 12 px for Big5 level 1 ([`BIG5_12`], `fonts/wqy12_big5.bin`, written by
+//! - WenQuanYi 12 px for Big5 level 1 (`BIG5_12`, `fonts/wqy12_big5.bin`, written by
 //!   `table/tools/big5_12.py` from the same WenQuanYi Bitmap Song): the 2,073 common
 //!   traditional characters GB2312 lacks (讀, 對, 數, 賴, 勳), at the size of the others;
 //! - `u8g2_font_boutique_bitmap_9x9_t_all` (9 px, 12,406 glyphs): every Big5 hanzi and

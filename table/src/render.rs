@@ -22,7 +22,7 @@
 //! ```
 //!
 //! While a game waits to begin (both clocks stopped until the arbiter's `resume`, or the
-//! starting press), the face shows the player's name in the dark top bar, "vs <opponent>",
+//! starting press), the face shows the player's name in the dark top bar, `"vs <opponent>"`,
 //! "Waiting for / the arbiter" (or "White starts / the clock") in the middle instead of
 //! the time, and the time each player will start with on the bottom line.
 //!

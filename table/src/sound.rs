@@ -71,7 +71,7 @@ pub struct Beep {
 
 impl Sound {
     /// The clip names a voice plays for this call, one after the other: `"30"`, ...,
-    /// `"minute_used"` then `"periods_{n}"`, `"1"` .. `"10"` (SPEC.md, `tengen voice`).
+    /// `"minute_used"` then `"periods_{n}"`, `"1"` .. `"10"` (docs/operating.md, "Commands").
     pub fn clips(&self) -> Vec<String> {
         let mut names = vec![self.call.as_str().to_string()];
         if self.call == Call::MinuteUsed

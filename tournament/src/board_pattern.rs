@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A pattern that names the board at each table: literal text (SPEC.md's id characters,
+/// A pattern that names the board at each table: literal text (the wire contract's id characters,
 /// `a-z`, `0-9`, `-`) and `{table}` (the number as is) or `{table:0N}` (zero-padded to
 /// N digits, N from 1 to 9), at least once.
 ///
@@ -190,7 +190,7 @@ fn placeholder(inside: &str) -> Option<Part> {
 }
 
 impl Default for BoardPattern {
-    /// SPEC.md's default, `table-{table}`.
+    /// The wire contract's default, `table-{table}`.
     fn default() -> Self {
         BoardPattern {
             text: "table-{table}".to_string(),

@@ -205,13 +205,13 @@ pub struct Game {
 }
 
 impl Game {
-    /// The game id of SPEC.md: `r{round}-t{table}` (`r6-t12`).
+    /// The game id of docs/mqtt-http.md: `r{round}-t{table}` (`r6-t12`).
     pub fn id(&self) -> String {
         game_id(self.round, self.table)
     }
 }
 
-/// SPEC.md's game id, `r{round}-t{table}`.
+/// The wire contract's game id, `r{round}-t{table}`.
 pub(crate) fn game_id(round: u32, table: u32) -> String {
     format!("r{round}-t{table}")
 }

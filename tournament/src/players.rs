@@ -25,7 +25,7 @@ pub struct Player {
 }
 
 impl Player {
-    /// The name shown to people: `name`, a space, `firstName` (SPEC.md's `Vannier Luc`).
+    /// The name shown to people: `name`, a space, `firstName` (the wire contract's `Vannier Luc`).
     pub fn display_name(&self) -> String {
         format!("{} {}", self.name, self.first_name)
     }

@@ -14,7 +14,7 @@ pub enum TimeSystem {
     /// OpenGotha records no number of periods (its `GeneralParameterSet` has no such
     /// attribute, the DTD none, and its EGD export calls it "Standard byo-yomi"): standard
     /// byo-yomi there is one period, restarted after every move made within it. So
-    /// [`TimeSystem::script`] writes one period (`byoyomi 60m 1x30s`). SPEC.md's example
+    /// [`TimeSystem::script`] writes one period (`byoyomi 60m 1x30s`). the wire contract's example
     /// `byoyomi 60m 5x30s` has five, which no OpenGotha file can say; a tournament playing
     /// several periods has to set them elsewhere.
     StandardByoyomi {
@@ -43,7 +43,7 @@ pub enum TimeSystem {
 }
 
 impl TimeSystem {
-    /// The time control in the syntax of SPEC.md's simulator scripts (the `time` line
+    /// The time control in the syntax of the simulator's scripts (sim/README.md) (the `time` line
     /// without the word `time`), which `tengen_rules::clock::TimeControl::parse` reads:
     /// `absolute 60m`, `byoyomi 60m 1x30s`, `canadian 80m 15/5m`, `fischer 60m +10s`.
     /// Durations are written in the largest unit that divides them, except one minute,

@@ -62,7 +62,7 @@ impl Tournament {
     }
 
     /// The komi of a game with `handicap` as OpenGotha gives it, under the Chinese rules the
-    /// board plays (RULES.md, 002 §9): an even game has the file's `komi`; a handicap game
+    /// board plays (docs/rules.md, "Handicap"): an even game has the file's `komi`; a handicap game
     /// has none (Black gives back half the handicap stones at the count instead), and
     /// handicap 1, "taking Black" (rang xian), has no komi and no stones. OpenGotha keeps a
     /// single komi for the tournament, so this is the board's rule, not the file's.

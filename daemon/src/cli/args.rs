@@ -1,4 +1,4 @@
-//! Command-line arguments, exactly as SPEC.md names them. Documented extra flags are
+//! Command-line arguments, exactly as docs/operating.md ("Commands") names them. Documented extra flags are
 //! allowed; renaming or dropping one is not.
 
 use std::path::PathBuf;
@@ -87,7 +87,7 @@ pub struct SimArgs {
     /// An SGF game turned into physical actions.
     #[arg(long, conflicts_with = "script", required_unless_present = "script")]
     pub sgf: Option<PathBuf>,
-    /// A script of physical actions (SPEC.md's language).
+    /// A script of physical actions (the script language of sim/README.md).
     #[arg(long)]
     pub script: Option<PathBuf>,
     /// Seed for human timing and noise.

@@ -1,4 +1,4 @@
-//! `tengen calibrate [--config FILE]` (SPEC.md, "Command line"): guided calibration on real
+//! `tengen calibrate [--config FILE]` (docs/operating.md, "Commands"): guided calibration on real
 //! hardware. Prompts on stdout, Enter on stdin: the empty board, then black stones, then
 //! white stones (a full bowl laid out, or a few stones moved around until every point has
 //! had one); the hal's `Calibrator` computes each point's levels and flags bad sensors;

@@ -1,9 +1,9 @@
-//! `tengen check-config FILE` (SPEC.md, "Command line"): loads and validates a config and
+//! `tengen check-config FILE` (docs/operating.md, "Commands"): loads and validates a config and
 //! prints every problem, one line each naming the file and the key path. Exit 0 when the
 //! file is clean (it prints a one-line summary, a warning for each file the config names
 //! that is missing here, and one for each risk it leaves open), 2 when it is not.
 //!
-//! A board's config, or a hall's (SPEC.md "Round three"): a file with a `[hall]` table, or
+//! A board's config, or a hall's (docs/mqtt-http.md, "Additions"): a file with a `[hall]` table, or
 //! without `[board]` and with one of the hall's own tables (`[[arbiter]]`, `[tournament]`,
 //! `[broadcast]`, `[analysis]`), is checked as `tengen hall --config` reads it
 //! ([`HallConfig::check`]: every key, and the tournament file it names when that is here),

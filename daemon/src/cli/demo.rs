@@ -1,4 +1,4 @@
-//! `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]` (SPEC.md, "Command line"): the
+//! `tengen demo [--http ADDR] [--mqtt ADDR] [--speed X]` (docs/operating.md, "Commands"): the
 //! main job on embedded defaults. A simulated board plays the bundled Ear-Reddening game
 //! (Shusaku vs Gennan, 1846) with human timing, hands and a little sensor noise through
 //! the full service: journal, embedded MQTT broker, live web view. At move 40 (the first

@@ -1,4 +1,4 @@
-//! `tengen frames FILE [--at MS | --from MS --to MS] [--json]` (SPEC.md, "The black box"):
+//! `tengen frames FILE [--at MS | --from MS --to MS] [--json]` (docs/operating.md, "The black box"):
 //! a board's frames file read back. `--at`: the board as the sensors saw it then, `size`
 //! rows of `.XO?` (`?` between the bands: a hand, a stone half down), top row first;
 //! `--from/--to`: each scan with a change or a press in the window, a `ms` line and the

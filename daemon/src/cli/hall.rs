@@ -1,4 +1,4 @@
-//! `tengen hall --broker URL [--http ADDR] [--config FILE]` (SPEC.md, "Command line"): the
+//! `tengen hall --broker URL [--http ADDR] [--config FILE]` (docs/operating.md, "Commands"): the
 //! overview of every board, a page and SGF per board, round zips and the arbiters' console.
 //! Runs until SIGINT/SIGTERM. Exit 2 for bad arguments or config, 1 when it cannot start.
 //!

@@ -1,4 +1,4 @@
-//! The commands of SPEC.md's command line, one module each. `main.rs` parses the
+//! The commands of the command line (docs/operating.md, "Commands"), one module each. `main.rs` parses the
 //! arguments (clap) and calls `run` here; a command returns a [`CliError`] whose exit code
 //! is 1 for a failure of the work and 2 for bad usage or bad input.
 
@@ -87,7 +87,7 @@ pub(crate) fn print_lines(lines: &[String]) -> Result<(), CliError> {
     }
 }
 
-/// A command's failure: a one-line message and the exit code SPEC.md gives it.
+/// A command's failure: a one-line message and the exit code docs/operating.md gives it.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct CliError {

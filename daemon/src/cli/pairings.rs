@@ -1,9 +1,8 @@
-//! `tengen pairings FILE.xml --round N [--boards PATTERN] [--json]` (SPEC.md, "Command
-//! line"): each game of a round of an OpenGotha tournament file, with the board it is
+//! `tengen pairings FILE.xml --round N [--boards PATTERN] [--json]` (docs/operating.md, "Commands"): each game of a round of an OpenGotha tournament file, with the board it is
 //! played on and what that board is set up with.
 //!
 //! The table form is for a director reading it; `--json` is one object per game, in
-//! SPEC.md's key order: `{"round":6,"table":12,"board":"table-12","game":"r6-t12",
+//! The wire contract's key order: `{"round":6,"table":12,"board":"table-12","game":"r6-t12",
 //! "black":"Vannier Luc","black_rank":"4K","white":"Gao Chuande","white_rank":"1D",
 //! "handicap":3,"komi":0,"size":19,"time":"byoyomi 60m 1x30s"}`. Names are the file's
 //! `name`, a space and `firstName`; `komi` is the board's for that handicap

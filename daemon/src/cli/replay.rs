@@ -1,10 +1,10 @@
-//! `tengen replay FILE.sgf [--json] [--superko situational|positional]` (SPEC.md,
-//! "Command line"): plays an SGF game's main line through the rules core.
+//! `tengen replay FILE.sgf [--json] [--superko situational|positional]` (docs/operating.md,
+//! "Commands"): plays an SGF game's main line through the rules core.
 //!
 //! Output with `--json`, one line per move and a final line:
 //! `{"number":N,"color":"B","point":"Q16","captured":["Q15"]}` (a pass has
 //! `"point":"pass"`), then `{"final":{"board":"...","to_move":"W","captured_by_B":n,
-//! "captured_by_W":n}}` (`board` as in SPEC.md's `state`; `captured_by_B` = stones Black
+//! "captured_by_W":n}}` (`board` as in the wire contract's `state`; `captured_by_B` = stones Black
 //! took). Without `--json`: `12 W D4 captures D5 E5` per move, then the board as a
 //! diagram and a summary line.
 //!

@@ -1,6 +1,5 @@
 //! `tengen results FILE.xml --round N (--zip ROUND.zip | --sgf DIR) --out OUT
-//! [--format opengotha|aga|csv] [--boards PATTERN] [--tournament ID]` (SPEC.md, "Command
-//! line"): a round's results written back from its game records, for a director whose
+//! [--format opengotha|aga|csv] [--boards PATTERN] [--tournament ID]` (docs/operating.md, "Commands"): a round's results written back from its game records, for a director whose
 //! pairing laptop is not on the hall network.
 //!
 //! Each record (`*.sgf` in the zip the hall serves as `/round/{round}.zip`, or in the

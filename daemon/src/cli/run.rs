@@ -1,4 +1,4 @@
-//! `tengen run [--config FILE]` (SPEC.md, "Command line"): the board service as
+//! `tengen run [--config FILE]` (docs/operating.md, "Commands"): the board service as
 //! configured, until SIGTERM; then it finishes writing and says `offline`. Exit 2 for a
 //! bad config, 1 when the service cannot start or fails.
 

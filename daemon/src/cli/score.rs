@@ -1,7 +1,7 @@
-//! `tengen score FILE.sgf [--dead PTS] [--komi K]` (SPEC.md, "Command line"): the area
+//! `tengen score FILE.sgf [--dead PTS] [--komi K]` (docs/operating.md, "Commands"): the area
 //! count (Art. 9, 11) of the game's final position after lifting the dead stones.
 //!
-//! Prints one JSON object, keys in SPEC.md's order:
+//! Prints one JSON object, keys in the wire contract's order:
 //! `{"black_area":184.5,"white_area":176.5,"dame":1,"komi_stones":3.75,"result":"B+1.5",
 //! "margin_stones":0.75,"margin_points":1.5}`. Numbers are JSON numbers; a whole number
 //! is written without a fraction (`185`, not `185.0`), others with as few decimals as they

@@ -1,4 +1,4 @@
-//! `tengen sim` (SPEC.md, "Command line"): the whole pipeline (simulated hardware ->
+//! `tengen sim` (docs/operating.md, "Commands"): the whole pipeline (simulated hardware ->
 //! stabiliser -> referee -> clock -> outputs) on virtual time.
 //!
 //! A game whose clocks wait for an arbiter (`game.clock_start = "arbiter"` or `"white"`)

@@ -1,4 +1,4 @@
-//! The players' side of `tengen sim` (SPEC.md, "Command line"): `--clock-frames DIR` writes
+//! The players' side of `tengen sim` (docs/operating.md, "Commands"): `--clock-frames DIR` writes
 //! each distinct frame of the two player displays as a PNG (`DIR/{ms}-B.png`,
 //! `DIR/{ms}-W.png`, `ms` = virtual ms since the first event; in `[display] lang`) and `--audio-out FILE.wav` the
 //! board's sound track (mono 16-bit PCM, time 0 at the first event) in the configured voice

@@ -1,4 +1,4 @@
-//! `tengen voice --lang LANG --out DIR` (SPEC.md, "Command line"): renders the clock's
+//! `tengen voice --lang LANG --out DIR` (docs/operating.md, "Commands"): renders the clock's
 //! spoken calls (Art. 12.3) to WAV clips with espeak-ng, one per clip name of
 //! [`clip_names`]: `DIR/30.wav` ... `DIR/minute_used.wav`, `DIR/1.wav` ... `DIR/10.wav`,
 //! `DIR/periods_1.wav` ... `DIR/periods_10.wav`.
@@ -20,6 +20,7 @@ use std::process::Command;
 use tengen_table::clips::{clean_clip, language, language_list, speech, Language};
 use tengen_table::sound::clip_names;
 use tengen_table::wav::Pcm;
+use tengen_table::Lang;
 
 use super::args::VoiceArgs;
 use super::CliError;
@@ -35,17 +36,20 @@ const MAX_SPEED: u32 = 450;
 
 /// Runs `tengen voice`.
 pub(super) fn run(args: VoiceArgs) -> Result<(), CliError> {
-    let lang = language(&args.lang).ok_or_else(|| {
-        let known: Vec<String> = language_list()
-            .iter()
-            .map(|l| format!("{} ({})", l.code, l.name))
-            .collect();
-        CliError::input(format!(
-            "--lang: unknown language {:?}; the voice speaks {}",
-            args.lang,
-            known.join(", ")
-        ))
-    })?;
+    let lang = Lang::parse(&args.lang)
+        .ok()
+        .and_then(language)
+        .ok_or_else(|| {
+            let known: Vec<String> = language_list()
+                .iter()
+                .map(|l| format!("{} ({})", l.lang, l.name))
+                .collect();
+            CliError::input(format!(
+                "--lang: unknown language {:?}; the voice speaks {}",
+                args.lang,
+                known.join(", ")
+            ))
+        })?;
     check_espeak()?;
     fs::create_dir_all(&args.out).map_err(|e| {
         CliError::work(format!(
@@ -63,8 +67,8 @@ pub(super) fn run(args: VoiceArgs) -> Result<(), CliError> {
     let mut fastest = lang.espeak_speed;
     let names = clip_names();
     for name in &names {
-        let text = speech(lang.code, name)
-            .ok_or_else(|| CliError::work(format!("no {} text for the clip {name}", lang.code)))?;
+        let text = speech(lang.lang, name)
+            .ok_or_else(|| CliError::work(format!("no {} text for the clip {name}", lang.lang)))?;
         let is_count = name.parse::<u32>().is_ok_and(|n| (1..=10).contains(&n));
         let mut speed = lang.espeak_speed;
         let clip = loop {

@@ -1,4 +1,4 @@
-//! The board's configuration: one TOML file per board with SPEC.md's keys (and the keys
+//! The board's configuration: one TOML file per board with the wire contract's keys (and the keys
 //! the product adds, documented on each field). Unknown keys and bad values are errors
 //! that name their key path (`time.perods: unknown key`); every problem in a file is
 //! reported, not just the first.
@@ -70,7 +70,7 @@ impl Config {
         config_reader::parse_with(text, origin, schema::read)
     }
 
-    /// Every default of SPEC.md (and of the added keys) for a board called `board_id`.
+    /// Every default of docs/mqtt-http.md (and of the added keys) for a board called `board_id`.
     /// The id is taken as given: text from outside goes through [`Config::from_toml_str`].
     pub fn default_for(board_id: &str) -> Config {
         let localhost = |port| SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, port));
@@ -160,7 +160,7 @@ impl Config {
             },
             voice: VoiceConfig {
                 style: tengen_table::VoiceStyle::Voice,
-                lang: "en".into(),
+                lang: Lang::En,
                 dir: PathBuf::from("/var/lib/tengen/voice"),
                 volume: 1.0,
             },
@@ -251,7 +251,7 @@ impl Config {
         ))
     }
 
-    /// The topic root `{prefix}/{tournament}/{board}` of SPEC.md's MQTT section.
+    /// The topic root `{prefix}/{tournament}/{board}` of the wire contract's MQTT section.
     pub fn topic_root(&self) -> String {
         format!(
             "{}/{}/{}",

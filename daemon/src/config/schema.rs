@@ -587,18 +587,18 @@ fn read_voice(t: &Table, r: &mut Reader) -> VoiceConfig {
         }
         None => d.volume,
     };
+    let voices = tengen_table::clips::languages();
     let lang = match r.string(t, P, "lang") {
-        Some(lang) if tengen_table::clips::languages().contains(&lang.as_str()) => lang,
-        Some(lang) => {
-            r.problem(
-                "voice.lang",
-                format!(
-                    "{lang:?} is not one of {}",
-                    tengen_table::clips::languages().join(", ")
-                ),
-            );
-            d.lang
-        }
+        Some(tag) => match Lang::parse(&tag).ok().filter(|l| voices.contains(l)) {
+            Some(lang) => lang,
+            None => {
+                r.problem(
+                    "voice.lang",
+                    format!("{tag:?} is not one of {}", voices.map(Lang::tag).join(", ")),
+                );
+                d.lang
+            }
+        },
         None => d.lang,
     };
     VoiceConfig {

@@ -1,4 +1,4 @@
-//! The configuration's sections as plain data: one struct per TOML table, with SPEC.md's
+//! The configuration's sections as plain data: one struct per TOML table, with the wire contract's
 //! keys (and the keys the product adds) as public fields, and the enums their values take.
 
 use std::net::SocketAddr;
@@ -113,7 +113,7 @@ pub enum SimSource {
     /// `hardware.sim.sgf`: an SGF game turned into physical actions. Default
     /// `games/demo.sgf`.
     Sgf(PathBuf),
-    /// `hardware.sim.script`: a script of physical actions (SPEC.md's language).
+    /// `hardware.sim.script`: a script of physical actions (the script language of sim/README.md).
     Script(PathBuf),
     /// `hardware.sim.sgf` as a list of two or more files: one game per `new_game`, in
     /// turn, from the first again after the last (needs `hardware.sim.rehearse`).
@@ -393,8 +393,9 @@ impl DisplayDriver {
 pub struct VoiceConfig {
     /// `voice.style`: `voice` (default), `beep` or `off`.
     pub style: tengen_table::VoiceStyle,
-    /// `voice.lang`: the language `tengen voice` renders the clips in (default `en`).
-    pub lang: String,
+    /// `voice.lang`: the language `tengen voice` renders the clips in (default `en`; one of
+    /// [`tengen_table::clips::languages`]).
+    pub lang: Lang,
     /// `voice.dir`: the clips, named as `tengen voice` writes them (default
     /// `/var/lib/tengen/voice`).
     pub dir: PathBuf,

@@ -2,7 +2,7 @@
 //! anyone publishes it, so no event is lost to a power cut, a crash or a broker outage.
 //!
 //! Layout: one file per board, `{storage.dir}/events.journal`, holding every event of every
-//! game the board has played (`seq` runs across games and restarts, as SPEC.md wants; a
+//! game the board has played (`seq` runs across games and restarts, as the wire contract wants; a
 //! game is about 110 kB, so there is no rotation — archive the file between tournaments
 //! with the service stopped, and the next event starts again at seq 1). The file starts
 //! with [`MAGIC`], then one record per event (see [`framing`]): its JSON is the

@@ -1,12 +1,12 @@
 //! Commands on `{root}/cmd`: decoded strictly and their sender checked with
 //! [`tengen_protocol::command::decode_checked`] (by the publisher's core, see
-//! [`super::publisher_state`]); a malformed, unknown or refused command is answered with an
+//! `super::publisher_state`); a malformed, unknown or refused command is answered with an
 //! error on `{root}/cmd/reply` and goes nowhere else; a valid one goes to the service as a
-//! [`CommandRequest`] and the service's answer is the reply. [`RecentCommands`] remembers
+//! [`CommandRequest`] and the service's answer is the reply. `RecentCommands` remembers
 //! the ids taken lately so a repeated one is answered again, never carried out twice.
 //! A `republish` beyond one every 10 s is refused with
 //! [`tengen_protocol::command::RepublishRefused`]. Each command taken is logged once, in
-//! words, when it is carried out or refused ([`log_outcome`]).
+//! words, when it is carried out or refused (`log_outcome`).
 
 use std::collections::{HashMap, VecDeque};
 

@@ -1,7 +1,7 @@
 //! The outbox: which events the broker has acknowledged.
 //!
 //! The journal holds every event; this module only remembers how far the broker has
-//! acknowledged them. [`AckTracker`] is the sans-IO bookkeeping of one publisher (what to
+//! acknowledged them. `AckTracker` is the sans-IO bookkeeping of one publisher (what to
 //! send next, what is in flight, the highest contiguous acknowledged `seq`), and
 //! [`AckFile`] persists that one number so a restarted board resends exactly the rest.
 

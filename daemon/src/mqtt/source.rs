@@ -47,7 +47,7 @@ pub enum RecordKind {
 
 impl RecordKind {
     /// The kind of an event of type `kind` (the JSON's `type`), as
-    /// [`tengen_protocol::Event::is_for_arbiters`] and SPEC.md's topic table say.
+    /// [`tengen_protocol::Event::is_for_arbiters`] and the wire contract's topic table say.
     pub fn of_type(kind: &str) -> RecordKind {
         if tengen_protocol::event::type_is_for_arbiters(kind) {
             RecordKind::ForArbiters

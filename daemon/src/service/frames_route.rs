@@ -1,4 +1,4 @@
-//! `GET /api/frames?from=MS&to=MS` on the board's HTTP listener (SPEC.md, "The black box"):
+//! `GET /api/frames?from=MS&to=MS` on the board's HTTP listener (docs/operating.md, "The black box"):
 //! what the sensors saw in that window of the game being played (or of `&game=ID`), as
 //! JSON lines (`{"ms":N,"board":"...","presses":[...]}`), the board at `from` first. The
 //! file is read on a blocking thread, never on the scan loop's. A window is at most

@@ -2,8 +2,8 @@
 //! `hardware.scan_hz` -> pipeline -> journal -> outputs.
 //!
 //! - [`engine`]: the game logic behind a trait (the pipeline of stabiliser and referee).
-//! - [`backend`]: where scans come from; one module per backend: [`sim_backend`],
-//!   [`serial_backend`], [`rpi_backend`]; [`board_setup`] builds them and the referee's
+//! - [`backend`]: where scans come from; one module per backend: `sim_backend`,
+//!   `serial_backend`, `rpi_backend`; `board_setup` builds them and the referee's
 //!   settings from a config.
 //! - [`recorder`]: journal first (synced), then outputs, and what the fold of the
 //!   journaled events shows (state, `alerts/active`, the SGF file).
@@ -12,11 +12,11 @@
 //! - [`scan_loop`]: the loop thread; commands come in as [`scan_loop::Request`]s.
 //! - [`alive`]: the board's last sign of life, beside the journal.
 //! - [`disk_watch`]: the free space of `storage.dir`, read on a thread of its own;
-//!   [`storage_alerts`]: when that (and the journal holding events for lack of space)
+//!   `storage_alerts`: when that (and the journal holding events for lack of space)
 //!   becomes `storage_low` and `storage_full`.
 //! - [`notify`]: systemd readiness and watchdog.
-//! - [`resume`]: where a simulated game goes on after a restart.
-//! - [`launch`]: start from a config, stop on SIGTERM; [`links`]: the HTTP live view and
+//! - `resume`: where a simulated game goes on after a restart.
+//! - `launch`: start from a config, stop on SIGTERM; [`links`]: the HTTP live view and
 //!   MQTT (embedded broker or external) fed from the recorded events.
 //!
 //! Start-up: the journal is opened (a torn tail is cut off and reported). When it holds
@@ -25,7 +25,7 @@
 //! game in progress comes back with its clocks paused as they stood and a
 //! `board_restarted` alert (see `tengen_referee`). Then `status online`. The simulator
 //! takes the journal's game up where it was, as a real board keeps its stones (see
-//! [`resume`]); a game that is over stays over. Stop: the loop finishes its tick, writes
+//! `resume`); a game that is over stays over. Stop: the loop finishes its tick, writes
 //! `status offline` and returns.
 
 pub mod alive;

@@ -9,7 +9,7 @@
 //!   `serial` backend of a `--features rpi` build) they are on the Pi's I2C bus; on the
 //!   `sim` backend they are two emulated SSD1306 on a simulated bus, driven by the same
 //!   driver. A display that is missing or fails is logged (once a minute at most) and
-//!   tried again every [`RETRY`]; the game never waits for it.
+//!   tried again every `RETRY`; the game never waits for it.
 //! - **Voice** (`[voice] style = "voice"`, a build with `--features audio`): the clips in
 //!   `voice.dir`, played through the default audio output; a new call cuts the one playing.
 //!   `style = "beep"` is played by the backend on the buzzer pin instead.

@@ -11,7 +11,7 @@
 //! ([`Journal::record`]); they are folded at once, so the clocks, the displays, the
 //! `state` snapshot and `alerts/active` go on, but published as events only once they are
 //! written ([`Recorder::keep_up`] tries again every [`RETRY_MS`]). `storage_low` and
-//! `storage_full` are raised and cleared there too (see [`super::storage_alerts`]).
+//! `storage_full` are raised and cleared there too (see `super::storage_alerts`).
 
 use std::path::{Path, PathBuf};
 

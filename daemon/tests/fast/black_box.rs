@@ -1,4 +1,4 @@
-//! The black box (SPEC.md, "The black box"; issue 23): what the sensors saw, written by
+//! The black box (docs/operating.md, "The black box"; issue 23): what the sensors saw, written by
 //! `tengen sim --frames-out` and read back with `tengen frames`, shows each hidden act the
 //! referee alerts on in the 20 s around its alert; the sensor check before play finds a
 //! stuck sensor before move 1 and nothing on a sound board in noisy games.

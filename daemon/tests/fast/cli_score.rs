@@ -48,7 +48,7 @@ fn prints_the_spec_line_with_whole_numbers_unadorned() {
     assert_eq!(v["result"], "B+10");
 }
 
-/// RULES.md: Black 185 with komi 3.75 wins by 0.75 stones (1.5 points); 184 loses by
+/// docs/rules.md: Black 185 with komi 3.75 wins by 0.75 stones (1.5 points); 184 loses by
 /// 0.25; 184.5 (odd dame) wins by 0.25. Built on 19x19 from setup stones: Black's region
 /// is the first `black` points in column order (A1, A2, ..., A19, B1, ...), then `dame`
 /// empty points, then White's region; each side has stones only where its region borders

@@ -151,7 +151,7 @@ fn pairings_of_every_round_match_the_xml() {
                 assert_eq!(a, b, "{name} round {round}");
                 checked += 1;
             }
-            // The key order is SPEC.md's.
+            // The key order is the wire contract's.
             let first = String::from_utf8_lossy(&out.stdout);
             assert!(first.starts_with("{\"round\":"), "{first}");
         }

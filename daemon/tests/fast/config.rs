@@ -1,4 +1,4 @@
-//! The config file: SPEC.md's keys and defaults, errors named by key path, every problem
+//! The config file: the wire contract's keys and defaults, errors named by key path, every problem
 //! reported, and no panic on any text.
 
 use std::net::SocketAddr;
@@ -481,7 +481,7 @@ fn the_displays_and_the_voice_have_their_defaults_and_their_checks() {
     );
     assert!(!c.display.rotate_black && !c.display.rotate_white);
     assert_eq!(c.voice.style, tengen_table::VoiceStyle::Voice);
-    assert_eq!(c.voice.lang, "en");
+    assert_eq!(c.voice.lang, tengen_l10n::Lang::En);
     assert_eq!(c.voice.dir, PathBuf::from("/var/lib/tengen/voice"));
     assert_eq!(c.voice.volume, 1.0);
     let c = ok("[board]\nid = \"b\"\n[display]\ndriver = \"none\"\ni2c_bus = 3\nblack_address = 0x3D\nwhite_address = 0x3C\nrotate_white = true\n[voice]\nstyle = \"beep\"\nlang = \"ja\"\nvolume = 0.25\n");
@@ -496,7 +496,7 @@ fn the_displays_and_the_voice_have_their_defaults_and_their_checks() {
     );
     assert!(c.display.rotate_white);
     assert_eq!(c.voice.style, tengen_table::VoiceStyle::Beep);
-    assert_eq!((c.voice.lang.as_str(), c.voice.volume), ("ja", 0.25));
+    assert_eq!((c.voice.lang.tag(), c.voice.volume), ("ja", 0.25));
     let p = problems(
         "[board]\nid = \"b\"\n[display]\ndriver = \"lcd\"\nblack_address = 0x7F\nwhite_address = 0x3C\nrotate_black = \"yes\"\nsize = 2\n[voice]\nstyle = \"loud\"\nlang = \"fr\"\nvolume = 1.5\n",
     );

@@ -220,7 +220,7 @@ async fn hall_with(mosq: &Mosquitto, toml: &str) -> tengen_hall::RunningHall {
 /// The stones of a position as GTP vertices, black and white.
 type Stones = (BTreeSet<String>, BTreeSet<String>);
 
-/// The hall's public position: SPEC.md's `state.board` (rows from the top).
+/// The hall's public position: the wire contract's `state.board` (rows from the top).
 async fn hall_stones(addr: std::net::SocketAddr, size: u8) -> Stones {
     let state = get(addr, "/board/t/b1/api/state", &[]).await.json();
     let rows = state["board"].as_str().expect("state.board").to_string();

@@ -121,7 +121,7 @@ async fn publish_event(board: &Subscriber, e: &Envelope) {
     publish(board, "tengen/t/b1/events", json, false).await;
 }
 
-/// The analysis of board b1, checked against SPEC.md's form and against the public
+/// The analysis of board b1, checked against the wire contract's form and against the public
 /// position: no estimate of a position the public has not seen.
 async fn analysis(addr: std::net::SocketAddr) -> Value {
     let r = get(addr, "/board/t/b1/api/analysis", &[]).await;

@@ -11,7 +11,7 @@
 //!   connection and refuses new ones for two seconds) while the hall keeps publishing;
 //! - a restart of the hall's broker during a cut, with events not yet passed on.
 //!
-//! MQTT at QoS 1 may deliver a message twice; consumers de-duplicate by `seq` (SPEC.md), so
+//! MQTT at QoS 1 may deliver a message twice; consumers de-duplicate by `seq` (docs/mqtt-http.md), so
 //! the check is: after removing repeats, the `seq` values are exactly 1..=N, in order.
 
 use std::path::Path;

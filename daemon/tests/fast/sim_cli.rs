@@ -29,7 +29,7 @@ fn sim_script(script: &std::path::Path) -> std::process::Output {
         .expect("runs")
 }
 
-/// Exit 2 with one line on stderr that names `culprit` (SPEC.md: bad input).
+/// Exit 2 with one line on stderr that names `culprit` (docs/operating.md, "Commands": bad input).
 fn bad_input(out: &std::process::Output, culprit: &str) {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);

@@ -1,4 +1,4 @@
-//! `tengen sim --clock-frames DIR --audio-out FILE.wav` (SPEC.md, "Command line"), run as a
+//! `tengen sim --clock-frames DIR --audio-out FILE.wav` (docs/operating.md, "Commands"), run as a
 //! user runs it, on a scripted byo-yomi game: White uses a whole period, then the last one
 //! runs out.
 //!

@@ -1,4 +1,4 @@
-//! The count the board says, on virtual time, against Art. 12.3 as RULES.md gives it: in a
+//! The count the board says, on virtual time, against Art. 12.3 as docs/rules.md gives it: in a
 //! 60 s period "30", "40", "50", "55", "58" seconds and "1 minute used, N left" when it runs
 //! out; in the last period "30", "40", "50", then "1" .. "10" once a second, "10" being the
 //! flag. The real referee (stabiliser, clock) is fed exact scans and button presses, its
@@ -246,7 +246,7 @@ fn the_count_follows_article_12_3_to_the_millisecond() {
         })
         .collect();
     assert_eq!(events, expected);
-    // Spot checks of the table itself, as RULES.md words it.
+    // Spot checks of the table itself, as docs/rules.md words it.
     assert!(expected.contains(&(58_000, Color::Black, Call::S58, 3)));
     assert!(!expected
         .iter()

@@ -376,7 +376,7 @@ impl Consumer {
     }
 
     /// Asks the board to send its stream again from `from_seq` (how a consumer fills a
-    /// gap, SPEC.md's `republish`).
+    /// gap, the wire contract's `republish`).
     pub(crate) async fn republish(&self, from_seq: u64) {
         let cmd = serde_json::json!({"id": format!("heal-{from_seq}"), "type": "republish", "from_seq": from_seq});
         self.command(&cmd).await;

@@ -1,5 +1,5 @@
 //! `GET /board/{tournament}/{board}/api/analysis`: the engine's estimates of a board's
-//! public game so far, as SPEC.md writes them:
+//! public game so far, as the wire contract writes them:
 //! `{"engine":"GNU Go 3.8","moves":[{"number":0,"score_lead":0.5,"best":["D4","Q16"]},...]}`.
 //! Public, like the board's page. 404 for a board the hall has not heard of, and for every
 //! board when the hall has no `[analysis]`.
@@ -58,7 +58,7 @@ async fn analysis_json(
         .into_response()
 }
 
-/// The JSON of `api/analysis` for one board (SPEC.md): the engine's name and its estimates
+/// The JSON of `api/analysis` for one board (docs/mqtt-http.md): the engine's name and its estimates
 /// of the public positions so far. Also written by the static export.
 pub(crate) fn analysis_value(analysis: &Analysis, key: &BoardKey) -> serde_json::Value {
     let (engine, estimates) = analysis.estimates(key);

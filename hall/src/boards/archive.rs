@@ -3,7 +3,7 @@
 //! after the hall restarts.
 //!
 //! One file per game, `{dir}/{tournament}/{board}/{game}.jsonl`, one event line per event
-//! (SPEC.md's event line, the envelope as the board published it), appended in the order the
+//! (the wire contract's event line, the envelope as the board published it), appended in the order the
 //! hall follows them and flushed line by line (synced to disk when the game ends). Each
 //! game is also kept as the protocol's fold of its events ([`GameView`]), so the archive
 //! knows its round, players and result and gives its SGF. [`Archive::open`] reads every
@@ -313,7 +313,7 @@ impl Archive {
             .collect()
     }
 
-    /// Where the black box (what the sensors saw, SPEC.md) of game `game` of board `key` is
+    /// Where the black box (what the sensors saw, docs/mqtt-http.md) of game `game` of board `key` is
     /// kept beside its events: `{dir}/{tournament}/{board}/{game}.frames`.
     pub(crate) fn frames_path(&self, key: &BoardKey, game: &str) -> Result<PathBuf, ArchiveError> {
         let mut path = self.path(key, game)?;

@@ -23,7 +23,7 @@ const KEEP: usize = 500;
 /// has its control characters escaped).
 #[derive(Debug, Error)]
 pub enum CommandError {
-    /// The body is not a command of SPEC.md (unknown type, missing or extra field).
+    /// The body is not a command of docs/mqtt-http.md (unknown type, missing or extra field).
     #[error("not a valid command: {0}")]
     Invalid(String),
     /// A field is over its limit or holds a control character (the board would refuse it:
@@ -149,7 +149,7 @@ impl CommandLog {
     }
 
     /// Builds a command from the console's JSON `body` (`{"type":"confirm","alert":"a3"}`),
-    /// signed `by`, checks it against SPEC.md's commands, and logs it as pending; `wall` is
+    /// signed `by`, checks it against the wire contract's commands, and logs it as pending; `wall` is
     /// `now` on the wall clock (the stamp's `at`). Returns what to publish.
     pub(crate) fn prepare(
         &mut self,

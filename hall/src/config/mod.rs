@@ -751,7 +751,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
 /// The most ids `[hall] tournaments` or `boards` may list.
 const MAX_LISTED_IDS: usize = 10_000;
 
-/// `[hall] tournaments` / `boards`: a non-empty array of ids (SPEC.md's `a-z`, `0-9`, `-`),
+/// `[hall] tournaments` / `boards`: a non-empty array of ids (the wire contract's `a-z`, `0-9`, `-`),
 /// each once. `None` when absent or wrong (recorded).
 fn id_list(t: &Table, p: &str, key: &str, r: &mut Reader) -> Option<Vec<String>> {
     let at = join(p, key);

@@ -1,4 +1,4 @@
-//! The players' clock of each board, served by the hall (SPEC.md, "HTTP": `/clock`): the
+//! The players' clock of each board, served by the hall (docs/mqtt-http.md, "HTTP": `/clock`): the
 //! tablet page, the two faces as PNG and their `face` events, exactly as a board serves
 //! them ([`tengen_net::clock_view`]), drawn by the displays' one pure function
 //! ([`tengen_table::render`]) from the hall's fold of the board's events. A tablet beside a

@@ -1,4 +1,4 @@
-//! The black boxes of finished games, fetched from their boards into the archive (SPEC.md,
+//! The black boxes of finished games, fetched from their boards into the archive (docs/operating.md,
 //! "The black box": the round zip holds `frames/{table}.frames`).
 //!
 //! A board keeps the frames of its 32 latest games; an appeal may come after the round,

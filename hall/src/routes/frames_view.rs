@@ -1,5 +1,5 @@
 //! `GET /api/console/board/{tournament}/{board}/frames?from=MS&to=MS[&game=ID]` (arbiters
-//! only; SPEC.md, "The black box"): what a board's sensors saw in a window of its game, as
+//! only; docs/operating.md, "The black box"): what a board's sensors saw in a window of its game, as
 //! JSON lines (`{"ms":N,"board":"...","presses":[...]}`, the board at `from` first).
 //! `?around=TIME` (RFC 3339, an alert's `time`) asks instead for [`AROUND_MS`] either side
 //! of that moment of the board's current game, `?move=N` either side of its move N; the

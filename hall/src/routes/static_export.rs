@@ -2,7 +2,7 @@
 //! not serve itself. Any static web server, object store or CDN serves the folder; the hall
 //! only writes it.
 //!
-//! The files are the hall's public paths (SPEC.md, HTTP):
+//! The files are the hall's public paths (docs/mqtt-http.md, "HTTP"):
 //!
 //! | file | what |
 //! |---|---|

@@ -1182,7 +1182,7 @@ mod tests {
         );
         // Tables 5-12 have no board: played on paper, said once, not an error each.
         assert_eq!(plan.paper, (5..=12).collect::<Vec<u32>>());
-        // What table 1's board is told: SPEC.md's new_game, from the file.
+        // What table 1's board is told: the wire contract's new_game, from the file.
         let body = &sent[0].body;
         assert_eq!(sent[0].key.board, "hall1-01");
         assert_eq!(body["type"], "new_game");

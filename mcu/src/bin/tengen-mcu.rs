@@ -28,7 +28,7 @@ struct Args {
     /// The game to play (simulated players with human timing).
     #[arg(long, conflicts_with = "script", required_unless_present = "script")]
     sgf: Option<PathBuf>,
-    /// A script to play (SPEC.md's simulator language).
+    /// A script to play (the script language of sim/README.md).
     #[arg(long)]
     script: Option<PathBuf>,
     /// Seed of the human timing, the noise and the faults' random bytes.

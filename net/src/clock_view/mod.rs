@@ -1,4 +1,4 @@
-//! What the players see, over HTTP (SPEC.md, "HTTP"): `/clock`, the two faces large and side
+//! What the players see, over HTTP (docs/mqtt-http.md, "HTTP"): `/clock`, the two faces large and side
 //! by side for a tablet beside the board (the one facing each player upright for them),
 //! and the pictures it and the live page show, drawn by the one pure function the
 //! displays use ([`tengen_table::render_in`]):

@@ -1,4 +1,4 @@
-//! The live web view of one board (SPEC.md, "HTTP"): the page, `/game.sgf`, `/events` as
+//! The live web view of one board (docs/mqtt-http.md, "HTTP"): the page, `/game.sgf`, `/events` as
 //! Server-Sent Events that resume from `Last-Event-ID`, and `/api/state`, all read from a
 //! [`LiveFeed`]. The board serves it on `http.listen`; the hall serves the same router per
 //! board under `/board/{tournament}/{board}/`.

@@ -1,5 +1,5 @@
 //! The black box: what a board's sensors saw, scan by scan, for the whole game, in a
-//! `.frames` file beside the journal (SPEC.md, "The black box"). An arbiter settling a
+//! `.frames` file beside the journal (docs/operating.md, "The black box"). An arbiter settling a
 //! dispute reads the evidence (the classified board at every change of any point and
 //! every clock press), not only the verdict (the events).
 //!

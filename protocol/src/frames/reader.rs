@@ -1,5 +1,5 @@
 //! A frames file read back: the board as the sensors saw it at any moment, and each change
-//! in a window (SPEC.md: `tengen frames`, `/api/frames`).
+//! in a window (docs/operating.md, "The black box": `tengen frames`, `/api/frames`).
 
 use serde::Serialize;
 
@@ -38,7 +38,7 @@ struct Key {
 }
 
 /// One line of a window: the board as seen at `ms` (after that scan's changes), and the
-/// clock presses of that scan (`"B"`, `"W"`). Serialises as SPEC.md's `--json` line.
+/// clock presses of that scan (`"B"`, `"W"`). Serialises as the wire contract's `--json` line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FrameLine {
     /// Ms since the game's start.
@@ -313,7 +313,7 @@ impl FramesRecord {
 }
 
 impl FramesRecord {
-    /// The window as JSON lines (SPEC.md's `--json`), each ending in a newline.
+    /// The window as JSON lines (the wire contract's `--json`), each ending in a newline.
     pub fn json_lines(&self, from: u64, to: u64) -> String {
         let mut out = String::new();
         for line in self.window(from, to) {

@@ -4,7 +4,7 @@
 //! [`GameView::apply`] with each event's time) and the view holds what they add up to:
 //! the setup, the position and the record (a rules [`Game`]), the clocks (a rules
 //! [`Clock`] run on the events' own times), the open alerts, the warnings, the phase, the
-//! result, and the board's standing hardware faults. From it come SPEC.md's `state`
+//! result, and the board's standing hardware faults. From it come the wire contract's `state`
 //! snapshot ([`GameView::snapshot`]), the SGF ([`GameView::sgf`]) and `alerts/active`
 //! ([`GameView::active_alerts_json`]).
 //!

@@ -1,4 +1,4 @@
-//! SPEC.md's `state` snapshot: the game info, the position, whose turn, the clocks now,
+//! The wire contract's `state` snapshot: the game info, the position, whose turn, the clocks now,
 //! warnings, open alerts, the result and the last `seq`, in one JSON object.
 
 use serde::{Deserialize, Serialize};
@@ -83,7 +83,7 @@ fn phase_from<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Phase, D::Error>
     }
 }
 
-/// The `state` snapshot (SPEC.md, MQTT `.../state`, HTTP `/api/state`).
+/// The `state` snapshot (docs/mqtt-http.md: MQTT `.../state`, HTTP `/api/state`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StateSnapshot {
     /// Board size.

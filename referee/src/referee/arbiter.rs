@@ -1,4 +1,4 @@
-//! Arbiter commands (SPEC.md, `cmd` topic). A command that cannot be carried out (unknown
+//! Arbiter commands (docs/mqtt-http.md, the `cmd` topic). A command that cannot be carried out (unknown
 //! alert id, wrong phase, no clock) is refused with one sentence and changes nothing.
 
 use tengen_hal::Millis;

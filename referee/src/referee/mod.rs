@@ -1,5 +1,5 @@
 //! The referee: compares the stable physical board and the clock presses with the rules
-//! position and produces SPEC.md's events (moves, passes, alerts, warnings, counting, the
+//! position and produces the wire contract's events (moves, passes, alerts, warnings, counting, the
 //! end of the game).
 //!
 //! **Event-sourced.** The game (record, clocks, open alerts, warnings, phase, result) lives
@@ -16,7 +16,7 @@
 //! list of [`Event`] bodies, each happening at the input's time; whoever writes them adds
 //! `seq` and `time`.
 //!
-//! Decisions not fixed by SPEC.md (documented here and in the README):
+//! Decisions not fixed by docs/mqtt-http.md (documented here and in the README):
 //! - `wrong_color`: a stone of the colour *not* to move set down before the first move of
 //!   the game (players took the wrong bowls); the offending side is the side to move.
 //!   Later, the same action is `double_move`.

@@ -1,5 +1,5 @@
-//! The referee's settings: the parts of the board configuration (SPEC.md, "Configuration")
-//! that the referee reads, with SPEC.md's defaults.
+//! The referee's settings: the parts of the board configuration (docs/configuration.md)
+//! that the referee reads, with the wire contract's defaults.
 
 use tengen_hal::{Millis, Side};
 pub use tengen_protocol::event::Penalties;

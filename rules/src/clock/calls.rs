@@ -36,7 +36,7 @@ pub enum Call {
 }
 
 impl Call {
-    /// The call as SPEC.md's `byoyomi` event writes it: `"30"`, `"40"`, `"50"`, `"55"`,
+    /// The call as the wire contract's `byoyomi` event writes it: `"30"`, `"40"`, `"50"`, `"55"`,
     /// `"58"`, `"minute_used"`, `"1"`..`"10"`.
     pub fn as_str(self) -> &'static str {
         const COUNTS: [&str; 11] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];

@@ -3,7 +3,7 @@
 //! queues the events that fell due up to `now`. Nothing here reads a real clock, so the
 //! same calls give the same events, whatever the machine and however often it ticks.
 //!
-//! Rules followed (RULES.md, Art. 12, 14, 22):
+//! Rules followed (docs/rules.md, Art. 12, 14, 22):
 //! - byo-yomi: base time, then N periods; a move within a period costs nothing, a period
 //!   used up in full is gone ("1 minute used, N left"); the count calls are in [`calls`];
 //!   running out of the last period is a flag fall. The boundary belongs to the period's
@@ -35,7 +35,7 @@ use crate::Color;
 /// Why a time control or a duration could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ClockError {
-    /// The time control text is not one of SPEC.md's forms.
+    /// The time control text is not one of the wire contract's forms.
     #[error("time control '{text}': {reason}")]
     TimeControl {
         /// The text as given.

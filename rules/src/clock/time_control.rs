@@ -1,4 +1,4 @@
-//! Time controls (Art. 12) and the duration notation of SPEC.md's scripts and config
+//! Time controls (Art. 12) and the duration notation of the simulator's scripts (sim/README.md) and config
 //! (`250ms`, `3s`, `2m`, `1h`).
 
 use std::fmt;
@@ -7,7 +7,7 @@ use super::ClockError;
 
 /// How much thinking time each side gets (Art. 12.2-12.5, plus Fischer).
 ///
-/// The written form (parsed by [`TimeControl::parse`], written by `Display`) is SPEC.md's
+/// The written form (parsed by [`TimeControl::parse`], written by `Display`) is the wire contract's
 /// script form: `none`, `absolute 30m`, `byoyomi 60m 5x60s`, `canadian 10m 15/10m`,
 /// `fischer 10m +20s`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -199,7 +199,7 @@ fn parse_count(text: &str) -> Option<u32> {
 }
 
 /// Parses a duration written as a whole number and a unit: `250ms`, `3s`, `2m`, `1h`
-/// (SPEC.md's notation). Returns milliseconds.
+/// (the wire contract's notation). Returns milliseconds.
 pub fn parse_duration(text: &str) -> Result<u64, ClockError> {
     let t = text.trim();
     let bad = || ClockError::Duration(t.to_string());

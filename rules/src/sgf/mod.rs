@@ -1,4 +1,4 @@
-//! SGF (FF[4]) read and write for Go game records, on top of the `sgf-parse` crate.
+//! SGF (`FF[4]`) read and write for Go game records, on top of the `sgf-parse` crate.
 //!
 //! Reading keeps the first game tree's main line (the first variation at every branch):
 //! the game information tengen uses (`SZ KM HA AB AW PB PW RU RE DT GC`), the moves with
@@ -13,7 +13,7 @@
 //! Writing produces `FF[4]GM[1]CA[UTF-8]`, the rules (`RU[Chinese]` unless the record says
 //! otherwise), the game information, one node per move with `BL`/`WL` and `OB`/`OW` when
 //! the times are known and `C[]` comments (the board puts its alerts there), escaping `\`
-//! and `]`. [`parse`] of [`write`]'s output gives back the same record.
+//! and `]`. [`parse`] of [`write()`]'s output gives back the same record.
 
 mod locate;
 
@@ -544,7 +544,7 @@ fn seconds(ms: u64) -> String {
     }
 }
 
-/// Writes a record as an SGF FF[4] file (one game tree, one node per move).
+/// Writes a record as an SGF `FF[4]` file (one game tree, one node per move).
 pub fn write(rec: &GameRecord) -> String {
     use std::fmt::Write as _;
     let size = rec.size;

@@ -1,7 +1,7 @@
-//! One test (or a few) per article of RULES.md that the rules core decides: captures
+//! One test (or a few) per article of docs/rules.md that the rules core decides: captures
 //! (Art. 4), suicide (Art. 5), ko and whole-board repetition (Art. 6, 18.3, 20), passes
 //! (Art. 7), handicap placement, and counting with komi, handicap and warnings (Art. 9,
-//! 11, 24), including every example at the end of RULES.md.
+//! 11, 24), including every example at the end of docs/rules.md.
 
 use crate::common;
 

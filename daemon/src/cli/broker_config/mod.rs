@@ -1,4 +1,4 @@
-//! `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR` (SPEC.md,
+//! `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR` (docs/operating.md,
 //! "The broker's trust boundary"): the mosquitto files of a hall of N boards, each account
 //! given only its part (issue 21).
 //!

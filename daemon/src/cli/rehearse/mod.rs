@@ -1,5 +1,5 @@
 //! `tengen rehearse FILE.xml --round N [--boards K] [--http ADDR] [--mqtt ADDR] [--speed X]
-//! [--violations P] [--start] [--broadcast-delay MOVES]` (SPEC.md, "Round three"):
+//! [--violations P] [--start] [--broadcast-delay MOVES]` (docs/mqtt-http.md, "Additions"):
 //! tomorrow's round played tonight, with nothing to install. One process runs the embedded
 //! broker, a hall on a copy of the tournament file (the `tengen-hall` crate's `start`) and K
 //! simulated boards (`tengen run` services on the `sim` backend with `rehearse = true`) for

@@ -1,4 +1,4 @@
-//! The public round feed (SPEC.md, "The public round feed"; docs/round-feed.md): every
+//! The public round feed (docs/round-feed.md): every
 //! game of every round as the public may see it (behind the broadcast delay), as files a
 //! tournament site, a relay or a viewer's own tool polls, and a CDN carries:
 //!
