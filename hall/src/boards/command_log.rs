@@ -39,6 +39,10 @@ pub enum CommandError {
     /// A command in the hall's own name, from a hall without `[hall] identity`.
     #[error("the hall has no [hall] identity to send its own commands in")]
     NoIdentity,
+    /// A hub (`[hall] venues`) sends no command to any board: the arbiters stay in the
+    /// venue, at its own hall's console.
+    #[error("this hall is a hub: commands go to a board from its venue's console")]
+    Hub,
 }
 
 impl CommandError {
