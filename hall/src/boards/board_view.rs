@@ -826,6 +826,11 @@ impl BoardView {
         (self.feed.last_seq(), self.history.held.len())
     }
 
+    /// True when the feed, or the events held back, has `seq`.
+    pub(crate) fn holds(&self, seq: u64) -> bool {
+        self.history.held.contains_key(&seq) || self.feed.event_at(seq).is_some()
+    }
+
     /// True while the board waits for events it asked for (its history, or a gap).
     pub(crate) fn waiting(&self) -> bool {
         !self.history.live || !self.history.held.is_empty() || self.history.head >= self.next_seq()
@@ -890,8 +895,7 @@ impl BoardView {
     /// [`HISTORY_WAIT`].
     fn tick_gap(&mut self, now: Instant) -> Need {
         if self.history.strict {
-            let missing =
-                !self.history.held.is_empty() || self.history.head >= self.next_seq();
+            let missing = !self.history.held.is_empty() || self.history.head >= self.next_seq();
             let due = self
                 .history
                 .gap_asked_at
@@ -1475,7 +1479,10 @@ mod tests {
         }
         let a = b.answer(0);
         assert_eq!((a.from, a.to, a.republish_from), (4, 6, None), "the game");
-        assert_eq!(a.events.iter().map(|e| e.seq).collect::<Vec<_>>(), [4, 5, 6]);
+        assert_eq!(
+            a.events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [4, 5, 6]
+        );
         let a = b.answer(5);
         assert_eq!((a.from, a.to, a.events.len()), (5, 6, 2));
         let a = b.answer(1);

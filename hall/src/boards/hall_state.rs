@@ -137,7 +137,7 @@ impl HallState {
     /// The same hall as a hub (`[hall] venues`): its boards are followed strictly, and
     /// what they miss is asked of their venues ([`HallState::take_wanted`]), never of the
     /// boards; it sends no command.
-    pub(crate) fn as_hub(mut self) -> HallState {
+    pub(crate) fn into_hub(mut self) -> HallState {
         self.wanted = Some(Vec::new());
         self
     }
@@ -150,11 +150,7 @@ impl HallState {
     /// What the hub's boards miss since the last call, at most one entry per board, to ask
     /// of their venues. Always empty for a hall that is not a hub.
     pub(crate) fn take_wanted(&mut self) -> Vec<Wanted> {
-        let mut wanted = self
-            .wanted
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let mut wanted = self.wanted.as_mut().map(std::mem::take).unwrap_or_default();
         wanted.sort_by(|a, b| a.key.cmp(&b.key).then(a.from.cmp(&b.from)));
         wanted.dedup_by(|a, b| a.key == b.key);
         wanted
@@ -389,6 +385,11 @@ impl HallState {
             let (seq, held) = b.followed();
             (seq, held, b.waiting())
         })
+    }
+
+    /// True when board `key` holds event `seq` (followed, or held back).
+    pub(crate) fn holds(&self, key: &BoardKey, seq: u64) -> bool {
+        self.boards.get(key).is_some_and(|b| b.holds(seq))
     }
 
     /// What a venue answers its hub's ask for board `key` from `from` (0: the current game

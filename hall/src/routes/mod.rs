@@ -90,6 +90,8 @@ pub(crate) struct App {
     pub(crate) feed: round_feed::SharedFeed,
     /// Wakes the console store to write at once (`[hall] archive_dir`): an alert taken.
     pub(crate) store_wake: Option<Arc<tokio::sync::Notify>>,
+    /// A hub's venues and their links (`[hall] venues`), if this hall is one.
+    pub(crate) venues: Option<crate::venues::inbox::SharedHub>,
 }
 
 /// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'

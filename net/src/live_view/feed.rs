@@ -263,7 +263,10 @@ impl LiveFeed {
         let d = self.read();
         let start = d.events.partition_point(|e| e.seq < from);
         let end = d.events.partition_point(|e| e.seq <= to);
-        d.events.get(start..end).map(<[Envelope]>::to_vec).unwrap_or_default()
+        d.events
+            .get(start..end)
+            .map(<[Envelope]>::to_vec)
+            .unwrap_or_default()
     }
 
     /// Every event with `seq` greater than `after`, oldest first.
