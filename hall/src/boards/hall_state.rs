@@ -566,8 +566,10 @@ impl HallState {
 
     /// [`HallState::tick`] at `now`, which is `wall` in UTC.
     pub(crate) fn tick_at(&mut self, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
-        self.watch_fleet(now, wall);
         if !self.is_hub() {
+            // A hub's boards are watched in their venue (its director watches the links),
+            // and it takes no board's `state`.
+            self.watch_fleet(now, wall);
             self.snapshots.tick(
                 self.boards.iter().map(|(k, b)| (k, b.wants_snapshots())),
                 self.boards.len(),
