@@ -121,7 +121,7 @@ pub(super) fn bridge_section(b: &Bridge) -> String {
          # in. Out: the boards' events and status, the hall's heads and answers. In: only\n\
          # the hub's asks, to the hall; no command comes in. QoS 1 and a kept session, but\n\
          # the hub trusts the boards' sequence numbers, not this queue: what it loses, the\n\
-         # hub asks the hall for.\n\
+         # hub asks the hall for. Back within 1 to 5 s of the hub (or the link) returning.\n\
          connection hub\n\
          address {hub}\n\
          bridge_protocol_version mqttv311\n\
@@ -132,7 +132,7 @@ pub(super) fn bridge_section(b: &Bridge) -> String {
          remote_password {password}\n\
          cleansession false\n\
          start_type automatic\n\
-         restart_timeout 2 20\n\
+         restart_timeout 1 5\n\
          keepalive_interval 10\n\
          try_private true\n\
          notifications true\n\
