@@ -10,8 +10,9 @@
 //! - every venue's hall holds each of its boards' games whole (every `seq` from the game's
 //!   start to its `game_over`), and the hub's archive holds the same events, event for
 //!   event, none twice;
-//! - the hub's round feed serves each game's public events as the venue's own hall does,
-//!   byte for byte, and its index covers every venue's tables;
+//! - the hub's public side is three moves behind during play (its `[broadcast]` delay),
+//!   and once the games are over its round feed serves each game's public events as the
+//!   venue's own hall does, byte for byte, its index covering every venue's tables;
 //! - what the brokers lost, the hub asked its venues for (counted on the director's view),
 //!   which showed the cut venue down while it was cut;
 //! - the hub's own account can put nothing on a venue's boards' topics: no command crosses.
@@ -152,7 +153,8 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
         venues: VENUES,
         boards: BOARDS,
         log: "info".into(),
-        broadcast: None,
+        // The broadcast delay at the hub: the public three moves behind.
+        broadcast: Some("[broadcast]\ndelay_moves = 3\n".into()),
     };
     let mut lab = tokio::task::spawn_blocking({
         let (tengen, dir) = (tengen.clone(), dir.clone());
@@ -232,6 +234,42 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
     lab.venues[1].cut(Cut::Loss(40));
     pause(5.0).await;
     lab.venues[1].mend(Cut::Loss(40));
+    // The delay holds at the hub: its public side three moves behind its live one (the
+    // public read first: the live one can only be further on).
+    let get_json = |path: &str| {
+        let (status, _, body) = venue_lab::http(
+            &hub_ns,
+            HTTP_PORT,
+            "GET",
+            path,
+            &[("Cookie", cookie.as_str())],
+            "",
+        );
+        assert_eq!(status, 200, "{path}: {body}");
+        serde_json::from_str::<Value>(&body).expect("JSON")
+    };
+    let public = get_json("/api/boards");
+    let live = get_json("/api/console/boards");
+    let numbers = |v: &Value| -> BTreeMap<String, u64> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|b| Some((b["board"].as_str()?.to_string(), b["number"].as_u64()?)))
+            .collect()
+    };
+    let (public, live) = (numbers(&public), numbers(&live));
+    let playing: Vec<(&String, u64, u64)> = live
+        .iter()
+        .filter(|(_, n)| **n >= 5)
+        .map(|(b, n)| (b, *n, public.get(b).copied().unwrap_or(0)))
+        .collect();
+    assert!(!playing.is_empty(), "games under way at the hub: {live:?}");
+    for (b, live_n, public_n) in playing {
+        assert!(
+            public_n + 3 <= live_n,
+            "{b}: the hub's public pages show move {public_n}, its live side {live_n}"
+        );
+    }
     // 3. Venue 3's broker SIGKILLed.
     lab.venues[2].mosquitto.kill();
     pause(1.0).await;
@@ -267,8 +305,19 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
     // take, and nothing reaches a venue's broker.
     let hub_pw = std::fs::read_to_string(lab.hub.dir.join("hub-hall.pw")).expect("pw");
     let desk_pw = std::fs::read_to_string(lab.venues[0].dir.join("hall-desk.pw")).expect("pw");
-    let watch = subscribe_for(&lab.venues[0].ns.0, &desk_pw, "#", 4);
+    let watch = subscribe_for(&lab.venues[0].ns.0, "hall-desk", &desk_pw, "#", 4);
+    let hub_watch = subscribe_for(&hub_ns, "hub-hall", &hub_pw, "venues/v2/#", 4);
     pause(1.0).await;
+    // Nor can a venue write in another venue's tree on the hub (the hub believes the tree
+    // a message comes in for its boards).
+    let v1_pw = std::fs::read_to_string(lab.venues[0].dir.join("hub.pw")).expect("pw");
+    for topic in ["venues/v2/boards/league/v2-01/events", "venues/v2/hall/fill"] {
+        venue_lab::run(&[
+            "ip", "netns", "exec", &hub_ns, "mosquitto_pub", "-h", "127.0.0.1", "-p", "1883",
+            "-u", "venue-v1", "-P", &v1_pw, "-i", "venue-v1", "-q", "1", "-t", topic, "-m",
+            r#"{"seq":1,"board":"v2-01","forged":"x-probe"}"#,
+        ]);
+    }
     for topic in [
         "venues/v1/boards/league/v1-01/cmd",
         "venues/v1/hub/cmd",
@@ -304,6 +353,12 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
     assert!(
         !seen.contains("x-probe"),
         "a message of the hub reached the venue's broker: {seen}"
+    );
+    let seen = hub_watch.wait_with_output().expect("mosquitto_sub");
+    let seen = String::from_utf8_lossy(&seen.stdout);
+    assert!(
+        !seen.contains("x-probe"),
+        "venue 1 wrote in venue 2's tree on the hub: {seen}"
     );
 
     // The games end; the hub catches up with every venue.
