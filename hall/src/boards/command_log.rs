@@ -59,6 +59,7 @@ impl CommandError {
             CommandError::NoBoard => ("no-board", json!({})),
             CommandError::UnknownBoard(k) => ("unknown-board", json!({"board": k.board})),
             CommandError::NoIdentity => ("invalid", json!({"error": self.to_string()})),
+            CommandError::Hub => ("hub", json!({})),
         }
     }
 }
