@@ -10,7 +10,8 @@
 # `lost N, duplicated N, catch-up p99 S s`.
 #
 # Environment: DURATION (s of play, default 600), CUTS (link cuts, default 20), SPEED
-# (virtual ms per wall ms, default 1), DRAIN (s, default 180), SEED (default 1), OUT
+# (virtual ms per wall ms, default 1), DRAIN (s, default 180), SETTLE (s between one
+# action's end and the next's start, default 10), SEED (default 1), OUT
 # (default /tmp/venues-bench), CARGO_TARGET_DIR; TENGEN_BIN and GEN_BIN (both) skip the
 # build and use those binaries.
 set -euo pipefail
@@ -21,6 +22,7 @@ DURATION=${DURATION:-600}
 CUTS=${CUTS:-20}
 SPEED=${SPEED:-1}
 DRAIN=${DRAIN:-180}
+SETTLE=${SETTLE:-10}
 SEED=${SEED:-1}
 OUT=${OUT:-/tmp/venues-bench}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$PWD/target}
@@ -33,5 +35,5 @@ GEN_BENCH=venues
 . "$(dirname "$0")/common.sh"
 
 "$GEN" --venues "$VENUES" --boards "$BOARDS" --duration "$DURATION" --cuts "$CUTS" \
-    --speed "$SPEED" --drain "$DRAIN" --seed "$SEED" --tengen "$HALL_BIN" --out "$OUT" \
+    --speed "$SPEED" --drain "$DRAIN" --settle "$SETTLE" --seed "$SEED" --tengen "$HALL_BIN" --out "$OUT" \
     2>"$OUT/bench.log" | tee "$OUT/summary.txt"

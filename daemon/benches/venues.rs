@@ -11,8 +11,8 @@
 //! entered the venue's namespace.
 //!
 //! The chaos, bounded in count and time, one action after another in its own slot of the
-//! run: `--cuts` link cuts (in turn: the link down, a share of its packets dropped,
-//! throttled; 5 to 20 s each), venue brokers SIGKILLed, the hub's broker SIGKILLed and
+//! run and at least `--settle` s (10) after the one before is over: `--cuts` link cuts (in
+//! turn: the link down, a share of its packets dropped, throttled; 5 to 20 s each), venue brokers SIGKILLed, the hub's broker SIGKILLed and
 //! stopped, venue halls SIGKILLed, the hub's hall SIGKILLed and stopped, each started
 //! again at once.
 //!
@@ -42,7 +42,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use clap::Parser;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
-use tengen_daemon::mqtt::{MemorySource, MqttSettings, Publisher, PublisherParts, Retained, Topics};
+use tengen_daemon::mqtt::{
+    MemorySource, MqttSettings, Publisher, PublisherParts, Retained, Topics,
+};
 use tengen_net::broker::BrokerUrl;
 use tengen_protocol::{Envelope, GameView, Timestamp};
 
@@ -72,6 +74,9 @@ struct Args {
     /// Virtual ms per wall ms (1: the simulator's human pace, median 4 s a move).
     #[arg(long, default_value_t = 1.0)]
     speed: f64,
+    /// The fewest seconds between one action's end and the next one's start.
+    #[arg(long, default_value_t = 10.0)]
+    settle: f64,
     /// The most seconds after play for the hub to hold everything.
     #[arg(long, default_value_t = 180.0)]
     drain: f64,
@@ -438,7 +443,8 @@ fn main() -> Result<(), Failure> {
 
     // The hub hall's CPU and memory, each second (its pid changes when it restarts).
     let sampling_end = end.clone();
-    let hub_pids: Arc<Mutex<Vec<u32>>> = Arc::new(Mutex::new(lab.hub.hall.pid().into_iter().collect()));
+    let hub_pids: Arc<Mutex<Vec<u32>>> =
+        Arc::new(Mutex::new(lab.hub.hall.pid().into_iter().collect()));
     let pids = hub_pids.clone();
     let sampler = std::thread::spawn(move || {
         let mut samples: Vec<(Instant, u32, ProcSample)> = Vec::new();
@@ -456,16 +462,24 @@ fn main() -> Result<(), Failure> {
     let poll_end = Arc::new(AtomicBool::new(false));
     let polls = poller(lab.hub.ns.0.clone(), args.venues, poll_end.clone());
 
-    // The chaos, one action per slot between the ramp and the last 30 s of play.
+    // The chaos, one action per slot between the ramp and the last 30 s of play, and at
+    // least `--settle` s after the one before is over (so that each catch-up is its own).
     let actions = plan(args.venues, args.cuts, args.seed);
     let window_start = t0 + Duration::from_secs_f64(args.ramp + 10.0);
     let window = (args.duration - args.ramp - 40.0).max(1.0);
     let slot = window / actions.len() as f64;
     let mut restored: Vec<(Action, Instant)> = Vec::new();
     for (k, a) in actions.iter().enumerate() {
-        let at = window_start + Duration::from_secs_f64(slot * k as f64);
+        let mut at = window_start + Duration::from_secs_f64(slot * k as f64);
+        if let Some((_, over)) = restored.last() {
+            at = at.max(*over + Duration::from_secs_f64(args.settle));
+        }
         std::thread::sleep(at.saturating_duration_since(Instant::now()));
-        eprintln!("t={:5.0}s chaos: {} ({a:?})", t0.elapsed().as_secs_f64(), a.name());
+        eprintln!(
+            "t={:5.0}s chaos: {} ({a:?})",
+            t0.elapsed().as_secs_f64(),
+            a.name()
+        );
         act(&mut lab, *a);
         restored.push((*a, Instant::now()));
         if let (Action::HubHall(_), Ok(mut p)) = (a, hub_pids.lock()) {
@@ -473,7 +487,10 @@ fn main() -> Result<(), Failure> {
         }
     }
     std::thread::sleep(stop.saturating_duration_since(Instant::now()));
-    eprintln!("play over at t={:.0}s; the hub catches up", t0.elapsed().as_secs_f64());
+    eprintln!(
+        "play over at t={:.0}s; the hub catches up",
+        t0.elapsed().as_secs_f64()
+    );
 
     // Drain: until the hub holds every event of every board (or `--drain` s).
     let published_now = |i: usize| sent[i].lock().map(|v| v.len() as u64).unwrap_or(0);
@@ -496,7 +513,10 @@ fn main() -> Result<(), Failure> {
             break Some(drain_start.elapsed().as_secs_f64());
         }
         if drain_start.elapsed().as_secs_f64() > args.drain {
-            eprintln!("{behind} boards still behind at the hub after {:.0} s", args.drain);
+            eprintln!(
+                "{behind} boards still behind at the hub after {:.0} s",
+                args.drain
+            );
             break None;
         }
         std::thread::sleep(Duration::from_millis(500));
@@ -620,6 +640,7 @@ fn main() -> Result<(), Failure> {
         "venues": args.venues,
         "boards_per_venue": args.boards,
         "duration_s": args.duration,
+        "settle_s": args.settle,
         "speed": args.speed,
         "events_published": events,
         "lost": lost,

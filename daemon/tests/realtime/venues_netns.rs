@@ -30,8 +30,9 @@ use crate::venue_lab::{self, Cut, Lab, LabOptions, Proc, DIRECTOR, HTTP_PORT, TO
 const VENUES: usize = 3;
 const BOARDS: usize = 2;
 
-/// The simulated players' pace (virtual ms per wall ms): a 9x9 game in about 40 s.
-const SPEED: f64 = 8.0;
+/// The simulated players' pace (virtual ms per wall ms): a 9x9 game in about 40 s, long
+/// enough for the chaos (about 22 s) to happen while the boards play.
+const SPEED: f64 = 12.0;
 
 /// Writes board `id`'s `tengen run` config (table `table`) into `dir`.
 fn board_config(dir: &Path, id: &str, password: &str, table: usize) -> PathBuf {
@@ -95,9 +96,15 @@ fn differing(hub: &Held, venue: &Held) -> Vec<String> {
         .collect()
 }
 
-/// `mosquitto_sub` in namespace `ns` on the venue's broker as `hall-desk`, for `secs`:
-/// every message on `topic` (its lines).
-fn subscribe_for(ns: &str, password: &str, topic: &str, secs: u32) -> std::process::Child {
+/// `mosquitto_sub` in namespace `ns` on its broker as `user`, for `secs`: every message on
+/// `topic` (its lines).
+fn subscribe_for(
+    ns: &str,
+    user: &str,
+    password: &str,
+    topic: &str,
+    secs: u32,
+) -> std::process::Child {
     std::process::Command::new("ip")
         .args([
             "netns",
@@ -109,7 +116,7 @@ fn subscribe_for(ns: &str, password: &str, topic: &str, secs: u32) -> std::proce
             "-p",
             "1883",
             "-u",
-            "hall-desk",
+            user,
             "-P",
             password,
             "-i",
@@ -232,7 +239,7 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
     );
     // 2. Venue 2's link loses 40% of its packets.
     lab.venues[1].cut(Cut::Loss(40));
-    pause(5.0).await;
+    pause(3.0).await;
     lab.venues[1].mend(Cut::Loss(40));
     // The delay holds at the hub: its public side three moves behind its live one (the
     // public read first: the live one can only be further on).
@@ -280,7 +287,7 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
     lab.hub.mosquitto.restart();
     // 5. Venue 3's link throttled to a trickle.
     lab.venues[2].cut(Cut::Throttle(24));
-    pause(5.0).await;
+    pause(3.0).await;
     lab.venues[2].mend(Cut::Throttle(24));
     // 6. Venue 1's hall SIGKILLed, started again.
     lab.venues[0].hall.kill();
@@ -288,16 +295,16 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
     lab.venues[0].hall.restart();
     // 7. The hub's hall stopped and started again (its archive stays).
     lab.hub.hall.stop();
-    pause(2.0).await;
+    pause(1.0).await;
     lab.hub.hall.restart();
     // 8. Venue 2's link cut, and its broker SIGKILLed during the cut: what its bridge
     // held for the hub is gone; only its hall has it.
     lab.venues[1].cut(Cut::Down);
-    pause(3.0).await;
+    pause(2.0).await;
     lab.venues[1].mosquitto.kill();
     pause(0.5).await;
     lab.venues[1].mosquitto.restart();
-    pause(1.5).await;
+    pause(1.0).await;
     lab.venues[1].mend(Cut::Down);
     eprintln!("chaos over after {:?}", started.elapsed());
 
@@ -311,10 +318,31 @@ async fn three_venues_one_hub_nothing_lost_through_cuts_and_restarts() {
     // Nor can a venue write in another venue's tree on the hub (the hub believes the tree
     // a message comes in for its boards).
     let v1_pw = std::fs::read_to_string(lab.venues[0].dir.join("hub.pw")).expect("pw");
-    for topic in ["venues/v2/boards/league/v2-01/events", "venues/v2/hall/fill"] {
+    for topic in [
+        "venues/v2/boards/league/v2-01/events",
+        "venues/v2/hall/fill",
+    ] {
         venue_lab::run(&[
-            "ip", "netns", "exec", &hub_ns, "mosquitto_pub", "-h", "127.0.0.1", "-p", "1883",
-            "-u", "venue-v1", "-P", &v1_pw, "-i", "venue-v1", "-q", "1", "-t", topic, "-m",
+            "ip",
+            "netns",
+            "exec",
+            &hub_ns,
+            "mosquitto_pub",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            "1883",
+            "-u",
+            "venue-v1",
+            "-P",
+            &v1_pw,
+            "-i",
+            "venue-v1",
+            "-q",
+            "1",
+            "-t",
+            topic,
+            "-m",
             r#"{"seq":1,"board":"v2-01","forged":"x-probe"}"#,
         ]);
     }
