@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::broker;
-use crate::venue_lab::{self, Cut, Lab, LabOptions, Proc, DIRECTOR, HTTP_PORT, TOURNAMENT};
+use crate::venue_lab::{self, Cut, Held, Lab, LabOptions, Proc, DIRECTOR, HTTP_PORT, TOURNAMENT};
 
 /// Venues, and boards in each.
 const VENUES: usize = 3;
@@ -61,9 +61,6 @@ fn board_config(dir: &Path, id: &str, password: &str, table: usize) -> PathBuf {
     .expect("write board.toml");
     path
 }
-
-/// Every board's events in an archive, as `seq` to event.
-type Held = BTreeMap<(String, String), BTreeMap<u64, Value>>;
 
 /// The boards of `held` whose game is not whole yet: no `game_over`, or a `seq` missing
 /// between the game's start and its end.

@@ -890,11 +890,14 @@ impl Venue {
     }
 }
 
+/// Every board's events in an archive: `(tournament, board)` to `seq` to event.
+pub(crate) type Held = BTreeMap<(String, String), BTreeMap<u64, Value>>;
+
 /// Every event of every game an archive holds, per board: `(tournament, board)` to
 /// `seq` to the event line as written (JSON, re-serialised so that key order does not
 /// matter), with the count of lines that repeat a `seq` of their game.
-pub(crate) fn read_archive(dir: &Path) -> (BTreeMap<(String, String), BTreeMap<u64, Value>>, u64) {
-    let mut out: BTreeMap<(String, String), BTreeMap<u64, Value>> = BTreeMap::new();
+pub(crate) fn read_archive(dir: &Path) -> (Held, u64) {
+    let mut out = Held::new();
     let mut repeats = 0;
     let Ok(tournaments) = std::fs::read_dir(dir) else {
         return (out, 0);

@@ -68,7 +68,7 @@ mod tests {
             let rest = &PAGE[i + 3..];
             &rest[..rest.find('"').unwrap_or(rest.len())]
         }) {
-            assert!(ids.iter().any(|m| *m == id), "{id} is a message");
+            assert!(ids.contains(&id), "{id} is a message");
         }
         for lang in Lang::ALL {
             let filled = Render::served(lang).page(PAGE);
