@@ -30,6 +30,10 @@
 //!   `/round/{n}.zip`, `/rounds`, `/api/rounds`; `round_feed`, the public round feed
 //!   (`/feed/...`); `commentary`, the commentators' pages;
 //!   `broker`; `static_export`, the public site kept as static files.
+//! - `venues/`: many venues, one broadcast (docs/venues.md). On a hub (`[hall] venues`),
+//!   the boards its venues push, each believed from its own venue only, followed by
+//!   `(board, seq)` with what the brokers lost asked of the venue; on a venue's hall
+//!   (`[venue]`), what it tells and answers its hub. The director's `/api/console/venues`.
 //! - `https`: `[hall] tls_cert`/`tls_key`, the console over HTTPS (rustls).
 //! - `limits`: how many idle connections, public requests being answered and public event
 //!   streams one address, and all, may hold (sized on the open-files limit); `listener`:
@@ -55,6 +59,7 @@ mod routes;
 #[cfg(test)]
 mod test_support;
 mod tournament;
+mod venues;
 mod wall_clock;
 
 use std::net::SocketAddr;
@@ -237,16 +242,29 @@ pub async fn start(
         let link = link.lock().unwrap_or_else(|p| p.into_inner());
         filter = filter.with_tables_of(link.tournament());
     }
-    let state: Shared = Arc::new(Mutex::new(
-        HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), "")
-            .with_broadcast(config.broadcast.as_ref())
-            .with_live_commentary(config.hall.commentary_live)
-            .with_command_key(command_key)
-            .with_board_silence(config.hall.board_silence())
-            .with_archive(archive.is_some())
-            .with_public_watch(public_watch)
-            .with_filter(filter),
-    ));
+    let mut hall = HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), "")
+        .with_broadcast(config.broadcast.as_ref())
+        .with_live_commentary(config.hall.commentary_live)
+        .with_command_key(command_key)
+        .with_board_silence(config.hall.board_silence())
+        .with_archive(archive.is_some())
+        .with_public_watch(public_watch)
+        .with_filter(filter);
+    if config.hall.venues.is_some() {
+        hall = hall.into_hub();
+    }
+    // A hub: its venues' boards, followed strictly, from where its archive left them.
+    let hub = config.hall.venues.as_ref().map(|venues| {
+        let hub = venues::hub::Hub::new(venues.clone());
+        if let Some(a) = &archive {
+            let n = venues::inbox::seed_from_archive(&mut hall, &hub, a);
+            tracing::info!("hub: {n} boards taken back from the archive");
+        }
+        let ids: Vec<&str> = venues.iter().map(|v| v.id.as_str()).collect();
+        tracing::info!("hub of venues {}", ids.join(", "));
+        Arc::new(Mutex::new(hub))
+    });
+    let state: Shared = Arc::new(Mutex::new(hall));
     if let Some(warning) = config.trust_warning() {
         tracing::warn!("{warning}");
     }
@@ -270,7 +288,33 @@ pub async fn start(
              (docs/operating.md), or listen on 127.0.0.1 !!!"
         );
     }
-    let mqtt = Arc::new(MqttLink::start(&settings, state.clone(), archive.clone())?);
+    // A hall that publishes the public tree may release a whole game per board at once
+    // (after a restart): room for that without dropping messages.
+    let queue = if config.broadcast.is_some() {
+        1 << 16
+    } else {
+        1024
+    };
+    let hall_inbox = boards::mqtt_client::HallInbox {
+        hall: state.clone(),
+        archive: archive.is_some(),
+    };
+    let inbox: Box<dyn boards::mqtt_client::Inbox> = match (&hub, &config.venue) {
+        (Some(hub), _) => Box::new(venues::inbox::HubInbox {
+            hall: state.clone(),
+            hub: hub.clone(),
+            archive: archive.is_some(),
+        }),
+        (None, Some(venue)) => {
+            tracing::info!("venue {}: telling its hub what it holds", venue.id);
+            Box::new(venues::inbox::VenueInbox {
+                hall: hall_inbox,
+                venue: venues::venue_side::VenueSide::new(&venue.id),
+            })
+        }
+        (None, None) => Box::new(hall_inbox),
+    };
+    let mqtt = Arc::new(MqttLink::start(&settings, inbox, archive.clone(), queue)?);
     let hours = config.hall.session_hours.unwrap_or(DEFAULT_SESSION_HOURS);
     let lifetime = Duration::from_secs(hours.saturating_mul(3600));
     let app = routes::App {
@@ -294,6 +338,7 @@ pub async fn start(
             .as_ref()
             .map(|_| Arc::new(tokio::sync::Notify::new())),
         zips: Arc::default(),
+        venues: hub,
     };
     if let Some(link) = &app.tournament {
         tournament::watch::spawn(link.clone(), app.hall.clone());
@@ -344,6 +389,7 @@ pub async fn start(
         .merge(routes::all_boards::routes())
         .merge(routes::frames_view::routes())
         .merge(routes::incidents::routes())
+        .merge(venues::route::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .layer(axum::middleware::from_fn_with_state(
             app.lang,

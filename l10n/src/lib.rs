@@ -1,7 +1,7 @@
 //! The words of tengen's pages in English, Chinese (simplified and traditional) and Japanese
 //! (docs/languages.md), with Project Fluent: one `.ftl` file per language
 //! and area under `l10n/locales/{en,zh,zh-Hant,ja}/` (`pages`, `console`, `alerts`,
-//! `clock`), read into one bundle per language when first asked.
+//! `clock`, `venues`), read into one bundle per language when first asked.
 //!
 //! - [`Lang`]: the four languages and their tags;
 //! - [`negotiate`] / [`from_request`]: `?lang=`, then the `lang` cookie, then

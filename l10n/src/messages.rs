@@ -11,7 +11,7 @@ use fluent_syntax::ast;
 use crate::Lang;
 
 /// The areas, one `.ftl` file each per language.
-pub(crate) const AREAS: [&str; 4] = ["pages", "console", "alerts", "clock"];
+pub(crate) const AREAS: [&str; 5] = ["pages", "console", "alerts", "clock", "venues"];
 
 macro_rules! sources {
     ($($lang:literal),*) => {
@@ -21,13 +21,14 @@ macro_rules! sources {
                 include_str!(concat!("../locales/", $lang, "/console.ftl")),
                 include_str!(concat!("../locales/", $lang, "/alerts.ftl")),
                 include_str!(concat!("../locales/", $lang, "/clock.ftl")),
+                include_str!(concat!("../locales/", $lang, "/venues.ftl")),
             ],
         )*]
     };
 }
 
 /// The `.ftl` sources, in the order of [`Lang::ALL`] and [`AREAS`].
-pub(crate) const SOURCES: [[&str; 4]; 4] = sources!("en", "zh", "zh-Hant", "ja");
+pub(crate) const SOURCES: [[&str; 5]; 4] = sources!("en", "zh", "zh-Hant", "ja");
 
 /// Why a message could not be given.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -55,7 +56,7 @@ pub enum L10nError {
     Source {
         /// The file's language.
         lang: Lang,
-        /// The file's area (`pages`, `console`, `alerts`, `clock`).
+        /// The file's area (`pages`, `console`, `alerts`, `clock`, `venues`).
         area: &'static str,
         /// What is wrong, in Fluent's words.
         detail: String,

@@ -323,9 +323,11 @@ pub struct RehearseArgs {
     pub kill_board: Option<Vec<u64>>,
 }
 
-/// `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR`. Every value
-/// is checked by the command itself, so a bad one is one line (exit 2).
-#[derive(Args, Debug, Clone)]
+/// `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR`; with `--venue
+/// ID --hub HOST:PORT --hub-password-file FILE`, a venue's broker with its bridge out to the
+/// hub; `tengen broker-config --venues ID,ID,... --out DIR`, the hub's broker (docs/venues.md).
+/// Every value is checked by the command itself, so a bad one is one line (exit 2).
+#[derive(Args, Debug, Clone, Default)]
 pub struct BrokerConfigArgs {
     /// The board ids, as `[tournament] boards` (`hall1-{table:02}`): tables 1..N.
     #[arg(long, value_name = "PATTERN")]
@@ -339,4 +341,22 @@ pub struct BrokerConfigArgs {
     /// The folder the files go to (made if missing; existing files are never replaced).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// A venue's broker: this venue's id on the hub (`[venue] id` of its hall); the config
+    /// then ends with the bridge it dials out to the hub with.
+    #[arg(long, value_name = "ID")]
+    pub venue: Option<String>,
+    /// The hub's broker, `HOST:PORT` (TLS), for `--venue`.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub hub: Option<String>,
+    /// The file holding this venue's password on the hub (the hub's `broker-config` printed
+    /// it), for `--venue`.
+    #[arg(long, value_name = "FILE")]
+    pub hub_password_file: Option<PathBuf>,
+    /// The CA certificate the hub's broker is checked against, for `--venue` (default
+    /// `/etc/mosquitto/tengen/certs/hub-ca.pem`).
+    #[arg(long, value_name = "FILE")]
+    pub hub_ca: Option<PathBuf>,
+    /// The hub's broker: the venues' ids, comma-separated (`paris,lyon`), one account each.
+    #[arg(long, value_name = "ID,ID,...")]
+    pub venues: Option<String>,
 }

@@ -5,7 +5,7 @@
 //!
 //! A board's config, or a hall's (docs/mqtt-http.md, "Additions"): a file with a `[hall]` table, or
 //! without `[board]` and with one of the hall's own tables (`[[arbiter]]`, `[tournament]`,
-//! `[broadcast]`, `[analysis]`), is checked as `tengen hall --config` reads it
+//! `[broadcast]`, `[analysis]`, `[venue]`), is checked as `tengen hall --config` reads it
 //! ([`HallConfig::check`]: every key, and the tournament file it names when that is here),
 //! with the hall's risks ([`HallConfig::warnings`]: arbiters without a command key).
 
@@ -18,7 +18,7 @@ use super::CliError;
 use crate::config::{check_config, Config};
 
 /// The tables only a hall's config has.
-const HALL_TABLES: [&str; 4] = ["arbiter", "tournament", "broadcast", "analysis"];
+const HALL_TABLES: [&str; 5] = ["arbiter", "tournament", "broadcast", "analysis", "venue"];
 
 /// Runs `tengen check-config`.
 pub(super) fn run(args: CheckConfigArgs) -> Result<(), CliError> {

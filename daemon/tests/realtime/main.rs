@@ -26,6 +26,8 @@ mod played_moves;
 mod small_fs;
 #[path = "../support/tls.rs"]
 mod tls;
+#[path = "../support/venue_lab.rs"]
+mod venue_lab;
 
 mod browser_clock;
 mod browser_console;
@@ -47,3 +49,4 @@ mod service_kill;
 mod service_restart;
 mod status_heartbeat;
 mod storage_full;
+mod venues_netns;

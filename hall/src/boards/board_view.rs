@@ -16,6 +16,16 @@
 //! every event after it; then the feed gets them in order. Without an identity, or when the
 //! board does not answer within [`HISTORY_WAIT`], the feed gets what has arrived, in
 //! order, and follows live from there.
+//!
+//! Gaps. Once live, the feed takes each event only after the one before it: an event
+//! beyond a missing `seq` (lost by a broker that restarted, or while the hall was away) is
+//! held, and the hall asks for what is missing ([`Need::Gap`]), by `republish` from that
+//! `seq`. A hall that may not ask, or whose board does not answer within
+//! [`HISTORY_WAIT`], follows on past the gap, as before. A hub's boards are *strict*
+//! ([`BoardView::strict`]): the hub asks the board's venue instead of the board, asks again
+//! until it answers, and goes past a missing `seq` only on the venue's word that it holds
+//! nothing there ([`BoardView::filled`]), so that the hub holds what the venue holds,
+//! event for event (`hall/src/venues/`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
@@ -33,6 +43,9 @@ use crate::config::DelayPolicy;
 
 /// How long the hall holds a board's events back while waiting for the republished history.
 pub(crate) const HISTORY_WAIT: Duration = Duration::from_secs(5);
+
+/// How often a strict board (a hub's) asks its venue again for what is still missing.
+pub(crate) const ASK_AGAIN_EVERY: Duration = Duration::from_secs(3);
 
 /// What the hall knows of one board.
 pub(crate) struct BoardView {
@@ -207,10 +220,11 @@ pub(crate) enum Audience {
     Arbiters,
 }
 
-/// The board's events before the feed follows them live.
+/// The board's events before the feed follows them live, and those held beyond a gap.
 #[derive(Default)]
 struct History {
     live: bool,
+    /// Before `live`: the events heard so far. After: those beyond a missing `seq`.
     held: BTreeMap<u64, Envelope>,
     asked_at: Option<Instant>,
     /// The board refused the request for now (another consumer asked just before): ask
@@ -218,6 +232,15 @@ struct History {
     again_at: Option<Instant>,
     /// How many times it was asked again.
     asked_again: u32,
+    /// When the missing events of a gap (or a known tail) were last asked for.
+    gap_asked_at: Option<Instant>,
+    /// The newest `seq` the board is known to have (its `state`, a venue's heads).
+    head: u64,
+    /// Every `seq` up to this one that the feed does not hold is given up for good: the
+    /// venue holds nothing there, or the board never answered.
+    floor: u64,
+    /// The hall's side of a hub: ask until answered, skip only on the venue's word.
+    strict: bool,
 }
 
 /// What the hall reads of any `state` payload, a whole snapshot or not.
@@ -278,6 +301,20 @@ struct Summary<'a> {
     voided: bool,
 }
 
+/// What a venue's hall answers its hub for one board ([`BoardView::answer`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Answer {
+    /// The first `seq` the answer speaks for.
+    pub(crate) from: u64,
+    /// The last (below `from` when the venue holds nothing there yet).
+    pub(crate) to: u64,
+    /// Every event the venue holds from `from` to `to`, in order.
+    pub(crate) events: Vec<Envelope>,
+    /// The `seq` the board should republish from, when the hub asked for events before the
+    /// first the venue's feed holds.
+    pub(crate) republish_from: Option<u64>,
+}
+
 /// How many times the hall asks a board again for its history after a refusal for now.
 const ASK_AGAIN: u32 = 3;
 
@@ -288,6 +325,9 @@ pub(crate) enum Need {
     Nothing,
     /// Send `republish` with `from_seq` 1 (the history is missing).
     History,
+    /// The events from this `seq` on are missing (later ones are held, or the board is
+    /// known to be further on): send `republish` from it.
+    Gap(u64),
 }
 
 impl BoardView {
@@ -332,6 +372,14 @@ impl BoardView {
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default()
+    }
+
+    /// The same board followed strictly, as a hub follows its venues' boards: its
+    /// history and gaps are asked for until answered, and a missing `seq` is gone past
+    /// only on the venue's word ([`BoardView::filled`]).
+    pub(crate) fn strict(mut self) -> BoardView {
+        self.history.strict = true;
+        self
     }
 
     /// A board whose public pages lag behind under a broadcast delay (see
@@ -583,7 +631,35 @@ impl BoardView {
         if seq > self.feed.last_seq() && !self.history.live {
             return Ok(self.missing(now, can_ask));
         }
+        if self.history.live && can_ask {
+            // Events the board published that never came (a broker restarted, the hall was
+            // away): its state says it is further on.
+            return Ok(self.head_seen(seq, now));
+        }
         Ok(Need::Nothing)
+    }
+
+    /// The board is known to have published up to `seq` (its `state`; for a hub, its
+    /// venue's heads): once live, what the feed lacks of it is asked for (once, then again
+    /// by [`BoardView::tick`]); before, the history is.
+    pub(crate) fn head_seen(&mut self, seq: u64, now: Instant) -> Need {
+        let h = &mut self.history;
+        h.head = h.head.max(seq);
+        if !h.live {
+            return self.missing(now, true);
+        }
+        let next = self.next_seq();
+        if seq < next || !self.history.held.is_empty() {
+            return Need::Nothing;
+        }
+        let h = &mut self.history;
+        match h.gap_asked_at {
+            Some(at) if now.saturating_duration_since(at) < ASK_AGAIN_EVERY => Need::Nothing,
+            _ => {
+                h.gap_asked_at = Some(now);
+                Need::Gap(next)
+            }
+        }
     }
 
     /// The board's own `state` (its fold of its journal), read into the protocol's typed
@@ -718,6 +794,7 @@ impl BoardView {
         self.alerts = old.alerts;
         self.alert_seen = old.alert_seen;
         self.followed = followed.or(old.followed);
+        self.history.strict = old.history.strict;
     }
 
     /// Says once that this board's labels were cut to their bounds.
@@ -756,8 +833,7 @@ impl BoardView {
             self.game.clone_from(&envelope.game);
         }
         if self.history.live {
-            self.follow(envelope, now);
-            return Need::Nothing;
+            return self.follow_in_order(envelope, now, can_ask);
         }
         self.history.held.insert(envelope.seq, envelope);
         if self.try_complete(now) {
@@ -766,14 +842,162 @@ impl BoardView {
         self.missing(now, can_ask)
     }
 
+    /// The next `seq` the feed takes: the one after its newest, or after what was given up.
+    fn next_seq(&self) -> u64 {
+        self.feed.last_seq().max(self.history.floor) + 1
+    }
+
+    /// A live board's event: into the feed if it is the next one (then the held events
+    /// that follow it), else held while what is missing is asked for. A hall that may not
+    /// ask follows on past the gap.
+    fn follow_in_order(&mut self, envelope: Envelope, now: Instant, can_ask: bool) -> Need {
+        let next = self.next_seq();
+        let first = self.feed.last_seq() == 0 && self.history.floor == 0;
+        if envelope.seq <= next || (first && !self.history.strict) || !can_ask {
+            self.follow(envelope, now);
+            self.follow_held(now);
+            return Need::Nothing;
+        }
+        self.version += 1;
+        self.history.head = self.history.head.max(envelope.seq);
+        let was_holding = !self.history.held.is_empty();
+        self.history.held.insert(envelope.seq, envelope);
+        if was_holding {
+            return Need::Nothing;
+        }
+        tracing::debug!("{}: events from seq {next} missing: asked for", self.game);
+        self.history.gap_asked_at = Some(now);
+        Need::Gap(next)
+    }
+
+    /// Feeds the held events that now come next, in order.
+    fn follow_held(&mut self, now: Instant) {
+        while let Some(seq) = self.history.held.keys().next().copied() {
+            if seq > self.next_seq() {
+                break;
+            }
+            if let Some(e) = self.history.held.remove(&seq) {
+                self.follow(e, now);
+            }
+        }
+        if self.history.held.is_empty() && self.history.head < self.next_seq() {
+            let h = &mut self.history;
+            h.gap_asked_at = None;
+            h.again_at = None;
+            h.asked_again = 0;
+        }
+    }
+
+    /// Goes past every `seq` up to `seq` that has not come: given up for good.
+    fn give_up_through(&mut self, seq: u64, now: Instant) {
+        if seq >= self.next_seq() {
+            tracing::warn!(
+                "{}: events {} to {seq} never came: following on without them",
+                self.game,
+                self.next_seq()
+            );
+        }
+        self.history.floor = self.history.floor.max(seq);
+        self.follow_held(now);
+    }
+
+    /// A hub's answer from the board's venue: every event it holds from `from` to `to` has
+    /// been given ([`BoardView::on_event`]); any other `seq` there it never will hold. A
+    /// board waiting for its history goes live with what it has (the venue's is all there
+    /// is); one waiting for a gap goes past what is still missing up to `to`. An answer
+    /// with `to` below `from` (the venue holds nothing yet) changes nothing: the board asks
+    /// again.
+    pub(crate) fn filled(&mut self, from: u64, to: u64, now: Instant) {
+        if to < from {
+            return;
+        }
+        self.version += 1;
+        if !self.history.live {
+            self.history.floor = self.history.floor.max(to);
+            self.go_live(now);
+            return;
+        }
+        if from <= self.next_seq() {
+            self.give_up_through(to, now);
+        }
+    }
+
+    /// The events held back while the history is missing, given by the hall's own archive
+    /// (a hub that restarts): the board goes live if they hold a game from its start.
+    pub(crate) fn seed(&mut self, events: Vec<Envelope>, now: Instant) {
+        if self.history.live {
+            return;
+        }
+        for e in events {
+            if !e.game.is_empty() {
+                self.game.clone_from(&e.game);
+            }
+            if let Event::GameStarted(setup) = &e.event {
+                self.round.clone_from(&setup.round);
+            }
+            self.history.held.insert(e.seq, e);
+        }
+        self.try_complete(now);
+    }
+
+    /// What this board's venue answers its hub asking from `from` (0: the current game from
+    /// its start): every event the feed holds from there up to its newest. The feed holds
+    /// its events in order and never takes one below its newest later, so any `seq` missing
+    /// there is missing for good: the answer speaks for the whole span. Events before the
+    /// first the feed holds are not in it: the board is to republish them.
+    pub(crate) fn answer(&self, from: u64) -> Answer {
+        let last = self.feed.last_seq();
+        let first = match self.feed.first_seq() {
+            0 => last + 1,
+            seq => seq,
+        };
+        let start = if from == 0 {
+            self.feed.game_start_seq().unwrap_or(first)
+        } else {
+            from.max(first)
+        };
+        Answer {
+            from: start,
+            to: last,
+            events: self.feed.events_between(start, last),
+            republish_from: (from > 0 && from < first).then_some(from),
+        }
+    }
+
+    /// The `seq` the feed follows up to (0: none yet), and how many events it holds back
+    /// beyond a gap or while its history is missing.
+    pub(crate) fn followed(&self) -> (u64, usize) {
+        (self.feed.last_seq(), self.history.held.len())
+    }
+
+    /// True when the feed, or the events held back, has `seq`.
+    pub(crate) fn holds(&self, seq: u64) -> bool {
+        self.history.held.contains_key(&seq) || self.feed.event_at(seq).is_some()
+    }
+
+    /// True while the board waits for events it asked for (its history, or a gap).
+    pub(crate) fn waiting(&self) -> bool {
+        !self.history.live || !self.history.held.is_empty() || self.history.head >= self.next_seq()
+    }
+
     /// The board answered the hall's `republish` with an error: stop waiting, unless the
     /// board said to ask again in `again_in` (its rate limit: another consumer asked just
     /// before); then the events stay held and [`BoardView::tick`] asks again (a few times).
     pub(crate) fn history_refused(&mut self, again_in: Option<Duration>, now: Instant) {
+        let h = &self.history;
+        let waiting = !h.live || h.gap_asked_at.is_some();
         match again_in {
-            Some(wait) if !self.history.live && self.history.asked_again < ASK_AGAIN => {
+            Some(wait) if waiting && h.asked_again < ASK_AGAIN => {
                 self.history.asked_again += 1;
                 self.history.again_at = Some(now + wait);
+            }
+            _ if h.live => {
+                self.history.gap_asked_at = None;
+                let through = match self.history.held.keys().next() {
+                    Some(first) => first - 1,
+                    None => self.history.head,
+                };
+                self.give_up_through(through, now);
             }
             _ => self.go_live(now),
         }
@@ -783,7 +1007,17 @@ impl BoardView {
     /// waiting for it [`HISTORY_WAIT`] after the last request.
     pub(crate) fn tick(&mut self, now: Instant) -> Need {
         if self.history.live {
-            return Need::Nothing;
+            return self.tick_gap(now);
+        }
+        if self.history.strict {
+            // A hub never gives up on its venue: it asks again until it is answered.
+            return match self.history.asked_at {
+                Some(at) if now.saturating_duration_since(at) >= ASK_AGAIN_EVERY => {
+                    self.history.asked_at = Some(now);
+                    Need::History
+                }
+                _ => Need::Nothing,
+            };
         }
         if let Some(again) = self.history.again_at {
             if now >= again {
@@ -797,6 +1031,44 @@ impl BoardView {
             if now.duration_since(at) >= HISTORY_WAIT {
                 self.go_live(now);
             }
+        }
+        Need::Nothing
+    }
+
+    /// A live board waiting for a gap: asked again (strict), or given up after
+    /// [`HISTORY_WAIT`].
+    fn tick_gap(&mut self, now: Instant) -> Need {
+        if self.history.strict {
+            let missing = !self.history.held.is_empty() || self.history.head >= self.next_seq();
+            let due = self
+                .history
+                .gap_asked_at
+                .is_none_or(|at| now.saturating_duration_since(at) >= ASK_AGAIN_EVERY);
+            if missing && due {
+                self.history.gap_asked_at = Some(now);
+                return Need::Gap(self.next_seq());
+            }
+            return Need::Nothing;
+        }
+        if let Some(again) = self.history.again_at {
+            if now >= again {
+                self.history.again_at = None;
+                self.history.gap_asked_at = Some(now);
+                return Need::Gap(self.next_seq());
+            }
+            return Need::Nothing;
+        }
+        let Some(at) = self.history.gap_asked_at else {
+            return Need::Nothing;
+        };
+        let waited = now.saturating_duration_since(at);
+        if waited >= HISTORY_WAIT {
+            self.history.gap_asked_at = None;
+            let through = match self.history.held.keys().next() {
+                Some(first) => first - 1,
+                None => self.history.head,
+            };
+            self.give_up_through(through, now);
         }
         Need::Nothing
     }
@@ -836,12 +1108,23 @@ impl BoardView {
         }
         let tail = self.history.held.split_off(&start);
         self.history.held = tail;
+        // What came before the current game is not followed.
+        self.history.floor = self.history.floor.max(start.saturating_sub(1));
         self.go_live(now);
         true
     }
 
+    /// Follows live from now on: what is held goes to the feed in order. A hall that gave
+    /// up on the history takes it all, gaps and all; a strict board takes what follows on
+    /// from the current game's start (or from what the venue's answer covered) and keeps
+    /// the rest held beyond the next gap.
     fn go_live(&mut self, now: Instant) {
         self.history.live = true;
+        self.history.asked_at = None;
+        if self.history.strict {
+            self.follow_held(now);
+            return;
+        }
         for (_, e) in std::mem::take(&mut self.history.held) {
             self.follow(e, now);
         }
@@ -1241,6 +1524,142 @@ mod tests {
         assert_eq!(c.tick(t + wait), Need::History);
         assert_eq!(c.tick(t + wait + HISTORY_WAIT), Need::Nothing);
         assert_eq!(seqs(&c), vec![8], "then it gives up as usual");
+    }
+
+    #[test]
+    fn a_gap_is_held_and_asked_for_then_filled_in_order() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        b.on_event(started(1), t, true);
+        b.on_event(pass(2), t, true);
+        assert_eq!(b.on_event(pass(5), t, true), Need::Gap(3));
+        assert_eq!(b.on_event(pass(6), t, true), Need::Nothing, "asked once");
+        assert_eq!(seqs(&b), vec![1, 2], "held beyond the gap");
+        assert!(b.waiting());
+        // The board republishes from 3.
+        for seq in 3..=6 {
+            b.on_event(pass(seq), t, true);
+        }
+        assert_eq!(seqs(&b), vec![1, 2, 3, 4, 5, 6]);
+        assert!(!b.waiting());
+        assert_eq!(b.tick(t + HISTORY_WAIT), Need::Nothing);
+    }
+
+    #[test]
+    fn a_gap_the_board_never_fills_is_gone_past_after_a_while() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        b.on_event(started(1), t, true);
+        assert_eq!(b.on_event(pass(4), t, true), Need::Gap(2));
+        b.tick(t + HISTORY_WAIT / 2);
+        assert_eq!(seqs(&b), vec![1]);
+        b.tick(t + HISTORY_WAIT);
+        assert_eq!(seqs(&b), vec![1, 4]);
+        // Late copies of what was given up stay out; the next event follows.
+        b.on_event(pass(2), t, true);
+        assert_eq!(b.on_event(pass(5), t, true), Need::Nothing);
+        assert_eq!(seqs(&b), vec![1, 4, 5]);
+
+        // A hall that may not ask follows on at once, as before.
+        let mut c = BoardView::new();
+        c.on_event(started(1), t, false);
+        assert_eq!(c.on_event(pass(4), t, false), Need::Nothing);
+        assert_eq!(seqs(&c), vec![1, 4]);
+    }
+
+    #[test]
+    fn a_state_further_on_than_the_feed_asks_for_the_tail() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        b.on_event(started(1), t, true);
+        b.on_event(pass(2), t, true);
+        assert_eq!(on_state(&mut b, &board_snapshot(2), t, true), Need::Nothing);
+        assert_eq!(on_state(&mut b, &board_snapshot(4), t, true), Need::Gap(3));
+        assert_eq!(on_state(&mut b, &board_snapshot(4), t, true), Need::Nothing);
+        b.on_event(pass(3), t, true);
+        b.on_event(pass(4), t, true);
+        assert_eq!(seqs(&b), vec![1, 2, 3, 4]);
+        assert!(!b.waiting());
+    }
+
+    #[test]
+    fn a_strict_board_asks_its_venue_until_answered_and_skips_only_on_its_word() {
+        let t = Instant::now();
+        let mut b = BoardView::new().strict();
+        b.on_event(started(1), t, true);
+        b.on_event(pass(2), t, true);
+        assert_eq!(b.on_event(pass(6), t, true), Need::Gap(3));
+        // Never given up by itself: asked again.
+        assert_eq!(b.tick(t + HISTORY_WAIT * 10), Need::Gap(3));
+        assert_eq!(b.tick(t + HISTORY_WAIT * 10), Need::Nothing);
+        assert_eq!(seqs(&b), vec![1, 2]);
+        // The venue answers 3 to 4 with 3 only: 4 is gone for good there.
+        b.on_event(pass(3), t, true);
+        b.filled(3, 4, t);
+        assert_eq!(seqs(&b), vec![1, 2, 3], "5 still missing");
+        assert!(b.waiting());
+        // An answer that does not reach the gap changes nothing.
+        b.filled(9, 8, t);
+        assert!(b.waiting());
+        b.filled(5, 7, t);
+        assert_eq!(seqs(&b), vec![1, 2, 3, 6]);
+        assert!(!b.waiting());
+        // A head further on than the feed: the tail is asked for.
+        assert_eq!(b.head_seen(9, t), Need::Gap(8));
+        assert_eq!(b.head_seen(9, t), Need::Nothing, "not again at once");
+        assert!(b.waiting());
+    }
+
+    #[test]
+    fn a_strict_board_goes_live_on_its_venues_history() {
+        let t = Instant::now();
+        let mut b = BoardView::new().strict();
+        assert_eq!(b.on_event(pass(7), t, true), Need::History);
+        assert_eq!(b.tick(t + ASK_AGAIN_EVERY), Need::History, "asked again");
+        // The venue holds 4 to 8, no game start among them (it came in late itself).
+        for seq in 4..=8 {
+            b.on_event(pass(seq), t, true);
+        }
+        b.filled(4, 8, t);
+        assert_eq!(seqs(&b), vec![4, 5, 6, 7, 8]);
+        assert!(!b.waiting());
+        // With the game's start it goes live on its own, from the start.
+        let mut c = BoardView::new().strict();
+        c.on_event(pass(3), t, true);
+        c.on_event(started(2), t, true);
+        assert_eq!(seqs(&c), vec![2, 3]);
+    }
+
+    #[test]
+    fn a_venue_answers_from_its_feed_and_names_what_the_board_must_resend() {
+        let t = Instant::now();
+        let mut b = BoardView::new();
+        for e in [pass(3), started(4), pass(5), pass(6)] {
+            b.on_event(e, t, false);
+        }
+        let a = b.answer(0);
+        assert_eq!((a.from, a.to, a.republish_from), (4, 6, None), "the game");
+        assert_eq!(
+            a.events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [4, 5, 6]
+        );
+        let a = b.answer(5);
+        assert_eq!((a.from, a.to, a.events.len()), (5, 6, 2));
+        let a = b.answer(1);
+        assert_eq!((a.from, a.republish_from, a.events.len()), (3, Some(1), 4));
+        let a = b.answer(7);
+        assert!(a.to < a.from && a.events.is_empty(), "nothing yet");
+        let empty = BoardView::new().answer(1);
+        assert!(empty.to < empty.from);
+    }
+
+    #[test]
+    fn a_seeded_board_follows_on_from_its_archive() {
+        let t = Instant::now();
+        let mut b = BoardView::new().strict();
+        b.seed(vec![started(1), pass(2), pass(3)], t);
+        assert_eq!(seqs(&b), vec![1, 2, 3]);
+        assert_eq!(b.on_event(pass(5), t, true), Need::Gap(4));
     }
 
     #[test]

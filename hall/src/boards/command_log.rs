@@ -39,6 +39,10 @@ pub enum CommandError {
     /// A command in the hall's own name, from a hall without `[hall] identity`.
     #[error("the hall has no [hall] identity to send its own commands in")]
     NoIdentity,
+    /// A hub (`[hall] venues`) sends no command to any board: the arbiters stay in the
+    /// venue, at its own hall's console.
+    #[error("this hall is a hub: commands go to a board from its venue's console")]
+    Hub,
 }
 
 impl CommandError {
@@ -55,6 +59,7 @@ impl CommandError {
             CommandError::NoBoard => ("no-board", json!({})),
             CommandError::UnknownBoard(k) => ("unknown-board", json!({"board": k.board})),
             CommandError::NoIdentity => ("invalid", json!({"error": self.to_string()})),
+            CommandError::Hub => ("hub", json!({})),
         }
     }
 }

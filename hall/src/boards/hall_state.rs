@@ -14,7 +14,7 @@ use tengen_protocol::{gtp, Envelope, GameView, Timestamp};
 use tokio::sync::oneshot;
 
 use crate::boards::board_filter::BoardFilter;
-use crate::boards::board_view::{Audience, BoardView, Ending, Need};
+use crate::boards::board_view::{Answer, Audience, BoardView, Ending, Need};
 use crate::boards::command_log::{CommandError, CommandLog, Sent};
 use crate::boards::fleet_watch::FleetWatch;
 use crate::boards::snapshot_watch::{SnapshotWatch, SubscriptionChange};
@@ -83,6 +83,18 @@ pub struct HallState {
     snapshots: SnapshotWatch,
     /// Console requests waiting for a board's reply to their `frames` command, by id.
     frames_waiting: HashMap<String, oneshot::Sender<Reply>>,
+    /// A hub's (`[hall] venues`): what its boards miss, to ask of their venues
+    /// ([`HallState::take_wanted`]), rather than of the boards. `None`: not a hub.
+    wanted: Option<Vec<Wanted>>,
+}
+
+/// Events a hub's board misses, to ask of its venue (`hall/src/venues/`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    /// The board.
+    pub(crate) key: BoardKey,
+    /// The first `seq` missing; 0 for the current game from its start (the history).
+    pub(crate) from: u64,
 }
 
 /// What *pause all* / *resume all* did ([`HallState::all_boards`]).
@@ -129,7 +141,30 @@ impl HallState {
             filter: BoardFilter::default(),
             snapshots: SnapshotWatch::new(prefix),
             frames_waiting: HashMap::new(),
+            wanted: None,
         }
+    }
+
+    /// The same hall as a hub (`[hall] venues`): its boards are followed strictly, and
+    /// what they miss is asked of their venues ([`HallState::take_wanted`]), never of the
+    /// boards; it sends no command.
+    pub(crate) fn into_hub(mut self) -> HallState {
+        self.wanted = Some(Vec::new());
+        self
+    }
+
+    /// True for a hub ([`HallState::as_hub`]).
+    pub(crate) fn is_hub(&self) -> bool {
+        self.wanted.is_some()
+    }
+
+    /// What the hub's boards miss since the last call, at most one entry per board, to ask
+    /// of their venues. Always empty for a hall that is not a hub.
+    pub(crate) fn take_wanted(&mut self) -> Vec<Wanted> {
+        let mut wanted = self.wanted.as_mut().map(std::mem::take).unwrap_or_default();
+        wanted.sort_by(|a, b| a.key.cmp(&b.key).then(a.from.cmp(&b.from)));
+        wanted.dedup_by(|a, b| a.key == b.key);
+        wanted
     }
 
     /// Waits for the reply to the command `id` (a `frames` command the console sent).
@@ -279,19 +314,116 @@ impl HallState {
         if !self.filter.check(&key, topic) {
             return Vec::new();
         }
-        let mut out = self.handle(&key, leaf, topic, payload, now, wall);
-        if let Some(b) = self.boards.get(&key) {
+        self.on_board_message(&key, leaf, topic, payload, now, wall)
+    }
+
+    /// One message of board `key` (its `leaf`, heard on `topic`), whichever way it came:
+    /// from the hall's own broker ([`HallState::on_message_at`]) or, on a hub, from a
+    /// venue that may carry the board (`hall/src/venues/`, which checked that).
+    pub(crate) fn on_board_message(
+        &mut self,
+        key: &BoardKey,
+        leaf: Leaf,
+        topic: &str,
+        payload: &[u8],
+        now: Instant,
+        wall: Timestamp,
+    ) -> Vec<Outgoing> {
+        let mut out = self.handle(key, leaf, topic, payload, now, wall);
+        if let Some(b) = self.boards.get(key).filter(|_| !self.is_hub()) {
+            // A hub takes no board's `state` or `sgf`: only events cross from the venues.
             self.snapshots
-                .after_message(&key, leaf, b.wants_snapshots(), now);
+                .after_message(key, leaf, b.wants_snapshots(), now);
         }
-        self.collect_archived(&key);
-        if self.boards.contains_key(&key) {
-            out.extend(self.release(&key, now, wall));
-            if self.delay.is_some() {
-                self.watch_public(&key);
-            }
+        out.extend(self.after_board(key, now, wall));
+        out
+    }
+
+    /// After board `key` may have followed events: they go to the archive queue, and the
+    /// broadcast delay releases what it may.
+    fn after_board(&mut self, key: &BoardKey, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
+        self.collect_archived(key);
+        if !self.boards.contains_key(key) {
+            return Vec::new();
+        }
+        let out = self.release(key, now, wall);
+        if self.delay.is_some() {
+            self.watch_public(key);
         }
         out
+    }
+
+    /// A hub's answer from board `key`'s venue: `events`, and the venue's word that it
+    /// holds nothing else from `from` to `to` (see [`BoardView::filled`]). Returns the
+    /// public tree's messages for what the delay released.
+    pub(crate) fn on_filled(
+        &mut self,
+        key: &BoardKey,
+        span: (u64, u64),
+        events: Vec<Envelope>,
+        now: Instant,
+        wall: Timestamp,
+    ) -> Vec<Outgoing> {
+        let board = self.board(key);
+        for e in events {
+            // What is still missing after the answer is asked for again at a tick.
+            let _ = board.on_event(e, now, true);
+        }
+        board.filled(span.0, span.1, now);
+        self.after_board(key, now, wall)
+    }
+
+    /// A hub hears from board `key`'s venue that the board is at `seq` (the venue's heads):
+    /// what the hub lacks of it is asked for.
+    pub(crate) fn on_head(&mut self, key: &BoardKey, seq: u64, now: Instant, wall: Timestamp) {
+        let need = self.board(key).head_seen(seq, now);
+        let _ = self.ask_history(key, need, now, wall);
+    }
+
+    /// Takes back what the archive holds of board `key`'s latest game (a hub that
+    /// restarts asks its venues only for what came after).
+    pub(crate) fn seed(&mut self, key: &BoardKey, events: Vec<Envelope>, now: Instant) {
+        self.board(key).seed(events, now);
+        self.collect_archived(key);
+    }
+
+    /// Every board the hall follows, with the newest `seq` its feed holds in order: what a
+    /// venue tells its hub it has (its heads).
+    pub(crate) fn heads(&self) -> Vec<(BoardKey, u64)> {
+        self.boards
+            .iter()
+            .map(|(k, b)| (k.clone(), b.followed().0))
+            .filter(|(_, seq)| *seq > 0)
+            .collect()
+    }
+
+    /// Board `key` as the hub follows it: the `seq` its feed holds up to, how many events
+    /// it holds back, and whether it waits for some (`None`: not heard of).
+    pub(crate) fn following(&self, key: &BoardKey) -> Option<(u64, usize, bool)> {
+        self.boards.get(key).map(|b| {
+            let (seq, held) = b.followed();
+            (seq, held, b.waiting())
+        })
+    }
+
+    /// True when board `key` holds event `seq` (followed, or held back).
+    pub(crate) fn holds(&self, key: &BoardKey, seq: u64) -> bool {
+        self.boards.get(key).is_some_and(|b| b.holds(seq))
+    }
+
+    /// What a venue answers its hub's ask for board `key` from `from` (0: the current game
+    /// from its start): see [`BoardView::answer`]; `None` for a board it does not follow.
+    pub(crate) fn answer(&self, key: &BoardKey, from: u64) -> Option<Answer> {
+        self.boards.get(key).map(|b| b.answer(from))
+    }
+
+    /// A `republish` from `from` for board `key`, in the hall's own name, when it has one
+    /// (a venue fetching from its own board what its hub asks and it lacks).
+    pub(crate) fn republish(&mut self, key: &BoardKey, from: u64, now: Instant) -> Vec<Outgoing> {
+        if self.identity.is_none() || self.is_hub() || !self.boards.contains_key(key) {
+            return Vec::new();
+        }
+        self.ask_history(key, Need::Gap(from.max(1)), now, Timestamp::now())
     }
 
     fn handle(
@@ -305,7 +437,7 @@ impl HallState {
     ) -> Vec<Outgoing> {
         self.messages += 1;
         let order = self.messages;
-        let can_ask = self.identity.is_some();
+        let can_ask = self.identity.is_some() || self.is_hub();
         // Any word of the board's own is a sign of life; its last will (`offline`, which
         // the broker sends for it) is not.
         let will = leaf == Leaf::Status && payload_says_offline(payload);
@@ -406,10 +538,22 @@ impl HallState {
         now: Instant,
         wall: Timestamp,
     ) -> Vec<Outgoing> {
-        match (need, &self.identity) {
-            (Need::History, Some(by)) => {
+        let from = match need {
+            Need::Nothing => return Vec::new(),
+            Need::History => 1,
+            Need::Gap(from) => from,
+        };
+        if let Some(wanted) = self.wanted.as_mut() {
+            wanted.push(Wanted {
+                key: key.clone(),
+                from: if need == Need::History { 0 } else { from },
+            });
+            return Vec::new();
+        }
+        match &self.identity {
+            Some(by) => {
                 let by = by.clone();
-                match self.commands.republish(key, &by, 1, now, wall) {
+                match self.commands.republish(key, &by, from, now, wall) {
                     Ok(sent) => self.outgoing(&sent).into_iter().collect(),
                     Err(e) => {
                         tracing::error!("republish to {}/{}: {e}", key.tournament, key.board);
@@ -441,20 +585,27 @@ impl HallState {
 
     /// [`HallState::tick`] at `now`, which is `wall` in UTC.
     pub(crate) fn tick_at(&mut self, now: Instant, wall: Timestamp) -> Vec<Outgoing> {
-        self.watch_fleet(now, wall);
-        self.snapshots.tick(
-            self.boards.iter().map(|(k, b)| (k, b.wants_snapshots())),
-            self.boards.len(),
-            now,
-        );
-        let asking: Vec<BoardKey> = self
+        if !self.is_hub() {
+            // A hub's boards are watched in their venue (its director watches the links),
+            // and it takes no board's `state`.
+            self.watch_fleet(now, wall);
+            self.snapshots.tick(
+                self.boards.iter().map(|(k, b)| (k, b.wants_snapshots())),
+                self.boards.len(),
+                now,
+            );
+        }
+        let asking: Vec<(BoardKey, Need)> = self
             .boards
             .iter_mut()
-            .filter_map(|(k, b)| (b.tick(now) == Need::History).then(|| k.clone()))
+            .filter_map(|(k, b)| {
+                let need = b.tick(now);
+                (need != Need::Nothing).then(|| (k.clone(), need))
+            })
             .collect();
         let mut out: Vec<Outgoing> = asking
             .iter()
-            .flat_map(|k| self.ask_history(k, Need::History, now, wall))
+            .flat_map(|(k, need)| self.ask_history(k, *need, now, wall))
             .collect();
         if self.archived.is_some() {
             let keys: Vec<BoardKey> = self.boards.keys().cloned().collect();
@@ -572,6 +723,7 @@ impl HallState {
         let delayed = self.delay.is_some();
         let archived = self.archived.is_some();
         let live_commentary = self.live_commentary;
+        let strict = self.is_hub();
         self.boards.entry(key.clone()).or_insert_with(|| {
             let mut b = if delayed {
                 BoardView::delayed()
@@ -582,10 +734,12 @@ impl HallState {
                 b = b.with_live_commentary();
             }
             if archived {
-                b.archived()
-            } else {
-                b
+                b = b.archived();
             }
+            if strict {
+                b = b.strict();
+            }
+            b
         })
     }
 
@@ -960,6 +1114,9 @@ impl HallState {
         body: Map<String, Value>,
         now: Instant,
     ) -> Result<(String, Outgoing), CommandError> {
+        if self.is_hub() {
+            return Err(CommandError::Hub);
+        }
         if !self.boards.contains_key(key) {
             return Err(CommandError::UnknownBoard(key.clone()));
         }
@@ -980,6 +1137,9 @@ impl HallState {
         body: Map<String, Value>,
         now: Instant,
     ) -> Result<(String, Outgoing), CommandError> {
+        if self.is_hub() {
+            return Err(CommandError::Hub);
+        }
         let by = self.identity.clone().ok_or(CommandError::NoIdentity)?;
         if !self.boards.contains_key(key) {
             return Err(CommandError::UnknownBoard(key.clone()));

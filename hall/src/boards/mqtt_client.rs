@@ -1,7 +1,9 @@
 //! The hall's MQTT client: one rumqttc event loop in its own task that subscribes to the
 //! boards' topics ([`HallState::filters`]) on every connection, and to single boards'
-//! `state` and `sgf` as the hall state asks, and hands each message to the [`HallState`];
-//! commands go out through the same client. Reconnects with the boards' jittered back-off.
+//! `state` and `sgf` as the hall state asks, and hands each message to an [`Inbox`]: the
+//! [`HallState`] ([`HallInbox`]), or, on a hub or a venue's hall, what `hall/src/venues/`
+//! puts in front of it. Commands go out through the same client. Reconnects with the
+//! boards' jittered back-off.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,6 +20,9 @@ use tengen_net::broker::{BrokerUrl, TlsFiles};
 use tengen_net::link::{explain, LinkReport, LinkStatus, Target};
 use tengen_net::tls;
 
+use tengen_protocol::topics::BoardKey;
+use tengen_protocol::Envelope;
+
 use crate::boards::archive::{store, SharedArchive};
 use crate::boards::hall_state::{HallState, Outgoing};
 use crate::boards::snapshot_watch::SubscriptionChange;
@@ -32,6 +37,85 @@ pub(crate) type Shared = Arc<Mutex<HallState>>;
 /// Locks the shared state; a handler that panicked while holding it leaves usable data.
 pub(crate) fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, HallState> {
     shared.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What a message or a tick left to do, outside the hall's lock: what to publish, what
+/// the boards followed (for the archive), and which subscriptions to make or drop.
+#[derive(Default)]
+pub(crate) struct Handled {
+    /// To publish (QoS 1).
+    pub(crate) out: Vec<Outgoing>,
+    /// What the boards followed, for the archive.
+    pub(crate) followed: Vec<(BoardKey, Envelope)>,
+    /// Per-board subscriptions (QoS 0).
+    pub(crate) changes: Vec<SubscriptionChange>,
+}
+
+/// Where the MQTT task hands the broker's messages and the passing seconds.
+pub(crate) trait Inbox: Send + 'static {
+    /// The subscriptions made on every connection: each topic filter with whether it needs
+    /// every message (QoS 1) or only the newest (QoS 0).
+    fn filters(&self) -> Vec<(String, bool)>;
+    /// The broker forgot the subscriptions made one by one (a new clean session), or one
+    /// could not be queued.
+    fn subscriptions_lost(&mut self);
+    /// One message, received `now`.
+    fn message(&mut self, topic: &str, payload: &[u8], now: Instant) -> Handled;
+    /// A second has passed.
+    fn tick(&mut self, now: Instant) -> Handled;
+    /// The hall's own link to the broker came up (`true`) or went down, `now`: the fleet
+    /// watch holds `board_offline` while it is down ([`HallState::broker_link`]).
+    fn broker_link(&mut self, up: bool, now: Instant);
+}
+
+/// The plain hall's inbox: every message to the [`HallState`].
+pub(crate) struct HallInbox {
+    /// The hall.
+    pub(crate) hall: Shared,
+    /// Whether the hall keeps an archive (what its boards followed is taken for it).
+    pub(crate) archive: bool,
+}
+
+impl HallInbox {
+    /// What `h` left to do after `out`: its followed events (with an archive) and its
+    /// subscription changes.
+    pub(crate) fn handled(h: &mut HallState, out: Vec<Outgoing>, archive: bool) -> Handled {
+        Handled {
+            out,
+            followed: if archive {
+                h.take_archived()
+            } else {
+                Vec::new()
+            },
+            changes: h.take_subscription_changes(),
+        }
+    }
+}
+
+impl Inbox for HallInbox {
+    fn filters(&self) -> Vec<(String, bool)> {
+        lock(&self.hall).filters()
+    }
+
+    fn subscriptions_lost(&mut self) {
+        lock(&self.hall).subscriptions_lost();
+    }
+
+    fn message(&mut self, topic: &str, payload: &[u8], now: Instant) -> Handled {
+        let mut h = lock(&self.hall);
+        let out = h.on_message(topic, payload, now);
+        HallInbox::handled(&mut h, out, self.archive)
+    }
+
+    fn tick(&mut self, now: Instant) -> Handled {
+        let mut h = lock(&self.hall);
+        let out = h.tick(now);
+        HallInbox::handled(&mut h, out, self.archive)
+    }
+
+    fn broker_link(&mut self, up: bool, now: Instant) {
+        lock(&self.hall).broker_link(up, now);
+    }
 }
 
 /// How the hall reaches the broker.
@@ -55,12 +139,15 @@ pub(crate) struct MqttLink {
 }
 
 impl MqttLink {
-    /// Connects in the background (with back-off) and keeps `hall` up to date; what its
-    /// boards follow goes to `archive`, if the hall keeps one.
+    /// Connects in the background (with back-off) and hands every message to `inbox`;
+    /// what its boards follow goes to `archive`, if the hall keeps one. `queue`: how many
+    /// publishes the client may hold (a hall that publishes the public tree may release a
+    /// whole game per board at once, after a restart).
     pub(crate) fn start(
         settings: &ClientSettings,
-        hall: Shared,
+        inbox: Box<dyn Inbox>,
         archive: Option<SharedArchive>,
+        queue: usize,
     ) -> Result<MqttLink, HallError> {
         let mut o = MqttOptions::new(
             settings.client_id.clone(),
@@ -77,25 +164,19 @@ impl MqttLink {
             let config = tls::client_config(&settings.tls)?;
             o.set_transport(Transport::tls_with_config(TlsConfiguration::Rustls(config)));
         }
-        // A hall that publishes the public tree may release a whole game per board at once
-        // (after a restart): room for that without dropping messages.
-        let (filter, capacity) = {
-            let h = lock(&hall);
-            let filters: Vec<SubscribeFilter> = h
-                .filters()
-                .into_iter()
-                .map(|(path, every)| {
-                    let qos = if every {
-                        QoS::AtLeastOnce
-                    } else {
-                        QoS::AtMostOnce
-                    };
-                    SubscribeFilter::new(path, qos)
-                })
-                .collect();
-            (filters, if h.is_delayed() { 1 << 16 } else { 1024 })
-        };
-        let (client, eventloop) = AsyncClient::new(o, capacity);
+        let filter: Vec<SubscribeFilter> = inbox
+            .filters()
+            .into_iter()
+            .map(|(path, every)| {
+                let qos = if every {
+                    QoS::AtLeastOnce
+                } else {
+                    QoS::AtMostOnce
+                };
+                SubscribeFilter::new(path, qos)
+            })
+            .collect();
+        let (client, eventloop) = AsyncClient::new(o, queue);
         let target = Target {
             url: settings.url.clone(),
             username: settings.credentials.as_ref().map(|(u, _)| u.clone()),
@@ -105,7 +186,7 @@ impl MqttLink {
         let poller = Poller {
             client: client.clone(),
             filter,
-            hall,
+            inbox,
             archive,
             link: link.clone(),
             target,
@@ -137,7 +218,7 @@ impl MqttLink {
 struct Poller {
     client: AsyncClient,
     filter: Vec<SubscribeFilter>,
-    hall: Shared,
+    inbox: Box<dyn Inbox>,
     archive: Option<SharedArchive>,
     link: LinkReport,
     target: Target,
@@ -147,20 +228,18 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
     let Poller {
         client,
         filter,
-        hall,
+        mut inbox,
         archive,
         link,
         target,
     } = p;
     let mut connected = false;
-    // Hands what the boards followed to the archive, outside the hall's lock.
-    let archive_from = |h: &mut HallState| match &archive {
-        Some(_) => h.take_archived(),
-        None => Vec::new(),
-    };
-    let keep = |followed: Vec<_>| {
+    // Publishes, subscribes and archives what a message or a tick left, outside the locks.
+    let finish = |inbox: &mut Box<dyn Inbox>, handled: Handled, connected: bool| {
+        send(&client, handled.out);
+        subscribe(&client, inbox, connected, handled.changes);
         if let Some(a) = &archive {
-            store(a, followed);
+            store(a, handled.followed);
         }
     };
     let mut backoff = Backoff::default();
@@ -170,14 +249,8 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
         let polled = tokio::select! {
             p = eventloop.poll() => p,
             _ = ticker.tick() => {
-                let (out, followed, changes) = {
-                    let mut h = lock(&hall);
-                    let out = h.tick(Instant::now());
-                    (out, archive_from(&mut h), h.take_subscription_changes())
-                };
-                send(&client, out);
-                subscribe(&client, &hall, connected, changes);
-                keep(followed);
+                let handled = inbox.tick(Instant::now());
+                finish(&mut inbox, handled, connected);
                 continue;
             }
         };
@@ -186,30 +259,24 @@ async fn poll(mut eventloop: EventLoop, p: Poller) {
                 backoff.reset();
                 connected = true;
                 link.connected();
-                lock(&hall).broker_link(true, Instant::now());
+                inbox.broker_link(true, Instant::now());
                 let paths: Vec<&str> = filter.iter().map(|f| f.path.as_str()).collect();
                 tracing::info!("hall connected; subscribing to {}", paths.join(" "));
                 if client.try_subscribe_many(filter.clone()).is_err() {
                     tracing::error!("could not queue the subscription");
                 }
                 // A clean session: the per-board subscriptions are gone with the last one.
-                lock(&hall).subscriptions_lost();
+                inbox.subscriptions_lost();
             }
             Ok(Event::Incoming(Packet::Publish(p))) => {
-                let (out, followed, changes) = {
-                    let mut h = lock(&hall);
-                    let out = h.on_message(&p.topic, &p.payload, Instant::now());
-                    (out, archive_from(&mut h), h.take_subscription_changes())
-                };
-                send(&client, out);
-                subscribe(&client, &hall, connected, changes);
-                keep(followed);
+                let handled = inbox.message(&p.topic, &p.payload, Instant::now());
+                finish(&mut inbox, handled, connected);
             }
             Ok(_) => {}
             Err(e) => {
                 // Said once per reason (LinkReport), not on every retry.
                 if std::mem::take(&mut connected) {
-                    lock(&hall).broker_link(false, Instant::now());
+                    inbox.broker_link(false, Instant::now());
                     link.lost(&e.to_string());
                 } else {
                     link.failed(explain(&e, &target));
@@ -239,7 +306,7 @@ fn send(client: &AsyncClient, out: Vec<Outgoing>) {
 /// asks again at its next tick.
 fn subscribe(
     client: &AsyncClient,
-    hall: &Shared,
+    inbox: &mut Box<dyn Inbox>,
     connected: bool,
     changes: Vec<SubscriptionChange>,
 ) {
@@ -259,6 +326,6 @@ fn subscribe(
             .into_iter()
             .all(|c| client.try_unsubscribe(c.topic).is_ok());
     if !queued {
-        lock(hall).subscriptions_lost();
+        inbox.subscriptions_lost();
     }
 }

@@ -7,6 +7,7 @@
 //! key`, `hall.toml: arbiter[1].token: use at least 12 characters`), not just the first.
 
 pub(crate) mod arbiter_secret;
+pub(crate) mod venues;
 
 use std::path::{Path, PathBuf};
 
@@ -39,6 +40,8 @@ pub struct HallConfig {
     pub(crate) tournament: Option<TournamentSection>,
     /// `[analysis]`: a GTP engine's estimates of the public games. Without it, none.
     pub(crate) analysis: Option<AnalysisSection>,
+    /// `[venue]`: this hall is a venue's, pushing to a hub (docs/venues.md).
+    pub(crate) venue: Option<venues::VenueSection>,
 }
 
 /// `[analysis]`: the engine that analyses every public position, and how hard.
@@ -224,6 +227,9 @@ pub(crate) struct HallSection {
     /// The pages' language where a reader's browser asks for none (`lang`: `en`, `zh`,
     /// `zh-Hant`, `ja`; default `en`), and the static export's.
     pub(crate) lang: tengen_l10n::Lang,
+    /// `venues`: this hall is a hub, following the boards its venues push to it, each from
+    /// the one venue that may carry it (docs/venues.md).
+    pub(crate) venues: Option<Vec<venues::Venue>>,
 }
 
 impl HallSection {
@@ -403,6 +409,10 @@ impl HallConfig {
     /// (issue 21), for the log at start and `tengen check-config`: it names the keys to
     /// set. `None` when the hall follows only its own boards of its own tournaments.
     pub fn trust_warning(&self) -> Option<String> {
+        if self.hall.venues.is_some() {
+            // A hub believes each venue for the boards its entry names, and no one else.
+            return None;
+        }
         let tournaments = self.hall.tournaments.is_some()
             || self.tournament.as_ref().is_some_and(|t| t.id.is_some());
         let boards = self.hall.boards.is_some() || self.tournament.is_some();
@@ -483,6 +493,7 @@ fn read(root: &Table, r: &mut Reader) -> HallConfig {
             "broadcast",
             "tournament",
             "analysis",
+            "venue",
         ],
     );
     let empty = Table::new();
@@ -498,6 +509,15 @@ fn read(root: &Table, r: &mut Reader) -> HallConfig {
     let analysis = r
         .table(root, "", "analysis")
         .and_then(|t| read_analysis(t, r));
+    let venue = r
+        .table(root, "", "venue")
+        .and_then(|t| venues::read_venue(t, r));
+    if hall.venues.is_some() && root.contains_key("venue") {
+        r.problem(
+            "venue",
+            "a hub ([hall] venues) is not a venue itself: give one or the other",
+        );
+    }
     HallConfig {
         mqtt,
         hall,
@@ -505,6 +525,7 @@ fn read(root: &Table, r: &mut Reader) -> HallConfig {
         broadcast,
         tournament,
         analysis,
+        venue,
     }
 }
 
@@ -663,6 +684,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "tournaments",
             "boards",
             "lang",
+            "venues",
         ],
     );
     let commentary_live = match r.string(t, P, "commentary").as_deref() {
@@ -724,6 +746,14 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         .and_then(|v| u64::try_from(v).ok());
     let tournaments = id_list(t, P, "tournaments", r);
     let boards = id_list(t, P, "boards", r);
+    let venues = venues::read_venues(t, P, r);
+    if t.contains_key("venues") && (t.contains_key("tournaments") || t.contains_key("boards")) {
+        r.problem(
+            join(P, "venues"),
+            "a hub believes the boards its venues may carry: give their tournaments and \
+             boards in each venue, not in [hall] tournaments or boards",
+        );
+    }
     let lang = r
         .word(t, P, "lang", "en|zh|zh-Hant|ja", |w| {
             tengen_l10n::Lang::parse(w).ok()
@@ -745,6 +775,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         tournaments,
         boards,
         lang,
+        venues,
     }
 }
 

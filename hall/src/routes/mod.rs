@@ -93,6 +93,8 @@ pub(crate) struct App {
     pub(crate) store_wake: Option<Arc<tokio::sync::Notify>>,
     /// The public round zips, built at most five times a second each.
     pub(crate) zips: Arc<zip_cache::ZipCache>,
+    /// A hub's venues and their links (`[hall] venues`), if this hall is one.
+    pub(crate) venues: Option<crate::venues::inbox::SharedHub>,
 }
 
 /// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'

@@ -243,6 +243,32 @@ impl LiveFeed {
         d.events.get(i).filter(|e| e.seq == seq).cloned()
     }
 
+    /// The `seq` of the oldest event the feed holds, 0 when there is none.
+    pub fn first_seq(&self) -> u64 {
+        self.read().events.first().map_or(0, |e| e.seq)
+    }
+
+    /// The `seq` of the last `game_started` the feed holds: where its current game begins.
+    pub fn game_start_seq(&self) -> Option<u64> {
+        self.read()
+            .events
+            .iter()
+            .rev()
+            .find(|e| matches!(e.event, Event::GameStarted(_)))
+            .map(|e| e.seq)
+    }
+
+    /// Every event with `seq` from `from` to `to`, oldest first.
+    pub fn events_between(&self, from: u64, to: u64) -> Vec<Envelope> {
+        let d = self.read();
+        let start = d.events.partition_point(|e| e.seq < from);
+        let end = d.events.partition_point(|e| e.seq <= to);
+        d.events
+            .get(start..end)
+            .map(<[Envelope]>::to_vec)
+            .unwrap_or_default()
+    }
+
     /// Every event with `seq` greater than `after`, oldest first.
     pub fn events_after(&self, after: u64) -> Vec<Envelope> {
         let d = self.read();

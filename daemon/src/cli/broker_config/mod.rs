@@ -13,8 +13,14 @@
 //!
 //! The passwords are generated and printed once, `NAME PASSWORD` a line; the files are
 //! written with mode 0600 and never over existing ones.
+//!
+//! Many venues (`venues`, docs/venues.md): with `--venue ID --hub HOST:PORT
+//! --hub-password-file FILE`, the venue's `mosquitto.conf` ends with the bridge the venue
+//! dials out to the hub with, and `hall-desk` may tell and answer the hub; with `--venues
+//! ID,...`, the hub's own files: one account per venue, allowed only its own tree.
 
 mod passwd;
+mod venues;
 
 use std::collections::BTreeSet;
 use std::fs::OpenOptions;
@@ -58,30 +64,75 @@ struct Request {
 
 /// Runs `tengen broker-config`.
 pub(super) fn run(args: BrokerConfigArgs) -> Result<(), CliError> {
+    if args.venues.is_some() {
+        return venues::run_hub(&args);
+    }
     let request = check(&args)?;
-    let random = SystemRandom::new();
-    let no_random = |e: passwd::NoRandom| CliError::work(e.to_string());
-    let mut accounts = Vec::new();
-    for name in OTHERS
+    let bridge = venues::check_venue(&args)?;
+    let names: Vec<String> = OTHERS
         .iter()
         .map(|s| s.to_string())
         .chain(request.boards.clone())
-    {
-        let password = passwd::password(&random).map_err(no_random)?;
-        let salt = passwd::salt(&random).map_err(no_random)?;
-        let line = passwd::line(&name, &password, &salt);
-        accounts.push((name, password, line));
+        .collect();
+    let accounts = accounts(&names)?;
+    let out = out_dir(&request.out)?;
+    let mut acl = acl(&request.tournament, &request.boards);
+    let mut conf = conf(&out);
+    if let Some(b) = &bridge {
+        acl = venues::with_venue_desk(&acl);
+        conf.push_str(&venues::bridge_section(b));
     }
-    let out = std::path::absolute(&request.out)
-        .map_err(|e| CliError::input(format!("--out: {}: {e}", request.out.display())))?;
-    std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::work(format!("--out: {}: {e}", out.display())))?;
     let files = [
         ("passwd", passwd_file(&accounts)),
-        ("acl", acl(&request.tournament, &request.boards)),
-        ("mosquitto.conf", conf(&out)),
+        ("acl", acl),
+        ("mosquitto.conf", conf),
     ];
-    for (name, _) in &files {
+    write_files(&out, &files, &accounts)?;
+    let venue = bridge
+        .map(|b| format!(", bridged out to the hub {} as venue {}", b.hub, b.venue))
+        .unwrap_or_default();
+    eprintln!(
+        "tengen: wrote {0}/passwd, {0}/acl and {0}/mosquitto.conf (mode 0600) for {1} boards \
+         of {2}{venue}: each password above is shown only now (docs/operating.md, \"A \
+         tournament: one mosquitto in the hall\")",
+        out.display(),
+        request.boards.len(),
+        request.tournament
+    );
+    Ok(())
+}
+
+/// An account for each of `names`: its name, a new password and its `passwd` line.
+fn accounts(names: &[String]) -> Result<Vec<(String, String, String)>, CliError> {
+    let random = SystemRandom::new();
+    let no_random = |e: passwd::NoRandom| CliError::work(e.to_string());
+    let mut accounts = Vec::new();
+    for name in names {
+        let password = passwd::password(&random).map_err(no_random)?;
+        let salt = passwd::salt(&random).map_err(no_random)?;
+        let line = passwd::line(name, &password, &salt);
+        accounts.push((name.clone(), password, line));
+    }
+    Ok(accounts)
+}
+
+/// `--out`, made absolute and created.
+fn out_dir(out: &Path) -> Result<PathBuf, CliError> {
+    let out = std::path::absolute(out)
+        .map_err(|e| CliError::input(format!("--out: {}: {e}", out.display())))?;
+    std::fs::create_dir_all(&out)
+        .map_err(|e| CliError::work(format!("--out: {}: {e}", out.display())))?;
+    Ok(out)
+}
+
+/// Writes `files` into `out` (none if any is there already) and prints each account's
+/// `NAME PASSWORD`.
+fn write_files(
+    out: &Path,
+    files: &[(&str, String)],
+    accounts: &[(String, String, String)],
+) -> Result<(), CliError> {
+    for (name, _) in files {
         let path = out.join(name);
         if path.exists() {
             return Err(CliError::input(format!(
@@ -91,23 +142,14 @@ pub(super) fn run(args: BrokerConfigArgs) -> Result<(), CliError> {
             )));
         }
     }
-    for (name, text) in &files {
+    for (name, text) in files {
         write_private(&out.join(name), text)?;
     }
     let lines: Vec<String> = accounts
         .iter()
         .map(|(name, password, _)| format!("{name} {password}"))
         .collect();
-    super::print_lines(&lines)?;
-    eprintln!(
-        "tengen: wrote {0}/passwd, {0}/acl and {0}/mosquitto.conf (mode 0600) for {1} boards \
-         of {2}: each password above is shown only now (docs/operating.md, \"A tournament: \
-         one mosquitto in the hall\")",
-        out.display(),
-        request.boards.len(),
-        request.tournament
-    );
-    Ok(())
+    super::print_lines(&lines)
 }
 
 /// Checks the arguments; one line naming the one at fault (exit 2).
@@ -216,8 +258,14 @@ fn acl(tournament: &str, boards: &[String]) -> String {
 
 /// The broker's config, naming the files in `dir`.
 fn conf(dir: &Path) -> String {
+    conf_for("the tournament hall", dir)
+}
+
+/// The broker's config for `whom` (`the tournament hall`, `the hub`), naming the files in
+/// `dir`.
+fn conf_for(whom: &str, dir: &Path) -> String {
     format!(
-        "# mosquitto for the tournament hall, written by `tengen broker-config`. Install:\n\
+        "# mosquitto for {whom}, written by `tengen broker-config`. Install:\n\
          #   cp mosquitto.conf /etc/mosquitto/conf.d/tengen.conf (or run mosquitto -c on it),\n\
          #   and let the user mosquitto read passwd and acl (docs/operating.md).\n\
          \n\
@@ -287,6 +335,7 @@ mod tests {
             count: Some(count.into()),
             tournament: Some(tournament.into()),
             out: Some(PathBuf::from("out")),
+            ..BrokerConfigArgs::default()
         }
     }
 
