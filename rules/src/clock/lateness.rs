@@ -142,6 +142,10 @@ pub enum Seat {
         late_ms: u64,
         /// What was taken from their base time on arrival (on top of what their clock ran).
         deducted_ms: u64,
+        /// What their clock ran while they were away: with `deducted_ms`, all their
+        /// lateness cost them (twice the lateness under `double`, unless their base time
+        /// ran short).
+        ran_ms: u64,
     },
 }
 
@@ -256,13 +260,8 @@ impl Arrivals {
             Seat::Expected => Arrival::CheckIn,
             Seat::Absent => {
                 let late_ms = self.running_since_begin(now);
-                let (run, base_left) = clock.map_or((0, 0), |c| {
-                    let run = c.run_ms(color, now);
-                    (
-                        run.saturating_sub(self.run_at_begin[color.index()]),
-                        c.base_left(color, now),
-                    )
-                });
+                let run = self.ran_while_away(color, now, clock);
+                let base_left = clock.map_or(0, |c| c.base_left(color, now));
                 Arrival::Late {
                     late_ms,
                     deducted_ms: self.policy.deduction(late_ms, run, base_left),
@@ -279,15 +278,32 @@ impl Arrivals {
         }
     }
 
-    /// `color` arrived at `at`, `late_ms` late, `deducted_ms` taken.
-    pub fn arrived(&mut self, color: Color, at: u64, late_ms: u64, deducted_ms: u64) {
+    /// `color` arrived at `at`, `late_ms` late, `deducted_ms` taken (`clock`: the game's,
+    /// before the deduction, for what it ran while they were away).
+    pub fn arrived(
+        &mut self,
+        color: Color,
+        at: u64,
+        late_ms: u64,
+        deducted_ms: u64,
+        clock: Option<&Clock>,
+    ) {
         if !self.seat(color).is_present() {
             self.seats[color.index()] = Seat::Arrived {
                 at,
                 late_ms,
                 deducted_ms,
+                ran_ms: self.ran_while_away(color, at, clock),
             };
         }
+    }
+
+    /// What `color`'s clock ran between the start and `now`.
+    fn ran_while_away(&self, color: Color, now: u64, clock: Option<&Clock>) -> u64 {
+        clock.map_or(0, |c| {
+            c.run_ms(color, now)
+                .saturating_sub(self.run_at_begin[color.index()])
+        })
     }
 
     /// The clocks at `at`: running (`paused` false) or standing still, with `clock` to note
@@ -434,7 +450,10 @@ mod tests {
         assert_eq!((late_ms, deducted_ms), (at, at));
         assert_eq!(clock.deduct(Black, deducted_ms, at), at);
         assert_eq!(clock.remaining(Black, at), 60 * M - 2 * at);
-        a.arrived(Black, at, late_ms, deducted_ms);
+        a.arrived(Black, at, late_ms, deducted_ms, Some(&clock));
+        assert!(
+            matches!(a.seat(Black), Seat::Arrived { ran_ms, deducted_ms: d, .. } if ran_ms + d == 2 * at)
+        );
         assert_eq!(a.arrival(Black, at + 1, Some(&clock)), Arrival::Present);
         assert_eq!(a.late_ms(Black, at + 1), None);
     }
@@ -457,7 +476,11 @@ mod tests {
             panic!("not late");
         };
         assert_eq!(late_ms, 10 * M);
-        assert_eq!(deducted_ms, 11 * M, "9 minutes ran, 11 more taken: 20 in all");
+        assert_eq!(
+            deducted_ms,
+            11 * M,
+            "9 minutes ran, 11 more taken: 20 in all"
+        );
         clock.deduct(White, deducted_ms, 10 * M);
         assert_eq!(clock.remaining(White, 10 * M), 40 * M);
     }
@@ -547,7 +570,7 @@ mod tests {
             panic!("not late");
         };
         assert_eq!(deducted_ms, 10 * M, "White's clock never ran");
-        b.arrived(White, 5 * M, 5 * M, deducted_ms);
+        b.arrived(White, 5 * M, 5 * M, deducted_ms, Some(&clock));
         assert_eq!(b.due(15 * M), vec![Black]);
     }
 }

@@ -434,8 +434,7 @@ impl Clock {
         }
         let taken = ms.min(side.main_left);
         side.main_left -= taken;
-        if taken > 0 && side.main_left == 0 && side.advance(&self.tc, color, 0, &mut self.pending)
-        {
+        if taken > 0 && side.main_left == 0 && side.advance(&self.tc, color, 0, &mut self.pending) {
             self.flagged = Some(color);
             self.running = None;
         }
