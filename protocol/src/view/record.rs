@@ -110,6 +110,11 @@ impl GameView {
         if let Some(rank) = &setup.white_rank {
             extra_root.push(("WR".to_string(), rank.clone()));
         }
+        if self.end_reason() == Some(EndReason::Absent) {
+            // A loss for not being seated in time (Art. 22): by default, whatever was
+            // played meanwhile; `tengen results` and the hall read it.
+            extra_root.push(("TENGENREASON".to_string(), "absent".to_string()));
+        }
         Some(GameRecord {
             size: setup.size,
             komi: Some(setup.komi),
