@@ -17,7 +17,7 @@
 use tengen_protocol::event::{Alert, AlertCode, Expected};
 use tengen_protocol::view::Phase;
 use tengen_protocol::Event;
-use tengen_rules::clock::{Arrival, LatePolicy};
+use tengen_rules::clock::{Arrival, LatePolicy, LateRule};
 use tengen_rules::Color;
 
 use super::Referee;
@@ -81,14 +81,16 @@ impl Referee {
         }
     }
 
-    /// `color`'s flag fell: true when `color` is away (play began without them), which is
-    /// then their loss by absence (Art. 22.4: the byo-yomi of the absent ran out), raised
-    /// once, rather than a time-out.
+    /// `color`'s flag fell: true when `color` is away (play began without them) under
+    /// `late_rule = "byoyomi"`, which is then their loss by absence (Art. 22.4: the
+    /// byo-yomi of the absent ran out), raised once, rather than a time-out.
     pub(super) fn flag_while_away(&mut self, out: &mut Vec<Event>, color: Color) -> bool {
         let Some(arrivals) = self.view.arrivals() else {
             return false;
         };
-        if !arrivals.is_absent(color) {
+        // Under 22.1/22.2 a flag is a time-out like any other (the clock ran while they
+        // were away); only 22.4 makes the absent clock's end a loss by absence.
+        if !arrivals.is_absent(color) || arrivals.policy().rule != LateRule::Byoyomi {
             return false;
         }
         if !arrivals.reported(color) {
