@@ -50,6 +50,16 @@ pub fn sentence(event: &Event) -> String {
         }
         Event::Pass { number, color } => format!("move {number:<3} {color}  pass"),
         Event::MoveRetracted { number, reason } => format!("move {number} retracted: {reason}"),
+        Event::CheckedIn { color } => format!("{color} checked in (seated)"),
+        Event::LateArrival {
+            color,
+            late_ms,
+            deducted_ms,
+        } => format!(
+            "{color} arrived {} late, {} taken from the base time",
+            clock_text(*late_ms),
+            clock_text(*deducted_ms)
+        ),
         Event::Clock(r) => {
             let who = r.color.map_or("arbiter".to_string(), |c| c.to_string());
             let next = r.running.map_or("nobody".to_string(), |c| c.to_string());

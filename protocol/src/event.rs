@@ -12,7 +12,7 @@ use std::fmt;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use tengen_rules::clock::{Call, TimeControl};
+use tengen_rules::clock::{Call, LatePolicy, LateRule, TimeControl};
 use tengen_rules::{Color, Point, Superko};
 
 use crate::gtp;
@@ -116,6 +116,26 @@ pub enum Event {
         number: u32,
         /// Why.
         reason: RetractReason,
+    },
+    /// A player said they are seated: their clock press (or their first stone) while the
+    /// game waits for play to begin (Art. 22: the board knows who is there). Never a clock
+    /// press. Added by tengen beyond SPEC.md.
+    CheckedIn {
+        /// Who.
+        color: Color,
+    },
+    /// A player not seated when play began arrived (their press or their first stone):
+    /// how late (the time the clocks ran since play began) and what was taken from their
+    /// base time at once (Art. 22.1, 22.2: twice the lateness in all, their clock having
+    /// run for part of it; 0 under Art. 22.4). A `clock` event with the clocks after it
+    /// follows. Added by tengen beyond SPEC.md.
+    LateArrival {
+        /// Who.
+        color: Color,
+        /// How late, in ms of running time since play began.
+        late_ms: u64,
+        /// Taken from their base time now, in ms.
+        deducted_ms: u64,
     },
     /// A clock press, pause, resume or adjustment: the clocks as they stand after it.
     Clock(ClockReading),
@@ -238,6 +258,8 @@ impl Event {
             Event::Move { .. } => "move",
             Event::Pass { .. } => "pass",
             Event::MoveRetracted { .. } => "move_retracted",
+            Event::CheckedIn { .. } => "checked_in",
+            Event::LateArrival { .. } => "late_arrival",
             Event::Clock(_) => "clock",
             Event::Byoyomi { .. } => "byoyomi",
             Event::Alert(_) => "alert",
@@ -357,6 +379,55 @@ pub struct GameSetup {
     /// (a round's setting sent from the hall); absent: the board's `game.penalties`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub penalties: Option<Penalties>,
+    /// The lateness limit in seconds (`game.late_limit_s`, Art. 22.1: 3600; 22.2: 900), for
+    /// a game that waits for play to begin with a clock: its players check in, and whoever
+    /// is not seated when play begins is late. Absent: no check-in (`clock_start` `now`, no
+    /// clock, or a journal older than it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_limit_s: Option<u32>,
+    /// What a late arrival costs (`game.late_rule`): `"double"` (Art. 22.1, 22.2) or
+    /// `"byoyomi"` (Art. 22.4); with `late_limit_s`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "late_rule_word"
+    )]
+    pub late_rule: Option<LateRule>,
+}
+
+impl GameSetup {
+    /// The game's rule for lateness, when its players check in (`late_limit_s` given).
+    pub fn late_policy(&self) -> Option<LatePolicy> {
+        let limit = self.late_limit_s?;
+        Some(LatePolicy {
+            limit_ms: u64::from(limit) * 1_000,
+            rule: self.late_rule.unwrap_or_default(),
+        })
+    }
+}
+
+/// Serde for an optional [`LateRule`] as its word.
+mod late_rule_word {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use tengen_rules::clock::LateRule;
+
+    pub(super) fn serialize<S: Serializer>(r: &Option<LateRule>, s: S) -> Result<S::Ok, S::Error> {
+        match r {
+            Some(r) => s.serialize_str(r.as_str()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<LateRule>, D::Error> {
+        let text = Option::<std::borrow::Cow<'_, str>>::deserialize(d)?;
+        text.map(|t| {
+            LateRule::parse(&t)
+                .ok_or_else(|| serde::de::Error::custom(format!("{t:?} is not double or byoyomi")))
+        })
+        .transpose()
+    }
 }
 
 /// How penalties (Art. 24) are given in a game (`game.penalties`, and `game_started`'s
@@ -452,6 +523,8 @@ impl Default for GameSetup {
             place: None,
             clock_start: ClockStart::Now,
             penalties: None,
+            late_limit_s: None,
+            late_rule: None,
         }
     }
 }
@@ -505,6 +578,10 @@ pub struct Alert {
     pub expected: Expected,
     /// One readable English sentence.
     pub message: String,
+    /// With `absent`: how late the player (or both) was when the alert was raised, in ms
+    /// of running time since play began. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_ms: Option<u64>,
 }
 
 impl Alert {
@@ -695,6 +772,10 @@ words! {
         /// The board's storage is full: an event could not be written. The game goes on;
         /// events wait in memory until space is freed. Raised by the service.
         StorageFull = "storage_full",
+        /// A player (or both: no colour) not seated when play began is still away at the
+        /// lateness limit, or their clock ran out while away under Art. 22.4: they have lost
+        /// the game by default (Art. 22.1-22.4). `late_ms` says how late.
+        Absent = "absent",
     }
 }
 
@@ -719,6 +800,7 @@ impl AlertCode {
             AlertCode::TimeExpired => "12",
             AlertCode::Mismatch => "",
             AlertCode::BoardRestarted => "22.8",
+            AlertCode::Absent => "22.1",
             AlertCode::StorageLow | AlertCode::StorageFull => "",
         }
     }
@@ -803,6 +885,10 @@ words! {
         Warnings = "warnings",
         /// The arbiter set the result.
         Arbiter = "arbiter",
+        /// A player (or both) did not arrive within the lateness limit (Art. 22.1-22.4):
+        /// a win by default (`B+F`, `W+F`), or both lose (`Void`). Not a penalty loss
+        /// (Art. 24: `warnings`).
+        Absent = "absent",
     }
 }
 
@@ -960,6 +1046,11 @@ mod tests {
             r#"{"seq":16,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"game_voided","reason":null}"#,
             r#"{"seq":2,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"game_started","size":9,"komi":0.5,"handicap":0,"rules":"chinese","superko":"situational","time_control":"none","black":"A","white":"B","round":"1","table":"1","clock_start":"arbiter","penalties":"auto"}"#,
             r#"{"seq":14,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"sensor_fault","points":["K10"],"kind":"stuck"}"#,
+            r#"{"seq":2,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"game_started","size":19,"komi":7.5,"handicap":0,"rules":"chinese","superko":"situational","time_control":"byoyomi 60m 5x30s","black":"A","white":"B","round":"1","table":"1","clock_start":"arbiter","late_limit_s":900,"late_rule":"byoyomi"}"#,
+            r#"{"seq":3,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"checked_in","color":"W"}"#,
+            r#"{"seq":4,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"late_arrival","color":"B","late_ms":432000,"deducted_ms":432000}"#,
+            r#"{"seq":5,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"alert","id":"a3","code":"absent","article":"22.3","color":null,"points":[],"expected":{},"message":"x","late_ms":3600000}"#,
+            r#"{"seq":6,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","by":"chief","type":"game_over","result":"W+F","reason":"absent","black_area":null,"white_area":null,"dame":null,"margin_stones":null,"margin_points":null}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"status","state":"restoring","version":"0.1.0"}"#,
             r#"{"seq":15,"time":"2026-11-29T13:45:01.250Z","board":"b","game":"g","type":"status","state":"restoring","version":"0.2.0","off_since":"2026-11-29T13:44:00.000Z"}"#,
         ] {

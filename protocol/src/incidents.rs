@@ -1,8 +1,9 @@
 //! A game's incident log (issue 31): what the arbiters' record holds for an appeals
 //! committee, folded from the board's own events. Every alert (those put right on the board
 //! too), what was decided about it and by whom, every warning (through an alert, on the
-//! arbiter's own finding, withdrawn), the arbiter's changes to the clocks, restarts, the
-//! game reopened and why, each result and a void game. One line per event, in `seq`
+//! arbiter's own finding, withdrawn), the arbiter's changes to the clocks, restarts, a late
+//! arrival and what it cost (Art. 22), the game reopened and why, each result and a void
+//! game. One line per event, in `seq`
 //! order, with the move number it happened at; the hall puts them in its readers' words.
 //!
 //! Moves, passes, byo-yomi calls and ordinary clock presses are not incidents: the SGF has
@@ -93,6 +94,17 @@ pub enum What {
         white: u64,
         /// A side's time set (`adjust_time`), not a pause or a resume.
         set: bool,
+    },
+    /// A player not seated when play began arrived (Art. 22.1-22.4).
+    LateArrival {
+        /// Who.
+        color: Color,
+        /// How late (ms of running time since play began).
+        late_ms: u64,
+        /// Taken from their base time on arrival.
+        deducted_ms: u64,
+        /// All their lateness cost them (their clock's run while away and `deducted_ms`).
+        taken_ms: u64,
     },
     /// The board restarted during the game; it was off from `off_since`.
     Restarted {
@@ -196,6 +208,24 @@ pub fn incidents(events: &[Envelope], game: &str) -> Vec<Incident> {
                     set: was == now_paused,
                 })
             }
+            Event::LateArrival {
+                color,
+                late_ms,
+                deducted_ms,
+            } => {
+                let taken_ms = match view.arrivals().map(|a| a.seat(*color)) {
+                    Some(tengen_rules::clock::Seat::Arrived { ran_ms, .. }) => {
+                        ran_ms.saturating_add(*deducted_ms)
+                    }
+                    _ => *deducted_ms,
+                };
+                Some(What::LateArrival {
+                    color: *color,
+                    late_ms: *late_ms,
+                    deducted_ms: *deducted_ms,
+                    taken_ms,
+                })
+            }
             Event::Status {
                 state: BoardState::Restoring,
                 off_since,
@@ -276,6 +306,7 @@ mod tests {
                     points: vec![p],
                     expected: Expected::new(vec![(p, None)]),
                     message: "x".into(),
+                    late_ms: None,
                 }),
             ),
             env(

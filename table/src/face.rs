@@ -578,6 +578,7 @@ mod tests {
             points: vec![p("E5"), p("D4")],
             expected: Expected::new(vec![(p("D4"), None), (p("E5"), None)]),
             message: "Captured stones left on the board.".into(),
+            late_ms: None,
         };
         v.apply(&Event::Alert(alert), at(1_000)).unwrap();
         let face = Face::of(&v, Color::White, at(2_000));

@@ -182,6 +182,7 @@ impl Board {
                 expected: Expected::new(points.iter().map(|&q| (q, None)).collect()),
                 points,
                 message: "Captured stones are still on the board.".into(),
+                late_ms: None,
             }),
         );
     }

@@ -111,6 +111,21 @@ impl GameResult {
         Some(if played { result.as_played() } else { result })
     }
 
+    /// The result of a game a board ended with `re`, as [`GameResult::from_game`], where
+    /// `absent` says the board ended it for a player not seated in time (Art. 22.1-22.4,
+    /// reason `absent`): then a forfeit (`B+F`, `W+F`) is by default whether or not a move
+    /// was played (the opponent may have played their first move while waiting), and `Void`
+    /// is both losing (`RESULT_BOTHLOSE`, Art. 22.3).
+    pub fn from_ending(re: &str, played: bool, absent: bool) -> Option<GameResult> {
+        if !absent {
+            return GameResult::from_game(re, played);
+        }
+        if re.trim().eq_ignore_ascii_case("void") {
+            return Some(GameResult::BothLose);
+        }
+        GameResult::from_sgf(re)
+    }
+
     /// The same result for a game that was played: a `_BYDEF` result without `_BYDEF`.
     pub fn as_played(self) -> GameResult {
         match self {
@@ -277,7 +292,27 @@ mod tests {
             ("?", false, None),
         ] {
             assert_eq!(GameResult::from_game(re, played), want, "{re} {played}");
+            assert_eq!(
+                GameResult::from_ending(re, played, false),
+                want,
+                "{re} {played}"
+            );
         }
+    }
+
+    #[test]
+    fn a_player_not_seated_in_time_loses_by_default_even_after_a_first_move() {
+        // Black played their first move while White was away (Art. 22.1).
+        assert_eq!(
+            GameResult::from_ending("B+F", true, true),
+            Some(BlackWinsByDefault)
+        );
+        assert_eq!(
+            GameResult::from_ending("W+F", false, true),
+            Some(WhiteWinsByDefault)
+        );
+        // Both away at the limit: both lose (Art. 22.3).
+        assert_eq!(GameResult::from_ending("Void", false, true), Some(BothLose));
     }
 
     #[test]

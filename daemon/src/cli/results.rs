@@ -266,11 +266,10 @@ fn match_records(
         });
         let result = match confirmed {
             Some(confirmed) => Some(confirmed?),
-            None => r
-                .record
-                .result
-                .as_deref()
-                .and_then(|re| GameResult::from_game(re, !r.record.moves.is_empty())),
+            None => r.record.result.as_deref().and_then(|re| {
+                let absent = root_value(&r.record, "TENGENREASON") == Some("absent");
+                GameResult::from_ending(re, !r.record.moves.is_empty(), absent)
+            }),
         };
         if let Some((other, _)) = found.insert(p.table, (r.name.clone(), result)) {
             return Err(CliError::input(format!(

@@ -21,7 +21,7 @@ use tengen_net::secrets::{read_key, SecretError};
 use tengen_protocol::event::GameSetup;
 use tengen_protocol::signing::SenderPolicy;
 use tengen_referee::RefereeSettings;
-use tengen_rules::clock::TimeControl;
+use tengen_rules::clock::{LatePolicy, TimeControl};
 
 /// Where the default config lives on a board.
 pub const DEFAULT_PATH: &str = "/etc/tengen/board.toml";
@@ -113,6 +113,8 @@ impl Config {
                 superko: Superko::Situational,
                 penalties: Penalties::Arbiter,
                 clock_start: None,
+                late_limit_s: 3600,
+                late_rule: LateRule::Double,
                 black: String::new(),
                 white: String::new(),
                 round: String::new(),
@@ -232,6 +234,10 @@ impl Config {
             game: self.game_setup(),
             clock_start: self.clock_start(),
             penalties: self.game.penalties,
+            late: Some(LatePolicy {
+                limit_ms: u64::from(self.game.late_limit_s) * 1_000,
+                rule: self.game.late_rule,
+            }),
             black_side: self.board.black_side,
             stable_ms: self.detection.stable_ms,
             pass_grace_ms: self.detection.pass_grace_ms,

@@ -286,6 +286,8 @@ fn read_game(t: &Table, r: &mut Reader) -> GameConfig {
             "superko",
             "penalties",
             "clock_start",
+            "late_limit_s",
+            "late_rule",
             "black",
             "white",
             "round",
@@ -324,6 +326,13 @@ fn read_game(t: &Table, r: &mut Reader) -> GameConfig {
         clock_start: r
             .word(t, P, "clock_start", "arbiter|white|now", ClockStart::parse)
             .or(d.clock_start),
+        late_limit_s: r
+            .integer_in(t, P, "late_limit_s", 1, 24 * 3600)
+            .map(|v| v as u32)
+            .unwrap_or(d.late_limit_s),
+        late_rule: r
+            .word(t, P, "late_rule", "double|byoyomi", LateRule::parse)
+            .unwrap_or(d.late_rule),
         black: r.string(t, P, "black").unwrap_or(d.black),
         white: r.string(t, P, "white").unwrap_or(d.white),
         round: r.string(t, P, "round").unwrap_or(d.round),

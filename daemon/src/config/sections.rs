@@ -8,6 +8,7 @@ pub use tengen_hal::Side;
 pub use tengen_l10n::Lang;
 pub use tengen_protocol::event::ClockStart;
 pub use tengen_referee::Penalties;
+pub use tengen_rules::clock::LateRule;
 pub use tengen_rules::Superko;
 
 /// `[board]`: who this board is and how it is laid out.
@@ -170,6 +171,12 @@ pub struct GameConfig {
     /// `game.clock_start`: how a new game's clocks begin (`arbiter`, `white`, `now`), as
     /// written; `None` when the key is absent (see [`crate::config::Config::clock_start`]).
     pub clock_start: Option<ClockStart>,
+    /// `game.late_limit_s`: a player not seated this long after play began (inclusive) has
+    /// lost (Art. 22.1: 3600, the default; 22.2, venue and lodging together: 900).
+    pub late_limit_s: u32,
+    /// `game.late_rule`: what a late arrival costs, `double` (Art. 22.1, 22.2: twice the
+    /// time late, the default) or `byoyomi` (22.4: the absent player's clock counts).
+    pub late_rule: LateRule,
     /// `game.black`: Black's name. Default `""`.
     pub black: String,
     /// `game.white`: White's name. Default `""`.

@@ -15,7 +15,8 @@
 //! - idle from power-on: an empty board (the game the board sets up by itself is not
 //!   theirs);
 //! - `game_started` (a `new_game`): the next game of their [`GameBook`]; in a handicap game
-//!   Black sets the handicap stones down at once, then both wait;
+//!   Black sets the handicap stones down at once, then both wait; in a game whose players
+//!   check in (Art. 22, `late_limit_s`), Black then White press their button to check in;
 //! - the clocks start (a `clock` event that leaves a clock running and not paused: the
 //!   arbiter's *Begin play*, or at once with `game.clock_start = "now"`; a game with no
 //!   clock starts at once): they play;
@@ -32,7 +33,7 @@
 //! so that a board started again goes on on the same clock: the time it was off is the
 //! real time off at its pace, as its `board_restarted` says.
 
-use tengen_hal::{ClockButtons, Millis, SensorMatrix};
+use tengen_hal::{Button, ButtonAction, ButtonEvent, ClockButtons, Millis, SensorMatrix};
 use tengen_protocol::event::{ClockReading, GameSetup};
 use tengen_protocol::{Envelope, Event};
 use tengen_rules::clock::TimeControl;
@@ -104,6 +105,9 @@ struct Rehearsal {
     /// An empty board nobody plays on, never scanned: the scene while the players wait
     /// (a copy each time).
     empty: Simulation,
+    /// The check-in presses still to make (game time, who): in a game whose players check
+    /// in (Art. 22), each presses their own button just after it is set up.
+    check_ins: Vec<(Millis, Color)>,
 }
 
 /// The simulated board paced in real time at `speed`.
@@ -168,6 +172,7 @@ impl SimBackend {
                 alert_hold: false,
                 held_for: None,
                 empty,
+                check_ins: Vec::new(),
             }),
         })
     }
@@ -260,6 +265,12 @@ impl SimBackend {
                     .map_or(0, |a| a.end);
                 self.scene = Scene::new(sim, at, Some(stones));
                 r.phase = Phase::Waiting;
+                // They sit down and check in, as players do, before play begins.
+                r.check_ins = if setup.late_limit_s.is_some() {
+                    vec![(at + 500, Color::Black), (at + 800, Color::White)]
+                } else {
+                    Vec::new()
+                };
                 if setup.time_control == TimeControl::None {
                     // No clock to start: they play at once.
                     self.scene.release(at);
@@ -300,6 +311,7 @@ impl SimBackend {
     fn game_over(&mut self, at: Millis) {
         if let Some(r) = self.rehearsal.as_mut() {
             r.phase = Phase::Idle;
+            r.check_ins.clear();
             r.held_for = None;
             self.scene = Scene::new(r.empty.clone(), at, None);
         }
@@ -382,6 +394,19 @@ impl Backend for SimBackend {
             frame.time = t;
             for b in &mut buttons {
                 b.time += offset;
+            }
+            if let Some(r) = self.rehearsal.as_mut() {
+                while r.check_ins.first().is_some_and(|(at, _)| *at <= t) {
+                    let (_, color) = r.check_ins.remove(0);
+                    buttons.push(ButtonEvent {
+                        time: t,
+                        button: match color {
+                            Color::Black => Button::Black,
+                            Color::White => Button::White,
+                        },
+                        action: ButtonAction::Press,
+                    });
+                }
             }
             scans.push((frame, buttons));
         }

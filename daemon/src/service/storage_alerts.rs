@@ -200,6 +200,7 @@ fn alert(code: AlertCode, id: String, message: String) -> Event {
         points: Vec::new(),
         expected: Expected::default(),
         message,
+        late_ms: None,
     })
 }
 

@@ -243,8 +243,15 @@ fn round_one() -> Vec<(u64, String, String)> {
 /// What a hall's round zip holds for a table of round 1 (board `table-{table}`, the
 /// default `--boards`), with `re` as the result (`None`: no RE at all), with two moves or
 /// none.
+/// A result written `"B+F absent"` is a board's loss for a player not seated in time
+/// (`TENGENREASON[absent]`, Art. 22).
 fn record(table: u64, black: &str, white: &str, re: Option<&str>, moves: bool) -> String {
-    let re = re.map(|r| format!("RE[{r}]")).unwrap_or_default();
+    let re = re
+        .map(|r| match r.strip_suffix(" absent") {
+            Some(r) => format!("RE[{r}]TENGENREASON[absent]"),
+            None => format!("RE[{r}]"),
+        })
+        .unwrap_or_default();
     let moves = if moves {
         ";B[pd]BL[3590];W[dp]WL[3588]"
     } else {
@@ -267,6 +274,8 @@ fn planned(table: u64) -> (Option<&'static str>, bool, Option<&'static str>) {
         // Black's second warning (Art. 24): a game played and lost, not one by default.
         4 => (Some("W+F"), true, Some("RESULT_WHITEWINS")),
         5 => (Some("Void"), true, None),
+        // White not seated at the limit; Black had played a first move (Art. 22.1).
+        6 => (Some("B+F absent"), true, Some("RESULT_BLACKWINS_BYDEF")),
         _ => (None, true, None),
     }
 }

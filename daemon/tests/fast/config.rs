@@ -250,6 +250,8 @@ fn bad_values_are_named_by_path() {
         ("[board]\nid = \"b\"\n[game]\nsuperko = \"japanese\"", r#"game.superko: "japanese" is not one of situational|positional"#),
         ("[board]\nid = \"b\"\n[game]\npenalties = \"none\"", r#"game.penalties: "none" is not one of arbiter|auto"#),
         ("[board]\nid = \"b\"\n[game]\nclock_start = \"later\"", r#"game.clock_start: "later" is not one of arbiter|white|now"#),
+        ("[board]\nid = \"b\"\n[game]\nlate_limit_s = 0", "game.late_limit_s: 0 is not in 1..=86400"),
+        ("[board]\nid = \"b\"\n[game]\nlate_rule = \"triple\"", r#"game.late_rule: "triple" is not one of double|byoyomi"#),
         ("[board]\nid = \"b\"\n[game]\nkomi = \"7.5\"", "game.komi: expected a number, found a string"),
         ("[board]\nid = \"b\"\n[game]\nkomi = nan", "game.komi: NaN is not a finite number"),
         ("[board]\nid = \"b\"\n[time]\nsystem = \"hourglass\"", r#"time.system: "hourglass" is not one of none|absolute|byoyomi|canadian|fischer"#),

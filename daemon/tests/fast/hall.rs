@@ -267,6 +267,7 @@ fn alert(board: &str) -> Value {
             points: vec![pt("D16")],
             expected: Expected::new(vec![(pt("D16"), None)]),
             message: "Captured stones are still on the board.".into(),
+            late_ms: None,
         }),
     );
     serde_json::to_value(e).unwrap()

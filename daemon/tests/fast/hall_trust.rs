@@ -66,6 +66,7 @@ fn active_alert(board: &str, id: &str) -> String {
         points: vec![Point::parse_gtp("D16", 19).expect("a point")],
         expected: Expected::new(vec![]),
         message: "Captured stones are still on the board.".into(),
+        late_ms: None,
     });
     let e = broker::board_envelope(board, 9, alert);
     json!([e]).to_string()

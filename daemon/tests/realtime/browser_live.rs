@@ -332,6 +332,7 @@ async fn live_page_follows_a_game() {
             points: vec![last_point],
             expected: Expected::new(vec![(last_point, Some(Color::White))]),
             message: format!("The stone at {last} was moved; put it back."),
+            late_ms: None,
         }));
         within_a_second(
             &tab,

@@ -356,6 +356,7 @@ pub(crate) fn envelope(seq: u64) -> tengen_protocol::Envelope {
             points: vec![point],
             expected: Expected::new(vec![(point, None)]),
             message: "Captured stones are still on the board.".into(),
+            late_ms: None,
         }),
         4 => Event::cleared(format!("a{}", seq - 1), ClearedHow::Restored),
         7 => Event::Warning {

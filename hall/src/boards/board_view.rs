@@ -1830,6 +1830,7 @@ mod tests {
                 points: vec![gtp("E5")],
                 expected: Expected::default(),
                 message: "secret".into(),
+                late_ms: None,
             });
             let (mut b, out) = released(vec![
                 game_started(9, 0, "byoyomi 60m 5x30s"),

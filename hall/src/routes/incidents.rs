@@ -230,6 +230,30 @@ fn line(lang: Lang, i: &Incident) -> Line {
             let (b, w) = (clock_text(*black), clock_text(*white));
             ("clock", t(id, &[("b", &b), ("w", &w)]))
         }
+        What::LateArrival {
+            color,
+            late_ms,
+            deducted_ms,
+            taken_ms,
+        } => {
+            let (late, deducted, taken) = (
+                clock_text(*late_ms),
+                clock_text(*deducted_ms),
+                clock_text(*taken_ms),
+            );
+            (
+                "late",
+                t(
+                    "incident-late",
+                    &[
+                        ("side", &side(lang, *color)),
+                        ("late", &late),
+                        ("taken", &taken),
+                        ("deducted", &deducted),
+                    ],
+                ),
+            )
+        }
         What::Restarted { off_since } => match off_since {
             Some(since) => {
                 let since = since.to_string();

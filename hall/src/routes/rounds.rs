@@ -210,7 +210,8 @@ fn all_games(app: &App, round: Option<&str>, sgf: bool) -> Vec<RoundGame> {
 
 /// A game's record as the zip (and the round feed) holds it: whose it is (`TENGENBOARD`,
 /// `TENGENTOURNAMENT`) and, when an arbiter confirmed its result, that result (`RE`,
-/// `TENGENRESULT`); with its result (`RE`) as written. A record the SGF reader cannot read
+/// `TENGENRESULT`); with its result (`RE`) as written, and the board's own `TENGENREASON`
+/// (`absent`: a loss by default for a player not seated in time, Art. 22). A record the SGF reader cannot read
 /// (never one the hall wrote) goes in as it was, with no result.
 pub(crate) fn zip_record(
     sgf: &str,
@@ -222,7 +223,7 @@ pub(crate) fn zip_record(
     };
     record
         .extra_root
-        .retain(|(ident, _)| !ident.starts_with("TENGEN"));
+        .retain(|(ident, _)| !ident.starts_with("TENGEN") || ident == "TENGENREASON");
     record
         .extra_root
         .push(("TENGENBOARD".to_string(), key.board.clone()));

@@ -55,6 +55,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use tengen_protocol::event::EndReason;
 use tengen_protocol::topics::BoardKey;
 use tengen_tournament::{
     replace_atomically, round_and_table, write_atomically, GameResult, Pairing, Tournament,
@@ -326,6 +327,9 @@ struct TableBoard {
     game: String,
     number: u64,
     result: Option<String>,
+    /// The game ended for a player not seated in time (reason `absent`, Art. 22): a
+    /// forfeit is by default even after a first move, `Void` is both losing.
+    absent: bool,
     /// The clocks stand still (paused, or waiting for play to begin).
     stopped: bool,
     /// How this table's game last ended, as the hall followed it.
@@ -425,6 +429,7 @@ impl TournamentLink {
                 game: String::new(),
                 number: 0,
                 result: None,
+                absent: false,
                 stopped: false,
                 ending: None,
             };
@@ -442,6 +447,9 @@ impl TournamentLink {
             .and_then(|s| s.result.as_deref())
             .filter(|r| !r.is_empty())
             .map(str::to_string);
+        let absent = state
+            .as_ref()
+            .is_some_and(|s| s.end_reason == Some(EndReason::Absent));
         let this_game = board_game == game;
         let stopped = state
             .as_ref()
@@ -468,6 +476,7 @@ impl TournamentLink {
             game: board_game,
             number,
             result: if this_game { result } else { None },
+            absent: this_game && absent,
             stopped,
             ending: named.ending.clone().filter(|e| e.game == game),
         }
@@ -480,7 +489,7 @@ impl TournamentLink {
             return None;
         }
         let re = board.result.as_deref()?;
-        GameResult::from_game(re, board.number > 0)
+        GameResult::from_ending(re, board.number > 0, board.absent)
     }
 
     /// The round whose games the boards hold now: the latest round with a game in play on
@@ -605,7 +614,7 @@ impl TournamentLink {
         };
         let agrees = match &c.sgf {
             Some(was) => *was == now,
-            None => GameResult::from_game(&now, board.number > 0) == Some(c.result),
+            None => GameResult::from_ending(&now, board.number > 0, board.absent) == Some(c.result),
         };
         if agrees {
             return Standing::Agrees;
@@ -641,7 +650,9 @@ impl TournamentLink {
                 Standing::Agrees => {}
                 Standing::Corrected(e) => {
                     let board = self.table_board(hall, table, &p.game);
-                    let Some(result) = GameResult::from_game(&e.result, board.number > 0) else {
+                    let Some(result) =
+                        GameResult::from_ending(&e.result, board.number > 0, board.absent)
+                    else {
                         set_aside.insert((round, table), Standing::Differs(e.result.clone()));
                         continue;
                     };
@@ -1249,9 +1260,25 @@ mod tests {
             "online",
             json!({"game_id": "r1-t2", "phase": "over", "number": 0, "result": "W+F"}),
         );
+        // Table 3: White not seated at the limit after Black's first move (Art. 22.1);
+        // table 4: neither seated (Art. 22.3).
+        board(
+            &mut h,
+            3,
+            "online",
+            json!({"game_id": "r1-t3", "phase": "over", "number": 1, "result": "B+F", "end_reason": "absent"}),
+        );
+        board(
+            &mut h,
+            4,
+            "online",
+            json!({"game_id": "r1-t4", "phase": "over", "number": 0, "result": "Void", "end_reason": "absent"}),
+        );
         let view = link.round_json(&h, 1);
         assert_eq!(view["tables"][0]["result"], "RESULT_WHITEWINS");
         assert_eq!(view["tables"][1]["result"], "RESULT_WHITEWINS_BYDEF");
+        assert_eq!(view["tables"][2]["result"], "RESULT_BLACKWINS_BYDEF");
+        assert_eq!(view["tables"][3]["result"], "RESULT_BOTHLOSE");
     }
 
     #[test]

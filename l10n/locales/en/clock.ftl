@@ -48,6 +48,7 @@ reason-resignation = by resignation
 reason-time = on time
 reason-warnings = by warnings
 reason-arbiter = by the arbiter
+reason-absent = by default (not seated, Art. 22)
 
 ## The players' displays (128x64 pixels, `table/`): short words that fit their place on
 ## the face. `$n` a number, `$period` and `$inc` a duration (`face-s`...), `$w` a side

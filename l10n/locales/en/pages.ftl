@@ -162,6 +162,7 @@ incident-resumed = Clocks started again (Black { $b }, White { $w })
 incident-clock-set = Clock set: Black { $b }, White { $w }
 incident-restarted = The board restarted; off since { $since } UTC, its clocks stopped as they stood
 incident-restarted-unknown = The board restarted; its clocks stopped as they stood
+incident-late = { $side } arrived { $late } late: { $taken } taken from the time limit in all, { $deducted } of it on arrival
 incident-result = Game over: { $result }, { $how }
 incident-reopened = Game reopened (it was { $result })
 incident-voided = Game voided: no result, out of every public view

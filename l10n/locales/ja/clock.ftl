@@ -45,6 +45,7 @@ reason-resignation = 投了
 reason-time = 時間切れ
 reason-warnings = 警告2回による負け
 reason-arbiter = 審判の裁定
+reason-absent = 遅刻による負け（第22条）
 
 ## 対局者の表示器（128x64 ピクセル、`table/`）の短い言葉。その場所に収まること。
 

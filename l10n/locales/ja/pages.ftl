@@ -161,6 +161,7 @@ incident-resumed = 時計を再開（黒 { $b }、白 { $w }）
 incident-clock-set = 時計を設定：黒 { $b }、白 { $w }
 incident-restarted = 盤が再起動。{ $since }（UTC）から電源が切れ、時計はその時のまま止まりました
 incident-restarted-unknown = 盤が再起動。時計はその時のまま止まりました
+incident-late = { $side }が { $late } 遅刻して着席：持ち時間から計 { $taken }（倍）を差し引き、うち着席時に { $deducted }
 incident-result = 終局：{ $result }、{ $how }
 incident-reopened = 対局を戻しました（元の結果 { $result }）
 incident-voided = 対局を無効にしました：結果なし、すべての公開表示から外しました

@@ -45,6 +45,7 @@ reason-resignation = 認輸
 reason-time = 超時
 reason-warnings = 兩次警告判負
 reason-arbiter = 裁判裁決
+reason-absent = 遲到判負（第22條）
 
 ## 棋手顯示器（128x64 像素，`table/`）上的短詞，須放得下。
 

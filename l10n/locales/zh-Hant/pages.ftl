@@ -161,6 +161,7 @@ incident-resumed = 棋鐘恢復（黑方 { $b }，白方 { $w }）
 incident-clock-set = 設定棋鐘：黑方 { $b }，白方 { $w }
 incident-restarted = 棋盤重新啟動；自 { $since }（UTC）起斷電，棋鐘停在當時的讀數
 incident-restarted-unknown = 棋盤重新啟動；棋鐘停在當時的讀數
+incident-late = { $side }遲到 { $late } 入座：在規定時限內加倍扣除共 { $taken }，入座時扣除 { $deducted }
 incident-result = 對局結束：{ $result }，{ $how }
 incident-reopened = 撤銷結果，恢復對局（原結果 { $result }）
 incident-voided = 判對局無效：沒有結果，已從所有公開網頁撤下

@@ -45,6 +45,7 @@ reason-resignation = 认输
 reason-time = 超时
 reason-warnings = 两次警告判负
 reason-arbiter = 裁判裁决
+reason-absent = 迟到判负（第22条）
 
 ## 棋手显示屏（128x64 像素，`table/`）上的短词，须放得下。
 

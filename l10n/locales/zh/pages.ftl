@@ -161,6 +161,7 @@ incident-resumed = 计时器恢复（黑方 { $b }，白方 { $w }）
 incident-clock-set = 设定计时：黑方 { $b }，白方 { $w }
 incident-restarted = 棋盘重启；自 { $since }（UTC）起断电，计时器停在当时的读数
 incident-restarted-unknown = 棋盘重启；计时器停在当时的读数
+incident-late = { $side }迟到 { $late } 入座：在规定时限内加倍扣除共 { $taken }，入座时扣除 { $deducted }
 incident-result = 对局结束：{ $result }，{ $how }
 incident-reopened = 撤销结果，恢复对局（原结果 { $result }）
 incident-voided = 判对局无效：没有结果，已从所有公开页面撤下

@@ -59,13 +59,13 @@ mod clocks;
 mod record;
 mod snapshot;
 
-use tengen_rules::clock::{Clock, ClockEvent, TimeControl};
+use tengen_rules::clock::{Arrivals, Clock, ClockEvent, TimeControl};
 use tengen_rules::game::{Illegal, SetupError};
 use tengen_rules::{Color, Game, Move, Point};
 use thiserror::Error;
 
 pub use record::MoveNote;
-pub use snapshot::{ClocksNow, StateSnapshot};
+pub use snapshot::{ClocksNow, SeatNow, SeatState, SeatsNow, StateSnapshot};
 
 use crate::event::{
     Alert, AlertCode, BoardState, ClearedHow, ClockStart, EndReason, Envelope, Event, FaultKind,
@@ -206,6 +206,9 @@ struct Current {
     waiting: bool,
     /// An arbiter voided the game (`game_voided`).
     voided: bool,
+    /// Who is seated, who is late (Art. 22), in a game whose players check in (its setup
+    /// gives `late_limit_s` and it has a clock).
+    arrivals: Option<Arrivals>,
 }
 
 /// The fold of one board's events: see the module documentation.
@@ -344,8 +347,42 @@ impl GameView {
                     }
                 }
             }
+            Event::CheckedIn { color } => {
+                if let Some(a) = cur.arrivals.as_mut() {
+                    a.seated(*color, at.millis());
+                }
+            }
+            Event::LateArrival {
+                color,
+                late_ms,
+                deducted_ms,
+            } => {
+                if let Some(a) = cur.arrivals.as_mut() {
+                    a.arrived(
+                        *color,
+                        at.millis(),
+                        *late_ms,
+                        *deducted_ms,
+                        cur.clock.as_ref(),
+                    );
+                }
+                if let Some(clock) = cur.clock.as_mut() {
+                    clock.deduct(*color, *deducted_ms, at.millis());
+                }
+            }
             Event::Byoyomi { .. } => {}
             Event::Alert(alert) => {
+                if alert.code == AlertCode::Absent {
+                    if let Some(a) = cur.arrivals.as_mut() {
+                        let sides = match alert.color {
+                            Some(c) => vec![c],
+                            None => vec![Color::Black, Color::White],
+                        };
+                        for c in sides {
+                            a.report(c);
+                        }
+                    }
+                }
                 if let Some(n) = alert_number(&alert.id) {
                     self.next_alert = self.next_alert.max(n + 1);
                 }
@@ -430,6 +467,7 @@ impl GameView {
             }
             Event::GameStarted(_) | Event::SensorFault { .. } | Event::Status { .. } => {}
         }
+        cur.follow_clocks(at);
         Ok(())
     }
 
@@ -469,6 +507,10 @@ impl GameView {
             pressed_for_next: false,
             waiting: !setup.clock_start.is_now() && clock_runs,
             voided: false,
+            arrivals: setup
+                .late_policy()
+                .filter(|_| clock_runs)
+                .map(Arrivals::new),
         });
         Ok(())
     }
@@ -486,6 +528,7 @@ impl GameView {
                 clock.pause(stop.millis());
             }
         }
+        cur.follow_clocks(stop);
     }
 
     fn fault(&mut self, kind: FaultKind, points: &[Point], at: Timestamp, seq: u64) {
@@ -583,6 +626,12 @@ impl GameView {
         (cur.waiting && cur.phase != Phase::Over).then_some(cur.setup.clock_start)
     }
 
+    /// Who is seated and who is late (Art. 22), in a game whose players check in (its
+    /// `game_started` gives `late_limit_s`, and it has a clock); `None` otherwise.
+    pub fn arrivals(&self) -> Option<&Arrivals> {
+        self.current.as_ref().and_then(|c| c.arrivals.as_ref())
+    }
+
     /// Every alert the view holds, visible or not, oldest first.
     pub fn alerts(&self) -> &[OpenAlert] {
         self.current.as_ref().map_or(&[], |c| &c.alerts)
@@ -676,6 +725,19 @@ impl GameView {
 }
 
 impl Current {
+    /// Tells the arrivals whether the clocks run at `at` (play begins the first time they
+    /// do; a pause, a flag, the end stop the lateness).
+    fn follow_clocks(&mut self, at: Timestamp) {
+        let (Some(arrivals), Some(clock)) = (self.arrivals.as_mut(), self.clock.as_ref()) else {
+            return;
+        };
+        let stopped = self.waiting
+            || self.phase == Phase::Over
+            || clock.is_paused()
+            || clock.flagged().is_some();
+        arrivals.clocks(stopped, at.millis(), Some(clock));
+    }
+
     /// Plays move `number` (a stone or a pass) into the record; a number already in the
     /// record replaces that move and the ones after it.
     fn play(

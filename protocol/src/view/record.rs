@@ -1,12 +1,13 @@
 //! The game record as SGF: one note per move and pass (with the time left when a clock
 //! runs, and the alerts raised after it as comments), the setup and the result.
 
-use tengen_rules::clock::{Clock, TimeControl};
+use tengen_rules::clock::{Clock, LatePolicy, Seat, TimeControl};
 use tengen_rules::sgf::{self, GameRecord, RecordedMove};
 use tengen_rules::{Color, Move};
 
 use super::GameView;
-use crate::event::PerColor;
+use crate::event::{EndReason, PerColor};
+use crate::time::clock_text;
 use crate::time::Timestamp;
 
 /// One move or pass of the record.
@@ -109,6 +110,11 @@ impl GameView {
         if let Some(rank) = &setup.white_rank {
             extra_root.push(("WR".to_string(), rank.clone()));
         }
+        if self.end_reason() == Some(EndReason::Absent) {
+            // A loss for not being seated in time (Art. 22): by default, whatever was
+            // played meanwhile; `tengen results` and the hall read it.
+            extra_root.push(("TENGENREASON".to_string(), "absent".to_string()));
+        }
         Some(GameRecord {
             size: setup.size,
             komi: Some(setup.komi),
@@ -124,7 +130,7 @@ impl GameView {
             date: self
                 .started()
                 .map(|t| t.to_string().chars().take(10).collect()),
-            game_comment: warnings_comment(self.warnings()),
+            game_comment: self.game_comment(),
             extra_root,
         })
     }
@@ -134,6 +140,64 @@ impl GameView {
         self.sgf_record(comments)
             .map(|r| sgf::write(&r))
             .unwrap_or_default()
+    }
+}
+
+impl GameView {
+    /// The record's game comment: the late arrivals and a loss by absence (Art. 22), the
+    /// warnings given (Art. 24); `None` when there is nothing to say.
+    fn game_comment(&self) -> Option<String> {
+        let mut lines = Vec::new();
+        if let Some(arrivals) = self.arrivals() {
+            let policy = arrivals.policy();
+            for c in [Color::Black, Color::White] {
+                if let Seat::Arrived {
+                    late_ms,
+                    deducted_ms,
+                    ran_ms,
+                    ..
+                } = arrivals.seat(c)
+                {
+                    lines.push(format!(
+                        "{} arrived {} late (Art. {}): {} taken from the time limit in all, {} of it on arrival.",
+                        side(c),
+                        clock_text(late_ms),
+                        policy.article(),
+                        clock_text(ran_ms.saturating_add(deducted_ms)),
+                        clock_text(deducted_ms),
+                    ));
+                }
+            }
+            if self.end_reason() == Some(EndReason::Absent) {
+                let limit = clock_text(policy.limit_ms);
+                let line = match self.result().and_then(|r| r.split_once('+')) {
+                    Some((winner, _)) => {
+                        let winner = Color::parse(winner).unwrap_or(Color::Black);
+                        format!(
+                            "{} was not seated within {limit} of the start of play (Art. {}): a win by default for {}.",
+                            side(winner.opponent()),
+                            policy.article(),
+                            side(winner),
+                        )
+                    }
+                    None => format!(
+                        "Neither player was seated within {limit} of the start of play (Art. {}): both lose by default.",
+                        LatePolicy::BOTH_ARTICLE
+                    ),
+                };
+                lines.push(line);
+            }
+        }
+        lines.extend(warnings_comment(self.warnings()));
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
+}
+
+/// "Black" or "White".
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
     }
 }
 

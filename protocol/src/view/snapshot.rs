@@ -2,7 +2,7 @@
 //! warnings, open alerts, the result and the last `seq`, in one JSON object.
 
 use serde::{Deserialize, Serialize};
-use tengen_rules::clock::{Clock, TimeControl};
+use tengen_rules::clock::{Arrivals, Clock, Seat, TimeControl};
 use tengen_rules::{Color, Superko};
 
 use super::{GameView, Phase};
@@ -65,6 +65,108 @@ impl ClocksNow {
         match color {
             Color::Black => self.black,
             Color::White => self.white,
+        }
+    }
+}
+
+/// Who is seated and who is late (Art. 22), as the `state` snapshot gives it for a game
+/// whose players check in: `{"late_limit_s":3600,"late_rule":"double","began":null,
+/// "B":{"state":"seated","at":"..."},"W":{"state":"expected"}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatsNow {
+    /// The lateness limit, in seconds.
+    pub late_limit_s: u32,
+    /// `"double"` or `"byoyomi"`.
+    pub late_rule: String,
+    /// When play began (lateness counts from then), or null while the game waits.
+    pub began: Option<Timestamp>,
+    /// Each player.
+    #[serde(flatten)]
+    pub seats: PerColor<SeatNow>,
+}
+
+/// One player's seat at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatNow {
+    /// `"expected"` (not checked in, play not begun), `"seated"` (checked in before play
+    /// began), `"absent"` (not seated when play began, not arrived yet), `"arrived"` (late).
+    pub state: SeatState,
+    /// When they checked in or arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Timestamp>,
+    /// How late: now while absent, on arrival once arrived (ms of running time since play
+    /// began).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_ms: Option<u64>,
+    /// Once arrived: what was taken from their base time on arrival.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deducted_ms: Option<u64>,
+    /// Once arrived: all their lateness cost them, what their clock ran while they were away
+    /// and `deducted_ms` (twice the lateness under `double`, unless the base time ran short).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken_ms: Option<u64>,
+    /// True once the board raised `absent` for them (still away at the limit).
+    #[serde(default, skip_serializing_if = "crate::event::is_false")]
+    pub defaulted: bool,
+}
+
+/// Where a player is ([`SeatNow::state`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatState {
+    /// Not checked in, play not begun.
+    Expected,
+    /// Checked in before play began.
+    Seated,
+    /// Away since play began.
+    Absent,
+    /// Arrived late.
+    Arrived,
+}
+
+impl SeatsNow {
+    /// `arrivals` read at `now`.
+    pub fn read(arrivals: &Arrivals, now: Timestamp) -> SeatsNow {
+        let policy = arrivals.policy();
+        let one = |c: Color| {
+            let mut seat = SeatNow {
+                state: SeatState::Expected,
+                at: None,
+                late_ms: None,
+                deducted_ms: None,
+                taken_ms: None,
+                defaulted: arrivals.reported(c),
+            };
+            match arrivals.seat(c) {
+                Seat::Expected => {}
+                Seat::Seated { at } => {
+                    seat.state = SeatState::Seated;
+                    seat.at = Some(Timestamp::from_millis(at));
+                }
+                Seat::Absent => {
+                    seat.state = SeatState::Absent;
+                    seat.late_ms = arrivals.late_ms(c, now.millis());
+                }
+                Seat::Arrived {
+                    at,
+                    late_ms,
+                    deducted_ms,
+                    ran_ms,
+                } => {
+                    seat.state = SeatState::Arrived;
+                    seat.at = Some(Timestamp::from_millis(at));
+                    seat.late_ms = Some(late_ms);
+                    seat.deducted_ms = Some(deducted_ms);
+                    seat.taken_ms = Some(ran_ms.saturating_add(deducted_ms));
+                }
+            }
+            seat
+        };
+        SeatsNow {
+            late_limit_s: u32::try_from(policy.limit_ms / 1_000).unwrap_or(u32::MAX),
+            late_rule: policy.rule.as_str().to_string(),
+            began: arrivals.began().map(Timestamp::from_millis),
+            seats: PerColor::new(one(Color::Black), one(Color::White)),
         }
     }
 }
@@ -150,6 +252,14 @@ pub struct StateSnapshot {
     /// shown to no one but the arbiters. Absent (false) otherwise.
     #[serde(default, skip_serializing_if = "crate::event::is_false")]
     pub voided: bool,
+    /// Who is seated and who is late, in a game whose players check in (Art. 22); absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<SeatsNow>,
+    /// Why the game ended, once it is over (`count`, `resignation`, `absent`...). Absent
+    /// before the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_reason: Option<crate::event::EndReason>,
 }
 
 impl GameView {
@@ -186,6 +296,8 @@ impl GameView {
             board_id: self.board_id().to_string(),
             game_id: self.game_id().to_string(),
             voided: self.voided(),
+            seats: self.arrivals().map(|a| SeatsNow::read(a, now)),
+            end_reason: self.end_reason(),
         })
     }
 

@@ -462,6 +462,7 @@ fn alert(id: &str, code: AlertCode, points: &[&str], expected: &[(&str, Option<C
         points: points.iter().map(|q| p(q)).collect(),
         expected: Expected::new(expected.iter().map(|(q, c)| (p(q), *c)).collect()),
         message: format!("{id} happened."),
+        late_ms: None,
     })
 }
 

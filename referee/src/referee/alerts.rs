@@ -46,6 +46,10 @@ pub(super) fn message(code: AlertCode, color: Option<Color>, points: &[Point]) -
         AlertCode::TimeExpired => format!("{who}'s time has expired."),
         AlertCode::Mismatch => format!("The board does not match the game at {pts}."),
         AlertCode::BoardRestarted => "The board restarted during the game.".to_string(),
+        AlertCode::Absent => match color {
+            Some(_) => format!("{who} is not seated: the lateness limit is reached."),
+            None => "Neither player is seated: the lateness limit is reached.".to_string(),
+        },
         // Raised by the board service, never by the referee.
         AlertCode::StorageLow | AlertCode::StorageFull => {
             "The board's storage is low or full.".to_string()

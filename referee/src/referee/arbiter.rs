@@ -219,20 +219,28 @@ impl Referee {
                         });
                     }
                 }
-                let flags: Vec<String> = self
+                // The alerts a result decides: a flag fall (time), a player away at the
+                // limit (absent).
+                let deciding: Vec<(String, EndReason)> = self
                     .view
                     .open_alerts()
-                    .filter(|a| a.code == AlertCode::TimeExpired)
-                    .map(|a| a.id.clone())
+                    .filter_map(|a| match a.code {
+                        AlertCode::TimeExpired => Some((a.id.clone(), EndReason::Time)),
+                        AlertCode::Absent => Some((a.id.clone(), EndReason::Absent)),
+                        _ => None,
+                    })
                     .collect();
-                // As before the reason could be given: the flag's when one is open.
-                let reason = reason.unwrap_or(if flags.is_empty() {
-                    EndReason::Arbiter
-                } else {
-                    EndReason::Time
+                // As before the reason could be given: the open alert's when there is one
+                // (and the result fits it).
+                let reason = reason.unwrap_or_else(|| {
+                    deciding
+                        .iter()
+                        .map(|(_, r)| *r)
+                        .find(|r| result_fits(result, *r))
+                        .unwrap_or(EndReason::Arbiter)
                 });
-                for id in flags {
-                    let how = if reason == EndReason::Time {
+                for (id, decides) in deciding {
+                    let how = if reason == decides {
                         ClearedHow::Confirmed
                     } else {
                         ClearedHow::Dismissed
@@ -387,6 +395,13 @@ impl Referee {
             Game::new(setup.size, setup.superko)?;
         }
         self.now = now;
+        let mut setup = setup;
+        // Its players check in, and lateness counts, when it waits for play to begin and
+        // has a clock (Art. 22): the board's rule, whatever the last game had.
+        let checks_in = !setup.clock_start.is_now() && setup.time_control != TimeControl::None;
+        let late = self.settings.late.filter(|_| checks_in);
+        setup.late_limit_s = late.map(|p| u32::try_from(p.limit_ms / 1_000).unwrap_or(u32::MAX));
+        setup.late_rule = late.map(|p| p.rule);
         self.settings.game = setup.clone();
         let mut out = Vec::new();
         self.emit(&mut out, Event::GameStarted(setup));
@@ -608,12 +623,14 @@ fn fitting(reason: EndReason) -> &'static str {
         EndReason::Warnings => "B+F or W+F",
         EndReason::Count => "B+1.5, W+0.5 or 0 (a draw)",
         EndReason::Arbiter => "any SGF result",
+        EndReason::Absent => "B+F, W+F or Void (both lose)",
     }
 }
 
 /// True when `result` (an SGF result that [`check_result`] accepts) is one a game ending
 /// for `reason` can have: won on time for `time`, by resignation for `resignation`, by
-/// forfeit for `warnings`, a margin or a draw for `count`; anything for `arbiter`.
+/// forfeit for `warnings`, a margin or a draw for `count`, a forfeit or `Void` (both lose)
+/// for `absent`; anything for `arbiter`.
 fn result_fits(result: &str, reason: EndReason) -> bool {
     let how = result.split_once('+').map(|(_, how)| how);
     match reason {
@@ -621,6 +638,7 @@ fn result_fits(result: &str, reason: EndReason) -> bool {
         EndReason::Time => matches!(how, Some("T" | "Time")),
         EndReason::Resignation => matches!(how, Some("R" | "Resign")),
         EndReason::Warnings => matches!(how, Some("F" | "Forfeit")),
+        EndReason::Absent => matches!(how, Some("F" | "Forfeit")) || result == "Void",
         EndReason::Count => match how {
             Some(margin) => margin.parse::<f64>().is_ok(),
             None => matches!(result, "0" | "Draw"),

@@ -214,6 +214,8 @@ impl Referee {
 
     /// Plays a legal move into the record and announces it.
     fn record_move(&mut self, out: &mut Vec<Event>, p: Point, c: Color, captured: Vec<Point>) {
+        // A first stone is its player's check-in, or their arrival.
+        self.arrive(out, c);
         let number = self.view.game().map_or(0, |g| g.move_number()) + 1;
         let clock = self.clocks_now();
         self.emit(
@@ -297,6 +299,11 @@ impl Referee {
                 return;
             }
             Phase::Playing => {}
+        }
+        // A player not seated yet: the press is their check-in (before play began) or their
+        // arrival (after), never a clock press.
+        if self.arrive(out, color) {
+            return;
         }
         if self.view.waiting().is_some()
             && (self.starting_press(out, color) || self.view.awaiting_press() != Some(color))

@@ -59,6 +59,7 @@
 
 mod alerts;
 mod arbiter;
+mod arrival;
 mod board_reading;
 mod ending;
 mod restart;
@@ -417,10 +418,14 @@ impl Referee {
                 ClockEvent::Flag { color } => self.flag(out, color),
             }
         }
+        self.lateness_due(out);
     }
 
     /// `color`'s flag fell: `time_expired`, unless one is open already.
     fn flag(&mut self, out: &mut Vec<Event>, color: Color) {
+        if self.flag_while_away(out, color) {
+            return;
+        }
         let open = self
             .view
             .alerts()
@@ -495,6 +500,7 @@ impl Referee {
             points,
             expected: Expected::new(expected),
             message,
+            late_ms: None,
         };
         let id = alert.id.clone();
         let board_alert = alert.is_board_alert();

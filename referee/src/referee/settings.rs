@@ -4,6 +4,7 @@
 use tengen_hal::{Millis, Side};
 pub use tengen_protocol::event::Penalties;
 use tengen_protocol::event::{ClockStart, GameSetup};
+use tengen_rules::clock::LatePolicy;
 use tengen_rules::sgf::GameRecord;
 
 /// Everything the referee needs to know about the board and its first game.
@@ -18,6 +19,10 @@ pub struct RefereeSettings {
     pub clock_start: ClockStart,
     /// Penalty mode (`game.penalties`).
     pub penalties: Penalties,
+    /// Lateness (`game.late_limit_s`, `game.late_rule`; Art. 22.1-22.4) for the games that
+    /// wait for play to begin and have a clock: their players check in, whoever is not
+    /// seated when play begins is late. `None`: no check-in.
+    pub late: Option<LatePolicy>,
     /// Where Black sits (`board.black_side`).
     pub black_side: Side,
     /// A change counts once it has held this long (`detection.stable_ms`).
@@ -55,6 +60,7 @@ impl Default for RefereeSettings {
             game: GameSetup::default(),
             clock_start: ClockStart::Arbiter,
             penalties: Penalties::Arbiter,
+            late: Some(LatePolicy::default()),
             black_side: Side::South,
             stable_ms: 150,
             pass_grace_ms: 2000,

@@ -1,7 +1,8 @@
 //! Clocks start when the round starts (issue 13, part 7): a game set up by `new_game` waits
 //! with both clocks stopped until the arbiter's `resume` (`game.clock_start = "arbiter"`,
 //! the default), or also White's press (`"white"`), or runs at once (`"now"`). Exactly, on
-//! virtual time, through the sans-IO referee.
+//! virtual time, through the sans-IO referee. A player's first press before play begins is
+//! their check-in (issue 32, `arrival.rs`), never a clock press.
 
 use serde_json::json;
 use tengen_hal::{Button, ButtonAction, ButtonEvent, Millis};
@@ -29,7 +30,7 @@ fn settings(new_game: ClockStart) -> RefereeSettings {
     }
 }
 
-fn command(command: serde_json::Value) -> CommandEnvelope {
+pub(crate) fn command(command: serde_json::Value) -> CommandEnvelope {
     CommandEnvelope {
         id: "c1".into(),
         by: Some("chief".into()),
@@ -37,7 +38,7 @@ fn command(command: serde_json::Value) -> CommandEnvelope {
     }
 }
 
-fn press(color: Color, time: Millis) -> Vec<ButtonEvent> {
+pub(crate) fn press(color: Color, time: Millis) -> Vec<ButtonEvent> {
     let button = match color {
         Color::Black => Button::Black,
         Color::White => Button::White,
@@ -66,6 +67,15 @@ fn round_set_up(new_game: ClockStart, extra: serde_json::Value) -> (Referee, Vec
 
 fn clocks(r: &Referee, at: Millis) -> tengen_protocol::view::ClocksNow {
     r.view().clocks_at(Timestamp::from_millis(at)).unwrap()
+}
+
+/// `color` presses to check in at `at`: `checked_in`, and nothing else.
+fn check_in(r: &mut Referee, color: Color, at: Millis) {
+    let out = r.on_buttons(&press(color, at));
+    assert!(
+        matches!(out.as_slice(), [Event::CheckedIn { color: c }] if *c == color),
+        "{out:?}"
+    );
 }
 
 fn no_flag(events: &[Event]) -> bool {
@@ -107,9 +117,11 @@ fn arbiter_a_quarter_of_an_hour_waiting_costs_nobody_anything_until_resume() {
     assert_eq!(state["clocks"]["paused"], json!(true));
     assert_eq!(state["clocks"]["waiting"], json!("arbiter"));
     assert_eq!(state["clocks"]["B"], json!(MAIN));
-    // Presses before play begins are not passes and start nothing.
-    assert!(r.on_buttons(&press(Color::Black, BEGIN - 2_000)).is_empty());
-    assert!(r.on_buttons(&press(Color::White, BEGIN - 1_000)).is_empty());
+    // Presses before play begins are check-ins, not passes, and start nothing; a second
+    // press does nothing at all.
+    check_in(&mut r, Color::Black, BEGIN - 2_000);
+    check_in(&mut r, Color::White, BEGIN - 1_000);
+    assert!(r.on_buttons(&press(Color::Black, BEGIN - 500)).is_empty());
     assert!(r.view().record().is_empty());
 
     // The arbiter begins play: Black's clock runs from the full time.
@@ -138,8 +150,10 @@ fn white_a_press_of_white_starts_blacks_clock_and_is_not_a_pass() {
     let (mut r, _) = round_set_up(ClockStart::White, json!({}));
     assert!(r.tick(BEGIN).is_empty());
     assert_eq!(r.view().waiting(), Some(ClockStart::White));
-    // Black's press does nothing yet.
-    assert!(r.on_buttons(&press(Color::Black, BEGIN - 500)).is_empty());
+    // Black's press checks Black in and does nothing else; so does White's first.
+    check_in(&mut r, Color::Black, BEGIN - 500);
+    check_in(&mut r, Color::White, BEGIN - 400);
+    assert!(r.on_buttons(&press(Color::Black, BEGIN - 300)).is_empty());
     let out = r.on_buttons(&press(Color::White, BEGIN));
     match out.as_slice() {
         [Event::Clock(c)] => {
@@ -168,6 +182,8 @@ fn white_a_press_of_white_starts_blacks_clock_and_is_not_a_pass() {
 fn white_in_a_handicap_game_black_starts_whites_clock() {
     let (mut r, _) = round_set_up(ClockStart::White, json!({"handicap": 2}));
     assert_eq!(clocks(&r, BEGIN).running, Some(Color::White));
+    check_in(&mut r, Color::White, BEGIN - 2);
+    check_in(&mut r, Color::Black, BEGIN - 1);
     assert!(r.on_buttons(&press(Color::White, BEGIN - 1)).is_empty());
     let out = r.on_buttons(&press(Color::Black, BEGIN));
     assert!(
@@ -181,7 +197,8 @@ fn white_in_a_handicap_game_black_starts_whites_clock() {
 #[test]
 fn arbiter_mode_ignores_a_white_press_and_resume_starts_white_in_a_handicap_game() {
     let (mut r, _) = round_set_up(ClockStart::Arbiter, json!({"handicap": 3}));
-    assert!(r.on_buttons(&press(Color::Black, BEGIN - 2)).is_empty());
+    check_in(&mut r, Color::Black, BEGIN - 2);
+    check_in(&mut r, Color::White, BEGIN - 1);
     assert!(r.on_buttons(&press(Color::White, BEGIN - 1)).is_empty());
     assert_eq!(r.view().waiting(), Some(ClockStart::Arbiter));
     r.on_command(&command(json!({"type": "resume"})), BEGIN)
@@ -241,8 +258,16 @@ fn a_stone_set_down_while_waiting_is_read_as_during_a_pause() {
         BEGIN - 9_850,
     );
     assert!(
-        matches!(out.as_slice(), [Event::Move { number: 1, .. }]),
-        "a move, as during a pause: {out:?}"
+        matches!(
+            out.as_slice(),
+            [
+                Event::CheckedIn {
+                    color: Color::Black
+                },
+                Event::Move { number: 1, .. }
+            ]
+        ),
+        "Black's check-in and a move, as during a pause: {out:?}"
     );
     // Its press completes it; the clocks stay stopped, still waiting.
     let out = r.on_buttons(&press(Color::Black, BEGIN - 9_000));
@@ -332,10 +357,20 @@ fn white_a_stone_black_set_down_early_is_started_by_its_own_press_not_by_whites(
         BEGIN - 9_850,
     );
     assert!(
-        matches!(out.as_slice(), [Event::Move { number: 1, .. }]),
+        matches!(
+            out.as_slice(),
+            [
+                Event::CheckedIn {
+                    color: Color::Black
+                },
+                Event::Move { number: 1, .. }
+            ]
+        ),
         "{out:?}"
     );
-    // White's press would start the mover's clock while White thinks: it does nothing.
+    // White's press checks White in; pressed again, it would start the mover's clock
+    // while White thinks: it does nothing.
+    check_in(&mut r, Color::White, BEGIN - 9_500);
     assert!(r.on_buttons(&press(Color::White, BEGIN - 9_000)).is_empty());
     assert_eq!(r.view().waiting(), Some(ClockStart::White));
     let c = clocks(&r, BEGIN - 8_000);

@@ -3,6 +3,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod arrival;
 mod clock_start;
 mod games;
 mod properties;

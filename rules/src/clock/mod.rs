@@ -22,9 +22,11 @@
 //! the latest one (no time passes).
 
 pub mod calls;
+pub mod lateness;
 mod time_control;
 
 pub use calls::{Call, ClockEvent};
+pub use lateness::{Arrival, Arrivals, LatePolicy, LateRule, Seat};
 pub use time_control::{format_duration, parse_duration, TimeControl};
 
 use calls::{LAST_PERIOD_CALLS, PERIOD_CALLS};
@@ -60,6 +62,8 @@ struct Side {
     /// Byo-yomi: periods left (including the current one). Canadian: stones left to play
     /// in the current period (in base time: in the first period). Otherwise 0.
     periods_left: u32,
+    /// All the time this side's clock has run (what it was charged, up to a flag).
+    run_ms: u64,
 }
 
 impl Side {
@@ -74,6 +78,7 @@ impl Side {
             overtime: false,
             period_left: 0,
             periods_left,
+            run_ms: 0,
         }
     }
 
@@ -94,17 +99,31 @@ impl Side {
         &mut self,
         tc: &TimeControl,
         color: Color,
-        mut dt: u64,
+        dt: u64,
         out: &mut Vec<ClockEvent>,
     ) -> bool {
         if matches!(tc, TimeControl::None) {
             return false;
         }
+        let (flag, left) = self.run(tc, color, dt, out);
+        self.run_ms = self.run_ms.saturating_add(dt - left);
+        flag
+    }
+
+    /// [`Side::advance`]'s work: returns whether the flag fell, and the part of `dt` left
+    /// over after it (the clock stops at the flag).
+    fn run(
+        &mut self,
+        tc: &TimeControl,
+        color: Color,
+        mut dt: u64,
+        out: &mut Vec<ClockEvent>,
+    ) -> (bool, u64) {
         loop {
             if !self.overtime {
                 if dt < self.main_left {
                     self.main_left -= dt;
-                    return false;
+                    return (false, 0);
                 }
                 dt -= self.main_left;
                 self.main_left = 0;
@@ -124,7 +143,7 @@ impl Side {
                     }
                     _ => {
                         out.push(ClockEvent::Flag { color });
-                        return true;
+                        return (true, dt);
                     }
                 }
                 continue;
@@ -141,7 +160,7 @@ impl Side {
             let to_go = self.period_left - target;
             if dt < to_go {
                 self.period_left -= dt;
-                return false;
+                return (false, 0);
             }
             dt -= to_go;
             self.period_left = target;
@@ -171,11 +190,11 @@ impl Side {
                         periods_left: self.periods_left,
                     });
                     out.push(ClockEvent::Flag { color });
-                    return true;
+                    return (true, dt);
                 }
                 _ => {
                     out.push(ClockEvent::Flag { color });
-                    return true;
+                    return (true, dt);
                 }
             }
         }
@@ -346,6 +365,12 @@ impl Clock {
         if matches!(self.tc, TimeControl::None) {
             return u64::MAX;
         }
+        self.side_at(color, now).left()
+    }
+
+    /// `color`'s side as it stands at `now` (the running side charged up to then), without
+    /// changing the clock.
+    fn side_at(&self, color: Color, now: u64) -> Side {
         let mut side = self.sides[color.index()].clone();
         if self.running == Some(color) && !self.paused {
             let mut ignored = Vec::new();
@@ -356,7 +381,7 @@ impl Clock {
                 &mut ignored,
             );
         }
-        side.left()
+        side
     }
 
     /// Byo-yomi periods left (including the current one), or Canadian stones left to play
@@ -370,6 +395,50 @@ impl Clock {
     /// call that took `now`).
     pub fn in_overtime(&self, color: Color) -> bool {
         self.sides[color.index()].overtime
+    }
+
+    /// All the time `color`'s clock has run by `now` (base time and periods alike; nothing
+    /// after a flag, nothing while paused): what the clock charged the side, not what an
+    /// arbiter set or [`Clock::deduct`] took.
+    pub fn run_ms(&self, color: Color, now: u64) -> u64 {
+        self.side_at(color, now).run_ms
+    }
+
+    /// `color`'s base time left at `now`: 0 once in overtime (and without a clock).
+    pub fn base_left(&self, color: Color, now: u64) -> u64 {
+        if matches!(self.tc, TimeControl::None) {
+            return 0;
+        }
+        let side = self.side_at(color, now);
+        if side.overtime {
+            0
+        } else {
+            side.main_left
+        }
+    }
+
+    /// Takes up to `ms` from `color`'s base time at `now` (Art. 22.1: a late player's time
+    /// "within their time limit", never from byo-yomi periods or Canadian stones) and
+    /// returns what was taken. A base time taken down to 0 begins the overtime at once
+    /// (byo-yomi, Canadian), or is a flag fall (sudden death, Fischer: queued for the next
+    /// tick, and both clocks stop as at any flag). Nothing is taken after a flag, in
+    /// overtime, or without a clock.
+    pub fn deduct(&mut self, color: Color, ms: u64, now: u64) -> u64 {
+        self.catch_up(now);
+        if matches!(self.tc, TimeControl::None) || self.flagged.is_some() {
+            return 0;
+        }
+        let side = &mut self.sides[color.index()];
+        if side.overtime {
+            return 0;
+        }
+        let taken = ms.min(side.main_left);
+        side.main_left -= taken;
+        if taken > 0 && side.main_left == 0 && side.advance(&self.tc, color, 0, &mut self.pending) {
+            self.flagged = Some(color);
+            self.running = None;
+        }
+        taken
     }
 
     /// Whose clock runs (`None` before the start, after a flag, or never with
