@@ -389,7 +389,7 @@ pub async fn start(
         .merge(routes::all_boards::routes())
         .merge(routes::frames_view::routes())
         .merge(routes::incidents::routes())
-        .merge(venues::route::routes())
+        .merge(routes::venues_view::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))
         .layer(axum::middleware::from_fn_with_state(
             app.lang,

@@ -119,7 +119,7 @@ pub enum Event {
     },
     /// A player said they are seated: their clock press (or their first stone) while the
     /// game waits for play to begin (Art. 22: the board knows who is there). Never a clock
-    /// press. Added by tengen beyond SPEC.md.
+    /// press. Added by tengen beyond its first contract.
     CheckedIn {
         /// Who.
         color: Color,
@@ -128,7 +128,7 @@ pub enum Event {
     /// how late (the time the clocks ran since play began) and what was taken from their
     /// base time at once (Art. 22.1, 22.2: twice the lateness in all, their clock having
     /// run for part of it; 0 under Art. 22.4). A `clock` event with the clocks after it
-    /// follows. Added by tengen beyond SPEC.md.
+    /// follows. Added by tengen beyond its first contract.
     LateArrival {
         /// Who.
         color: Color,

@@ -60,6 +60,7 @@ fn events() -> Vec<Envelope> {
         points: vec![pt("Q16")],
         expected: Expected::new(vec![(pt("Q16"), Some(Color::Black))]),
         message: SECRET.into(),
+        late_ms: None,
     };
     vec![
         env(

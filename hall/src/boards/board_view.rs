@@ -1948,6 +1948,7 @@ mod tests {
                     points: vec![gtp("E5")],
                     expected: Expected::default(),
                     message: "secret".into(),
+                    late_ms: None,
                 }),
                 Event::cleared("a1", tengen_protocol::event::ClearedHow::Restored),
                 Event::SensorFault {

@@ -1750,6 +1750,7 @@ mod tests {
             points: vec![],
             expected: Default::default(),
             message: "secret".into(),
+            late_ms: None,
         });
         serde_json::to_value(&alert).expect("JSON")
     }

@@ -19,6 +19,7 @@ pub(crate) mod round_feed;
 pub(crate) mod round_zip;
 pub(crate) mod rounds;
 pub(crate) mod static_export;
+pub(crate) mod venues_view;
 pub(crate) mod zip_cache;
 
 use std::collections::HashMap;

@@ -9,7 +9,8 @@
 //! - `link`: each venue's link for the broadcast's director (up, lagging, down since);
 //! - `venue_side`: a venue hall's side (`[venue]`): its heads, its answers;
 //! - `inbox`: both as the MQTT client's [`Inbox`](crate::boards::mqtt_client::Inbox);
-//! - `route`: `/api/console/venues`, the director's view.
+//! - the director's view, `/console/venues` and `/api/console/venues`, is with the other
+//!   handlers in `routes/venues_view`.
 //!
 //! The rest of the hall is reached through a few [`HallState`] methods (a hub's strict
 //! boards, `on_board_message`, `on_filled`, `on_head`, `take_wanted`; a venue's `heads`,
@@ -20,6 +21,5 @@
 pub(crate) mod hub;
 pub(crate) mod inbox;
 pub(crate) mod link;
-pub(crate) mod route;
 pub(crate) mod venue_side;
 pub(crate) mod wire;
