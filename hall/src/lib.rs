@@ -15,7 +15,9 @@
 //!   [`tengen_protocol::GameView`]; `broadcast_delay`, which events the public may see now;
 //!   `command_log`, the commands sent and whether the board acknowledged them; `archive`
 //!   (`[hall] archive_dir`), every game followed, one event file per game, read back at
-//!   start; `mqtt_client`, the MQTT client (rumqttc, its own task).
+//!   start; `frames_archive`, the black boxes of finished games fetched into it
+//!   (`frames_ask`, a board asked for its frames); `mqtt_client`, the MQTT client (rumqttc,
+//!   its own task).
 //! - `console/`: the arbiters. `auth`, passwords/tokens and console sessions;
 //!   `login_limit`, how often a login may fail; `store`, the logins and commands kept
 //!   across restarts; the console's and the login's pages.
@@ -23,13 +25,15 @@
 //!   boards and the boards' results confirmed and written back.
 //! - `analysis/` (`[analysis]`): a GTP engine's score lead and candidate moves for every
 //!   position the public has seen, at `/board/{t}/{b}/api/analysis`.
-//! - `public/`: viewers. `overview_cache`, `/api/boards` built at most once a second; the
-//!   overview page.
-//! - `routes/`: the HTTP side of every wing. `mod`, the overview, the per-board pages and
-//!   the console's login and API; `round_api`, the console's Round view; `rounds`,
-//!   `/round/{n}.zip`, `/rounds`, `/api/rounds`; `round_feed`, the public round feed
-//!   (`/feed/...`); `commentary`, the commentators' pages;
-//!   `broker`; `static_export`, the public site kept as static files.
+//! - `public/`: viewers, without HTTP, reading the hall through one narrow input
+//!   (`Sources`: boards, archive, tournament). `round_games`, the rounds' games as the public
+//!   may have them and their records; `round_zip`/`zip_cache`, a round's zip; `round_feed`,
+//!   the public round feed's files; `static_export`, the public site kept as static files;
+//!   `overview_cache`, `/api/boards` built at most once a second; the overview page.
+//! - `routes/`: the HTTP handlers of every wing. `mod`, the overview, the per-board pages
+//!   and the console's login and API; `round_api`, the console's Round view; `rounds`,
+//!   `round_zip`, `round_feed`, `/rounds`, `/api/rounds`, `/round/{n}.zip`, `/feed/...`;
+//!   `commentary`, the commentators' pages; `broker`.
 //! - `venues/`: many venues, one broadcast (docs/venues.md). On a hub (`[hall] venues`),
 //!   the boards its venues push, each believed from its own venue only, followed by
 //!   `(board, seq)` with what the brokers lost asked of the venue; on a venue's hall
@@ -317,6 +321,11 @@ pub async fn start(
     let mqtt = Arc::new(MqttLink::start(&settings, inbox, archive.clone(), queue)?);
     let hours = config.hall.session_hours.unwrap_or(DEFAULT_SESSION_HOURS);
     let lifetime = Duration::from_secs(hours.saturating_mul(3600));
+    let public_sources = public::Sources {
+        hall: state.clone(),
+        archive: archive.clone(),
+        tournament: tournament.clone(),
+    };
     let app = routes::App {
         hall: state,
         mqtt: mqtt.clone(),
@@ -339,6 +348,7 @@ pub async fn start(
             .map(|_| Arc::new(tokio::sync::Notify::new())),
         zips: Arc::default(),
         venues: hub,
+        public: public_sources,
     };
     if let Some(link) = &app.tournament {
         tournament::watch::spawn(link.clone(), app.hall.clone());
@@ -358,15 +368,23 @@ pub async fn start(
     }
     // The black boxes of finished games, fetched into the archive (the round zip's
     // `frames/`): the hall asks in its own name, so it needs one.
-    match (&config.hall.archive_dir, &config.hall.identity) {
-        (Some(_), Some(_)) => routes::frames_archive::spawn(app.clone()),
+    match (&app.archive, &config.hall.identity) {
+        (Some(archive), Some(_)) => {
+            boards::frames_archive::spawn(app.hall.clone(), app.mqtt.clone(), archive.clone())
+        }
         (Some(_), None) => tracing::info!(
             "archive: no [hall] identity, so the boards' black boxes are not fetched into it"
         ),
         _ => {}
     }
     if let Some(dir) = config.broadcast.as_ref().and_then(|b| b.export_dir.clone()) {
-        routes::static_export::spawn(app.clone(), dir, analysis.clone());
+        public::static_export::spawn(
+            app.public.clone(),
+            app.feed.clone(),
+            dir,
+            analysis.clone(),
+            app.lang,
+        );
     }
     let limits = limits::Limits::new(config, tengen_net::open_files::soft_limit());
     tracing::info!("hall: {}", limits.describe());

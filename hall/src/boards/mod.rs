@@ -6,6 +6,8 @@ pub(crate) mod board_view;
 pub(crate) mod broadcast_delay;
 pub(crate) mod command_log;
 pub(crate) mod fleet_watch;
+pub(crate) mod frames_archive;
+pub(crate) mod frames_ask;
 pub(crate) mod hall_state;
 pub(crate) mod labels;
 pub(crate) mod mqtt_client;

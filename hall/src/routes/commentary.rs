@@ -26,9 +26,9 @@ use tengen_net::live_view::PageOptions;
 
 use crate::boards::mqtt_client::lock;
 use crate::config::DelayPolicy;
+use crate::public::OVERVIEW;
 use crate::routes::{
     board_key, commentator, login_page, not_found, one_board, page_redirect, unauthorized, App,
-    OVERVIEW,
 };
 
 /// The commentary routes.

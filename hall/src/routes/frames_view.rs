@@ -9,11 +9,9 @@
 //!
 //! The hall keeps no frames: it asks the board with a signed `frames` command (logged with
 //! the other commands, so who looked at the black box is on record) and waits up to
-//! [`ANSWER_WITHIN`] for the reply, which carries the window as a frames file. A window is at
+//! [`crate::boards::frames_ask::ANSWER_WITHIN`] for the reply, which carries the window as a frames file. A window is at
 //! most five minutes ([`MAX_FRAMES_WINDOW_MS`]). A board that does not answer is a 504, one
 //! that refuses a 502 with its reason, a bad query a 400: one line each.
-
-use std::time::{Duration, Instant};
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -21,24 +19,19 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use base64::Engine as _;
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
 
 use tengen_protocol::command::MAX_FRAMES_WINDOW_MS;
 use tengen_protocol::frames::FramesRecord;
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
 
-use crate::boards::command_log::CommandError;
+use crate::boards::frames_ask::{ask_bytes, AskError};
 use crate::boards::mqtt_client::lock;
 use crate::routes::{arbiter, unauthorized, App};
 
 /// How far either side of `around` the window reaches (ms).
 pub(crate) const AROUND_MS: u64 = 10_000;
-
-/// How long the console waits for a board's frames.
-pub(crate) const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
 /// The query.
 #[derive(Debug, Deserialize)]
@@ -178,43 +171,16 @@ fn bad_window() -> Response {
     )
 }
 
-/// Why a board's frames could not be had.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum AskError {
-    /// The hall does not know the board.
-    #[error("{0}")]
-    UnknownBoard(String),
-    /// The hall would not send the command.
-    #[error("{0}")]
-    Refused(String),
-    /// The broker is out of reach.
-    #[error("{0}")]
-    Unreachable(String),
-    /// The board did not answer in time.
-    #[error("board {0} did not answer within {secs} s", secs = ANSWER_WITHIN.as_secs())]
-    NoAnswer(String),
-    /// The board answered with an error, or with something that is not frames.
-    #[error("board {board}: {why}")]
-    BadAnswer {
-        /// The board.
-        board: String,
-        /// What it said, or what is wrong with its answer.
-        why: String,
-    },
-}
-
-impl AskError {
-    /// The error as the console's one-line response.
-    fn response(&self) -> Response {
-        let status = match self {
-            AskError::UnknownBoard(_) => StatusCode::NOT_FOUND,
-            AskError::Refused(_) => StatusCode::BAD_REQUEST,
-            AskError::Unreachable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            AskError::NoAnswer(_) => StatusCode::GATEWAY_TIMEOUT,
-            AskError::BadAnswer { .. } => StatusCode::BAD_GATEWAY,
-        };
-        line(status, self.to_string())
-    }
+/// A board's frames not had, as the console's one-line response.
+fn ask_error_response(e: &AskError) -> Response {
+    let status = match e {
+        AskError::UnknownBoard(_) => StatusCode::NOT_FOUND,
+        AskError::Refused(_) => StatusCode::BAD_REQUEST,
+        AskError::Unreachable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        AskError::NoAnswer(_) => StatusCode::GATEWAY_TIMEOUT,
+        AskError::BadAnswer { .. } => StatusCode::BAD_GATEWAY,
+    };
+    line(status, e.to_string())
 }
 
 /// Asks the board for the window `from..=to` of its game and reads its answer (see
@@ -227,75 +193,13 @@ async fn ask(
     to: u64,
     game: Option<String>,
 ) -> Result<FramesRecord, Response> {
-    let bytes = ask_bytes(app, key, Some(by), from, to, game)
+    let bytes = ask_bytes(&app.hall, &app.mqtt, key, Some(by), from, to, game)
         .await
-        .map_err(|e| e.response())?;
+        .map_err(|e| ask_error_response(&e))?;
     FramesRecord::parse(&bytes).map_err(|e| {
         line(
             StatusCode::BAD_GATEWAY,
             format!("board {}: its frames do not read: {e}", key.board),
         )
     })
-}
-
-/// Asks the board for the window `from..=to` of its game (`game`: another of its recent
-/// games) with a signed `frames` command from arbiter `by` (logged with the arbiters'
-/// commands), or, with `None`, from the hall itself (not logged): the frames file it
-/// answers with.
-pub(crate) async fn ask_bytes(
-    app: &App,
-    key: &BoardKey,
-    by: Option<&str>,
-    from: u64,
-    to: u64,
-    game: Option<String>,
-) -> Result<Vec<u8>, AskError> {
-    let mut body = Map::new();
-    body.insert("type".into(), json!("frames"));
-    body.insert("from".into(), json!(from));
-    body.insert("to".into(), json!(to));
-    if let Some(game) = game {
-        body.insert("game".into(), Value::String(game));
-    }
-    let (id, out, answer) = {
-        let mut hall = lock(&app.hall);
-        let prepared = match by {
-            Some(by) => hall.command(key, by, body, Instant::now()),
-            None => hall.own_command(key, body, Instant::now()),
-        };
-        match prepared {
-            Ok((id, out)) => {
-                let answer = hall.wait_reply(&id);
-                (id, out, answer)
-            }
-            Err(e @ CommandError::UnknownBoard(_)) => {
-                return Err(AskError::UnknownBoard(e.to_string()))
-            }
-            Err(e) => return Err(AskError::Refused(e.to_string())),
-        }
-    };
-    tracing::info!(
-        "{}: frames {from}-{to} ms of {}/{} ({id})",
-        by.unwrap_or("the hall's archive"),
-        key.tournament,
-        key.board
-    );
-    if let Err(e) = app.mqtt.publish(out).await {
-        return Err(AskError::Unreachable(e.to_string()));
-    }
-    let Ok(Ok(reply)) = tokio::time::timeout(ANSWER_WITHIN, answer).await else {
-        return Err(AskError::NoAnswer(key.board.clone()));
-    };
-    let bad = |why: String| AskError::BadAnswer {
-        board: key.board.clone(),
-        why,
-    };
-    let Some(b64) = reply.frames.filter(|_| reply.ok) else {
-        return Err(bad(reply
-            .error
-            .unwrap_or_else(|| "no frames in the reply".into())));
-    };
-    base64::engine::general_purpose::STANDARD
-        .decode(b64.as_bytes())
-        .map_err(|e| bad(format!("its frames are not base64: {e}")))
 }

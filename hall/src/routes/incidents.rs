@@ -438,7 +438,7 @@ async fn round_page(
 
 /// The logs of every game of `round` the hall holds (void ones too), by table.
 fn round_logs(app: &App, round: &str, lang: Lang) -> Vec<GameLog> {
-    let games = super::rounds::arbiters_games(app, round);
+    let games = crate::public::round_games::arbiters_games(&app.public, round);
     let mut logs: Vec<GameLog> = games
         .iter()
         .filter_map(|(key, game)| game_log(app, key, Some(game), lang))
@@ -567,7 +567,10 @@ pub(crate) fn zip_entry(app: &App, key: &BoardKey, game: &str) -> Option<(String
         switch: false,
     };
     let html = page(render, &title, &game_section(lang, &log));
-    let name = format!("incidents/{}.html", super::rounds::sanitize(&table));
+    let name = format!(
+        "incidents/{}.html",
+        crate::public::round_games::sanitize(&table)
+    );
     Some((name, html.into_bytes()))
 }
 

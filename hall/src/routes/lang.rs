@@ -34,7 +34,8 @@ mod tests {
     use tengen_l10n::{check_template, message_ids, Render};
 
     use super::*;
-    use crate::routes::{CONSOLE, LOGIN, OVERVIEW};
+    use crate::public::OVERVIEW;
+    use crate::routes::{CONSOLE, LOGIN};
 
     /// The names after `marker` in `text` (`T.name`, `say("name"`).
     fn names_after<'a>(text: &'a str, marker: &str) -> BTreeSet<&'a str> {

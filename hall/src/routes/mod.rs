@@ -1,7 +1,7 @@
 //! The hall's HTTP routes. Public: `/` (overview), `/api/boards`, `/board/{t}/{b}/...` (the
 //! one-board view of [`tengen_net::live_view::router`] per board); `/round/{round}.zip`,
 //! `/rounds` and `/api/rounds` are in [`crate::routes::rounds`], the round feed
-//! (`/feed/...`) in [`crate::routes::round_feed`]. Arbiters
+//! (`/feed/...`) in [`crate::routes::round_feed`], all served from [`crate::public`]. Arbiters
 //! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
 //! nor reveal anything of the console.
 
@@ -9,7 +9,6 @@ pub(crate) mod all_boards;
 pub(crate) mod broker;
 pub(crate) mod clock;
 pub(crate) mod commentary;
-pub(crate) mod frames_archive;
 pub(crate) mod frames_view;
 pub(crate) mod incidents;
 pub(crate) mod lang;
@@ -18,9 +17,7 @@ pub(crate) mod round_api;
 pub(crate) mod round_feed;
 pub(crate) mod round_zip;
 pub(crate) mod rounds;
-pub(crate) mod static_export;
 pub(crate) mod venues_view;
-pub(crate) mod zip_cache;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -47,10 +44,11 @@ use crate::console::auth::{self, Sessions, COOKIE};
 use crate::console::login_limit::LoginLimiter;
 use crate::listener::ClientAddr;
 use crate::public::overview_cache::{OverviewCache, AGE_HEADER};
+use crate::public::round_feed::SharedFeed;
+use crate::public::zip_cache::ZipCache;
+use crate::public::{Sources, OVERVIEW};
 use crate::tournament::link::TournamentLink;
 
-/// The overview page: every board, small and live.
-pub(crate) const OVERVIEW: &str = include_str!("../public/overview.html");
 /// The arbiters' console page.
 const CONSOLE: &str = include_str!("../console/console.html");
 /// The console's login form; `{{error}}` is replaced with a message or nothing.
@@ -89,13 +87,16 @@ pub(crate) struct App {
     /// The pages' language where a request asks for none (`[hall] lang`).
     pub(crate) lang: tengen_l10n::Lang,
     /// The public round feed, shared by its routes and the export.
-    pub(crate) feed: round_feed::SharedFeed,
+    pub(crate) feed: SharedFeed,
     /// Wakes the console store to write at once (`[hall] archive_dir`): an alert taken.
     pub(crate) store_wake: Option<Arc<tokio::sync::Notify>>,
     /// The public round zips, built at most five times a second each.
-    pub(crate) zips: Arc<zip_cache::ZipCache>,
+    pub(crate) zips: Arc<ZipCache>,
     /// A hub's venues and their links (`[hall] venues`), if this hall is one.
     pub(crate) venues: Option<crate::venues::inbox::SharedHub>,
+    /// What the public side reads ([`crate::public`]): the same hall, archive and
+    /// tournament as above.
+    pub(crate) public: Sources,
 }
 
 /// The hall's routes but the Round view's ([`crate::routes::round_api`]) and the rounds'

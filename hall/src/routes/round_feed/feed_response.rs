@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use super::FeedFile;
+use crate::public::round_feed::FeedFile;
 
 /// The answer to a request for `file` with `headers`.
 pub(crate) fn respond(file: &FeedFile, headers: &HeaderMap) -> Response {
@@ -181,7 +181,7 @@ fn parse_range(value: &str, len: usize) -> Option<Result<(usize, usize), ()>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::routes::round_feed::FileKind;
+    use crate::public::round_feed::FileKind;
     use axum::body::Bytes;
     use std::time::{Duration, SystemTime};
 

@@ -20,13 +20,14 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tengen_protocol::frames::{FramesRecord, MAGIC};
 
-use super::frames_view::{ask_bytes, AskError};
-use super::App;
-use crate::boards::archive::{self, FramesDue};
+use crate::boards::archive::{self, FramesDue, SharedArchive};
+use crate::boards::frames_ask::{ask_bytes, AskError};
+use crate::boards::mqtt_client::{MqttLink, Shared};
 
 /// How much of a game one command asks for (ms): two minutes of scans, well under the
 /// MQTT packet limit even on a noisy board.
@@ -68,17 +69,14 @@ enum KeepError {
 
 /// Starts fetching finished games' frames into the archive, in the hall's own name (not
 /// logged with the arbiters' commands).
-pub(crate) fn spawn(app: App) {
+pub(crate) fn spawn(hall: Shared, mqtt: Arc<MqttLink>, shared: SharedArchive) {
     tokio::spawn(async move {
         // Per game: tries so far and when the next may come. The first sight of a game
         // over sets its first try SETTLE later (by the hall's clock: a board's may differ).
         let mut tries: HashMap<(String, String, String), (u32, Instant)> = HashMap::new();
         loop {
             tokio::time::sleep(POLL).await;
-            let Some(shared) = &app.archive else {
-                return;
-            };
-            let due = archive::lock(shared).frames_missing();
+            let due = archive::lock(&shared).frames_missing();
             let now = Instant::now();
             for game in due {
                 let id = (
@@ -90,7 +88,7 @@ pub(crate) fn spawn(app: App) {
                 if n >= ATTEMPTS || now < next {
                     continue;
                 }
-                match keep(&app, &game).await {
+                match keep(&hall, &mqtt, &game).await {
                     Ok(bytes) => {
                         tracing::info!(
                             "archive: the frames of {}/{} game {}: {bytes} bytes",
@@ -133,11 +131,20 @@ fn frames_ended(seen: &[bool]) -> bool {
 }
 
 /// Fetches the whole of `game` from its board and writes it; the file's size.
-async fn keep(app: &App, game: &FramesDue) -> Result<usize, KeepError> {
+async fn keep(hall: &Shared, mqtt: &MqttLink, game: &FramesDue) -> Result<usize, KeepError> {
     let mut file = Vec::new();
     let mut seen = Vec::new();
     for (from, to) in windows(game.last_time.since(game.started)) {
-        let part = ask_bytes(app, &game.key, None, from, to, Some(game.game.clone())).await?;
+        let part = ask_bytes(
+            hall,
+            mqtt,
+            &game.key,
+            None,
+            from,
+            to,
+            Some(game.game.clone()),
+        )
+        .await?;
         seen.push(FramesRecord::parse(&part).is_ok_and(|r| r.span().is_some()));
         let body = if file.is_empty() {
             &part[..]

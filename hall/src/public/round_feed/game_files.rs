@@ -10,7 +10,7 @@ use tengen_protocol::view::Phase;
 use tengen_protocol::{Envelope, GameView};
 use tengen_tournament::GameResult;
 
-use crate::routes::rounds::zip_record;
+use crate::public::round_games::zip_record;
 
 /// One game as the feed has it.
 #[derive(Debug, Clone, PartialEq)]

@@ -39,9 +39,10 @@ use thiserror::Error;
 use crate::analysis::route::analysis_value;
 use crate::analysis::Analysis;
 use crate::boards::mqtt_client::lock;
-use crate::routes::round_feed::{lock_feed, FeedFile};
-use crate::routes::rounds;
-use crate::routes::{App, OVERVIEW};
+use crate::public::round_feed::{lock_feed, FeedFile, SharedFeed};
+use crate::public::round_games as rounds;
+use crate::public::round_zip::round_zip_bytes;
+use crate::public::{Sources, OVERVIEW};
 
 /// How often the export catches up with the public stream.
 const EVERY: Duration = Duration::from_secs(1);
@@ -90,6 +91,10 @@ pub(crate) struct Exporter {
     analysed: HashMap<BoardKey, String>,
     /// Per file of the round feed: the tag, modification time and size written.
     feed: HashMap<String, Written>,
+    /// The round feed, shared with the hall's routes.
+    round_feed: SharedFeed,
+    /// The pages' language (`[hall] lang`).
+    lang: tengen_l10n::Lang,
 }
 
 /// A file of the round feed as written.
@@ -101,9 +106,17 @@ struct Written {
 }
 
 impl Exporter {
-    /// An exporter into `dir` (created when missing, on the first pass).
-    pub(crate) fn new(dir: &Path, analysis: Option<Analysis>) -> Exporter {
+    /// An exporter into `dir` (created when missing, on the first pass) of the round feed
+    /// `round_feed` and pages in `lang`.
+    pub(crate) fn new(
+        dir: &Path,
+        analysis: Option<Analysis>,
+        round_feed: SharedFeed,
+        lang: tengen_l10n::Lang,
+    ) -> Exporter {
         Exporter {
+            round_feed,
+            lang,
             analysis,
             analysed: HashMap::new(),
             dir: dir.to_path_buf(),
@@ -116,12 +129,12 @@ impl Exporter {
     }
 
     /// One pass: writes what changed on the public side since the last pass.
-    pub(crate) fn sync(&mut self, app: &App) -> Pass {
+    pub(crate) fn sync(&mut self, src: &Sources) -> Pass {
         let mut pass = Pass::default();
         // The export's pages speak the hall's default language (`[hall] lang`): a static
         // server reads no `?lang=` nor cookie, so they show no language switch.
         let render = Render {
-            lang: app.lang,
+            lang: self.lang,
             switch: false,
         };
         if !self.started {
@@ -129,7 +142,7 @@ impl Exporter {
         }
         // What to write is read under the lock; the disk is written after.
         let (boards_json, feeds) = {
-            let mut hall = lock(&app.hall);
+            let mut hall = lock(&src.hall);
             let keys = hall.board_keys();
             let feeds: Vec<_> = keys
                 .into_iter()
@@ -176,14 +189,14 @@ impl Exporter {
                 self.boards.insert(key, last);
             }
         }
-        let rounds = rounds::rounds(app);
+        let rounds = rounds::rounds(src);
         let mut rounds_changed = false;
         for (round, games, finished) in rounds {
             if self.rounds.get(&round) == Some(&(games, finished)) {
                 continue;
             }
             rounds_changed = true;
-            let written = match super::round_zip::round_zip_bytes(app, &round, false) {
+            let written = match round_zip_bytes(src, &round, None) {
                 Some(Ok(zip)) => {
                     let name = rounds::zip_link(&round);
                     self.write(&mut pass, name.trim_start_matches('/'), &zip)
@@ -195,28 +208,28 @@ impl Exporter {
             }
         }
         if rounds_changed || !self.rounds_page {
-            let page = rounds::rounds_html(app, render);
-            let list = rounds::rounds_value(app).to_string();
+            let page = rounds::rounds_html(src, render);
+            let list = rounds::rounds_value(src).to_string();
             self.rounds_page = self.write(&mut pass, "rounds/index.html", page.as_bytes())
                 & self.write(&mut pass, "api/rounds", list.as_bytes());
         }
-        self.sync_feed(&mut pass, app);
+        self.sync_feed(&mut pass, src);
         pass
     }
 
     /// A pass of the round feed alone (see [`FEED_EVERY`]).
-    pub(crate) fn sync_feed_only(&mut self, app: &App) -> Pass {
+    pub(crate) fn sync_feed_only(&mut self, src: &Sources) -> Pass {
         let mut pass = Pass::default();
-        self.sync_feed(&mut pass, app);
+        self.sync_feed(&mut pass, src);
         pass
     }
 
     /// The round feed's files whose bytes changed since the last pass, each with its
     /// gzipped copy, and the mark of a finished game.
-    fn sync_feed(&mut self, pass: &mut Pass, app: &App) {
+    fn sync_feed(&mut self, pass: &mut Pass, src: &Sources) {
         let files = {
-            let mut feed = lock_feed(&app.feed);
-            feed.refresh(app);
+            let mut feed = lock_feed(&self.round_feed);
+            feed.refresh(src);
             feed.files().clone()
         };
         for (path, file) in files {
@@ -336,13 +349,15 @@ impl Exporter {
 /// Runs the export into `dir` every second until the runtime stops. A failing pass is
 /// logged (once until the error changes) and tried again at the next tick.
 pub(crate) fn spawn(
-    app: App,
+    src: Sources,
+    round_feed: SharedFeed,
     dir: PathBuf,
     analysis: Option<Analysis>,
+    lang: tengen_l10n::Lang,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         tracing::info!("exporting the public site to {}", dir.display());
-        let mut exporter = Some(Exporter::new(&dir, analysis));
+        let mut exporter = Some(Exporter::new(&dir, analysis, round_feed, lang));
         let mut said = String::new();
         let mut tick = tokio::time::interval(FEED_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -353,14 +368,14 @@ pub(crate) fn spawn(
             let Some(mut e) = exporter.take() else {
                 return;
             };
-            let app = app.clone();
+            let src = src.clone();
             let whole = ticks % whole_every == 0;
             ticks += 1;
             let done = tokio::task::spawn_blocking(move || {
                 let r = if whole {
-                    e.sync(&app)
+                    e.sync(&src)
                 } else {
-                    e.sync_feed_only(&app)
+                    e.sync_feed_only(&src)
                 };
                 (e, r)
             })
