@@ -399,7 +399,7 @@ pub fn console_command(data: &[u8]) -> Verdict {
         return refused("the body is not a JSON object".to_string());
     };
     let now = Instant::now();
-    let mut state = HallState::new("tengen", Some("fuzz-hall".to_string()), "f");
+    let mut state = HallState::new("tengen", Some("fuzz-hall".to_string()));
     let _ = state.on_message(
         "tengen/open-2026/hall1-07/status",
         br#"{"state":"online","version":"0.1.0"}"#,
@@ -437,7 +437,7 @@ fn same_command(a: &command::CommandEnvelope, b: &command::CommandEnvelope) -> b
 /// the broker, with time passing, and the hall's pages are built from what it holds.
 pub fn hall(data: &[u8]) -> Verdict {
     let start = Instant::now();
-    let mut state = HallState::new("tengen", Some("fuzz-hall".to_string()), "f");
+    let mut state = HallState::new("tengen", Some("fuzz-hall".to_string()));
     let mut outgoing = 0usize;
     for (i, message) in data.split(|&b| b == 0).enumerate() {
         let (topic, payload) = match message.iter().position(|&b| b == b'\n') {

@@ -9,7 +9,8 @@
 //! - `config/`: the hall's TOML file; `arbiter_secret`, the Argon2id hashes the hall makes
 //!   and accepts (`--add-arbiter`) and the example secrets it refuses.
 //! - `boards/`: the boards as the broker tells of them, sans-IO but for the client.
-//!   `hall_state`, the whole hall: messages in, what to publish out; `board_view`, one
+//!   `hall_state`, the whole hall in rooms (messages in and out with the delay, commands,
+//!   alerts, overview), and `Shared`, the one copy everyone locks; `board_view`, one
 //!   board rebuilt from its topics (live feed, status, alerts, history, hardware trouble)
 //!   and, under a broadcast delay, its public side, both the protocol's one fold of events,
 //!   [`tengen_protocol::GameView`]; `broadcast_delay`, which events the public may see now;
@@ -55,6 +56,7 @@ mod analysis;
 mod boards;
 mod config;
 mod console;
+mod hall_error;
 mod https;
 mod limits;
 mod listener;
@@ -71,62 +73,25 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rand::Rng;
-use tengen_net::broker::{BadUrl, BrokerUrl};
-use tengen_net::secrets::{read_key, read_password_file, SecretError};
-use tengen_net::tls::TlsError;
-use thiserror::Error;
+use tengen_net::broker::BrokerUrl;
+use tengen_net::secrets::{read_key, read_password_file};
 
 pub use boards::archive::ArchiveError;
 pub use boards::command_log::CommandError as ConsoleCommandError;
 pub use boards::hall_state::{HallState, Outgoing};
 pub use config::arbiter_secret::{arbiter_entry, ArbiterError};
 pub use config::HallConfig;
+pub use hall_error::HallError;
 pub use https::HttpsError;
 pub use tengen_net::config_reader::ConfigError;
 pub use tournament::link::LinkError;
 
-use boards::mqtt_client::{ClientSettings, MqttLink, Shared};
+use boards::hall_state::Shared;
+use boards::mqtt_client::{ClientSettings, MqttLink};
 use tournament::link::TournamentLink;
 
 /// How long a console login lasts when `[hall] session_hours` is not given.
 const DEFAULT_SESSION_HOURS: u64 = 12;
-
-/// Why the hall could not start (or stopped).
-#[derive(Debug, Error)]
-pub enum HallError {
-    /// `--broker` is not `mqtt://host:port` / `mqtts://host:port`.
-    #[error("--broker: {0}")]
-    BadBroker(#[from] BadUrl),
-    /// The broker password file (`mqtt.password_file`) could not be read.
-    #[error("mqtt.password_file: {0}")]
-    Password(#[source] SecretError),
-    /// The TLS files are unusable.
-    #[error(transparent)]
-    Tls(#[from] TlsError),
-    /// The HTTP address could not be bound.
-    #[error("--http {addr}: {source}")]
-    Bind {
-        /// The address asked for.
-        addr: String,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The MQTT client has stopped.
-    #[error("MQTT: {0}")]
-    Mqtt(#[from] rumqttc::ClientError),
-    /// The tournament file (`[tournament] file`) or its results file is unusable.
-    #[error("tournament: {0}")]
-    Tournament(#[from] LinkError),
-    /// `hall.command_key_file` is unusable.
-    #[error("hall.command_key_file: {0}")]
-    CommandKey(#[source] SecretError),
-    /// The archive (`hall.archive_dir`) cannot be read.
-    #[error("hall.archive_dir: {0}")]
-    Archive(#[from] ArchiveError),
-    /// The HTTPS certificate or key (`hall.tls_cert`, `hall.tls_key`) is unusable.
-    #[error(transparent)]
-    Https(#[from] HttpsError),
-}
 
 /// A running hall: the MQTT client and the HTTP server, until [`RunningHall::stop`].
 pub struct RunningHall {
@@ -246,7 +211,7 @@ pub async fn start(
         let link = link.lock().unwrap_or_else(|p| p.into_inner());
         filter = filter.with_tables_of(link.tournament());
     }
-    let mut hall = HallState::new(&config.mqtt.prefix, config.hall.identity.clone(), "")
+    let mut hall = HallState::new(&config.mqtt.prefix, config.hall.identity.clone())
         .with_broadcast(config.broadcast.as_ref())
         .with_live_commentary(config.hall.commentary_live)
         .with_command_key(command_key)
@@ -394,7 +359,7 @@ pub async fn start(
     let caps = routes::public_caps::PublicCaps::new(app.clone(), &limits);
     let knows: analysis::route::KnowsBoard = {
         let hall = app.hall.clone();
-        Arc::new(move |key| boards::mqtt_client::lock(&hall).public_feed(key).is_some())
+        Arc::new(move |key| boards::hall_state::lock(&hall).public_feed(key).is_some())
     };
     let router = routes::router()
         .merge(routes::round_api::routes())

@@ -27,7 +27,8 @@ use tengen_protocol::frames::{FramesRecord, MAGIC};
 
 use crate::boards::archive::{self, FramesDue, SharedArchive};
 use crate::boards::frames_ask::{ask_bytes, AskError};
-use crate::boards::mqtt_client::{MqttLink, Shared};
+use crate::boards::hall_state::Shared;
+use crate::boards::mqtt_client::MqttLink;
 
 /// How much of a game one command asks for (ms): two minutes of scans, well under the
 /// MQTT packet limit even on a noisy board.

@@ -10,7 +10,8 @@ use serde_json::{json, Map, Value};
 use tengen_protocol::topics::BoardKey;
 
 use crate::boards::command_log::CommandError;
-use crate::boards::mqtt_client::{lock, MqttLink, Shared};
+use crate::boards::hall_state::{lock, Shared};
+use crate::boards::mqtt_client::MqttLink;
 
 /// How long the hall waits for a board's frames.
 pub(crate) const ANSWER_WITHIN: Duration = Duration::from_secs(5);

@@ -5,7 +5,6 @@
 //! puts in front of it. Commands go out through the same client. Reconnects with the
 //! boards' jittered back-off.
 
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -18,26 +17,17 @@ use tokio::task::JoinHandle;
 use tengen_net::backoff::Backoff;
 use tengen_net::broker::{BrokerUrl, TlsFiles};
 use tengen_net::link::{explain, LinkReport, LinkStatus, Target};
-use tengen_net::tls;
+use tengen_net::tls::{self, TlsError};
 
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Envelope;
 
 use crate::boards::archive::{store, SharedArchive};
-use crate::boards::hall_state::{HallState, Outgoing};
+use crate::boards::hall_state::{lock, HallState, Outgoing, Shared};
 use crate::boards::snapshot_watch::SubscriptionChange;
-use crate::HallError;
 
 /// Largest packet accepted and sent: a whole SGF must fit.
 const MAX_PACKET: usize = 4 << 20;
-
-/// The hall state shared by the MQTT task and the HTTP handlers.
-pub(crate) type Shared = Arc<Mutex<HallState>>;
-
-/// Locks the shared state; a handler that panicked while holding it leaves usable data.
-pub(crate) fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, HallState> {
-    shared.lock().unwrap_or_else(|p| p.into_inner())
-}
 
 /// What a message or a tick left to do, outside the hall's lock: what to publish, what
 /// the boards followed (for the archive), and which subscriptions to make or drop.
@@ -131,6 +121,11 @@ pub(crate) struct ClientSettings {
     pub(crate) tls: TlsFiles,
 }
 
+/// Why a message could not be handed to the MQTT client (it has stopped).
+#[derive(Debug, thiserror::Error)]
+#[error("MQTT: {0}")]
+pub(crate) struct PublishError(#[from] rumqttc::ClientError);
+
 /// The running client: publishes commands; stops when dropped via [`MqttLink::stop`].
 pub(crate) struct MqttLink {
     client: AsyncClient,
@@ -148,7 +143,7 @@ impl MqttLink {
         inbox: Box<dyn Inbox>,
         archive: Option<SharedArchive>,
         queue: usize,
-    ) -> Result<MqttLink, HallError> {
+    ) -> Result<MqttLink, TlsError> {
         let mut o = MqttOptions::new(
             settings.client_id.clone(),
             settings.url.host.clone(),
@@ -201,11 +196,11 @@ impl MqttLink {
     }
 
     /// Publishes a command (QoS 1); queued while the broker is away.
-    pub(crate) async fn publish(&self, out: Outgoing) -> Result<(), HallError> {
+    pub(crate) async fn publish(&self, out: Outgoing) -> Result<(), PublishError> {
         self.client
             .publish(out.topic, QoS::AtLeastOnce, out.retain, out.payload)
             .await
-            .map_err(HallError::Mqtt)
+            .map_err(PublishError)
     }
 
     /// Stops the client.

@@ -22,7 +22,7 @@ use serde_json::Value;
 use thiserror::Error;
 
 use crate::boards::hall_state::TakenAlert;
-use crate::boards::mqtt_client::{lock, Shared};
+use crate::boards::hall_state::{lock, Shared};
 use crate::console::auth::{SavedSession, Sessions};
 use crate::wall_clock::wall_ms;
 

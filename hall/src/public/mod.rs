@@ -14,7 +14,7 @@ pub(crate) mod zip_cache;
 use std::sync::{Arc, Mutex};
 
 use crate::boards::archive::SharedArchive;
-use crate::boards::mqtt_client::Shared;
+use crate::boards::hall_state::Shared;
 use crate::tournament::link::TournamentLink;
 
 /// The overview page: every board, small and live.

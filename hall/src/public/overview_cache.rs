@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 
-use crate::boards::mqtt_client::{lock, Shared};
+use crate::boards::hall_state::{lock, Shared};
 
 /// How long one build of the overview is served before the next request rebuilds it.
 pub(crate) const REFRESH: Duration = Duration::from_secs(1);
@@ -57,7 +57,7 @@ mod tests {
     use crate::HallState;
 
     fn hall() -> Shared {
-        Arc::new(Mutex::new(HallState::new("tengen", None, "h")))
+        Arc::new(Mutex::new(HallState::new("tengen", None)))
     }
 
     fn state(hall: &Shared, number: u64, now: Instant) {

@@ -41,8 +41,8 @@ use tengen_protocol::Timestamp;
 use tengen_tournament::GameResult;
 
 use crate::boards::archive::{self, GameInfo};
+use crate::boards::hall_state::lock;
 use crate::boards::hall_state::zip_name;
-use crate::boards::mqtt_client::lock;
 use crate::config::DelayPolicy;
 use crate::public::Sources;
 

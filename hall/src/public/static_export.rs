@@ -38,7 +38,7 @@ use thiserror::Error;
 
 use crate::analysis::route::analysis_value;
 use crate::analysis::Analysis;
-use crate::boards::mqtt_client::lock;
+use crate::boards::hall_state::lock;
 use crate::public::round_feed::{lock_feed, FeedFile, SharedFeed};
 use crate::public::round_games as rounds;
 use crate::public::round_zip::round_zip_bytes;

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use tengen_protocol::topics::BoardKey;
 
-use crate::boards::mqtt_client::lock;
+use crate::boards::hall_state::lock;
 use crate::routes::{arbiter, not_found, unauthorized, AlertRef, App};
 
 /// The routes; `lib.rs` joins them to the others.

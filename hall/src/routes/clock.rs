@@ -40,7 +40,7 @@ use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
 use tengen_table::PlayerFaces;
 
-use crate::boards::mqtt_client::{lock, Shared};
+use crate::boards::hall_state::{lock, Shared};
 use crate::routes::{arbiter, board_key, commentator, login_page, not_found, serve_at, App};
 use crate::wall_clock;
 
@@ -413,7 +413,7 @@ mod tests {
     fn hall(broadcast: &str) -> Shared {
         let config =
             crate::config::HallConfig::parse(broadcast, std::path::Path::new("hall.toml")).unwrap();
-        let mut h = HallState::new("tengen", None, "h").with_broadcast(config.broadcast.as_ref());
+        let mut h = HallState::new("tengen", None).with_broadcast(config.broadcast.as_ref());
         let now = Instant::now();
         let events: [Event; 4] = [
             game_started(19, 0, "none"),

@@ -24,7 +24,7 @@ use axum::{Json, Router};
 use tengen_l10n::{text, Lang, Render};
 use tengen_net::live_view::PageOptions;
 
-use crate::boards::mqtt_client::lock;
+use crate::boards::hall_state::lock;
 use crate::config::DelayPolicy;
 use crate::public::OVERVIEW;
 use crate::routes::{

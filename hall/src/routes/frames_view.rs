@@ -27,7 +27,7 @@ use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
 
 use crate::boards::frames_ask::{ask_bytes, AskError};
-use crate::boards::mqtt_client::lock;
+use crate::boards::hall_state::lock;
 use crate::routes::{arbiter, unauthorized, App};
 
 /// How far either side of `around` the window reaches (ms).

@@ -28,7 +28,7 @@ use tengen_protocol::{Envelope, GameView, Timestamp};
 use tengen_rules::Color;
 
 use crate::boards::archive;
-use crate::boards::mqtt_client::lock;
+use crate::boards::hall_state::lock;
 use crate::routes::{arbiter, login_page, not_found, unauthorized, App};
 
 /// The incident log's routes.

@@ -38,7 +38,8 @@ use tengen_net::live_view::{self, LiveFeed, PageOptions};
 use tengen_protocol::topics::BoardKey;
 
 use crate::boards::archive::SharedArchive;
-use crate::boards::mqtt_client::{lock, MqttLink, Shared};
+use crate::boards::hall_state::{lock, Shared};
+use crate::boards::mqtt_client::MqttLink;
 use crate::config::{Arbiter, Role};
 use crate::console::auth::{self, Sessions, COOKIE};
 use crate::console::login_limit::LoginLimiter;

@@ -37,8 +37,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_tournament::GameResult;
 
+use crate::boards::hall_state::lock;
 use crate::boards::hall_state::HallState;
-use crate::boards::mqtt_client::lock;
 use crate::routes::{arbiter, unauthorized, App};
 use crate::tournament::link::{LinkError, Plan, StartOptions, TournamentLink, Why};
 

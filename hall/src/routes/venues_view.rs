@@ -13,7 +13,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use tengen_l10n::Render;
 
-use crate::boards::mqtt_client::lock;
+use crate::boards::hall_state::lock;
 use crate::routes::{arbiter, unauthorized, App};
 use crate::venues::inbox::lock_hub;
 

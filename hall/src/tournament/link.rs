@@ -1154,7 +1154,7 @@ mod tests {
     fn a_round_starts_on_the_free_boards_and_lists_the_others() {
         let dir = tempfile::tempdir().unwrap();
         let link = link(dir.path());
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         board(
             &mut h,
             1,
@@ -1246,7 +1246,7 @@ mod tests {
     fn a_forfeit_after_moves_is_a_played_win_and_without_moves_one_by_default() {
         let dir = tempfile::tempdir().unwrap();
         let link = link(dir.path());
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         // Table 1: Black's second warning at move 57; table 2: Black never came.
         board(
             &mut h,
@@ -1285,7 +1285,7 @@ mod tests {
     fn the_round_in_play_is_the_one_on_the_boards() {
         let dir = tempfile::tempdir().unwrap();
         let link = link_of(dir.path(), "juvisy.xml");
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         assert_eq!(link.round_json(&h, 1)["round_in_play"], Value::Null);
         // A friendly game, and a game of the file on the wrong table's board: not rounds.
         board(
@@ -1330,7 +1330,7 @@ mod tests {
     fn results_are_pending_until_confirmed_then_written_and_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let mut link = link(dir.path());
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         board(
             &mut h,
             1,
@@ -1417,7 +1417,7 @@ mod tests {
         );
         // A hall started again reads its confirmations back, and who confirmed them.
         let again = TournamentLink::load(&link.section).unwrap();
-        let view = again.round_json(&HallState::new("tengen", None, "h"), 1);
+        let view = again.round_json(&HallState::new("tengen", None), 1);
         assert_eq!(row(&view, 3)["result_state"], "confirmed");
         assert_eq!(row(&view, 3)["result"], "RESULT_BOTHLOSE");
         assert_eq!(row(&view, 3)["confirmed_by"], "chief");
@@ -1440,14 +1440,14 @@ mod tests {
         std::fs::remove_file(confirmations_file(&link.section.results_file)).unwrap();
         let view = TournamentLink::load(&link.section)
             .unwrap()
-            .round_json(&HallState::new("tengen", None, "h"), 1);
+            .round_json(&HallState::new("tengen", None), 1);
         assert_eq!(row(&view, 3)["confirmed_by"], "file");
         assert_eq!(row(&view, 2)["result_state"], "in file");
         // A companion file that is not one: a warning, and the results all the same.
         std::fs::write(confirmations_file(&link.section.results_file), "{oops").unwrap();
         let view = TournamentLink::load(&link.section)
             .unwrap()
-            .round_json(&HallState::new("tengen", None, "h"), 1);
+            .round_json(&HallState::new("tengen", None), 1);
         assert_eq!(row(&view, 3)["confirmed_by"], "file");
     }
 
@@ -1499,7 +1499,7 @@ mod tests {
     fn match_morning_opens_on_the_first_round_without_results_and_asks_before_a_finished_one() {
         let dir = tempfile::tempdir().unwrap();
         let link = link_of(dir.path(), "cdfo2020.xml");
-        let h = HallState::new("tengen", None, "h");
+        let h = HallState::new("tengen", None);
         // Rounds 1 to 6 have their results in the file; round 7 has none.
         assert_eq!(link.round_to_open(&h), Some(7));
         assert_eq!(link.round_json(&h, 1)["round_to_open"], 7);
@@ -1528,7 +1528,7 @@ mod tests {
     fn a_round_sent_with_its_penalties_and_a_void_game_set_up_again_without_forcing() {
         let dir = tempfile::tempdir().unwrap();
         let link = link(dir.path());
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         board(
             &mut h,
             1,
@@ -1558,7 +1558,7 @@ mod tests {
     fn a_correction_rewrites_the_confirmation_and_a_board_that_differs_is_flagged() {
         let dir = tempfile::tempdir().unwrap();
         let mut link = link(dir.path());
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         played(&mut h, 1, "r1-t1", 1, &[("B+R", None)]);
         played(&mut h, 2, "r1-t2", 1, &[("W+3.5", None)]);
         link.confirm(&h, 1, &[(1, None), (2, None)], false, "chief")
@@ -1647,7 +1647,7 @@ mod tests {
     fn a_reopened_or_voided_confirmed_game_is_flagged_and_set_aside() {
         let dir = tempfile::tempdir().unwrap();
         let mut link = link(dir.path());
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         played(&mut h, 1, "r1-t1", 1, &[("B+R", None)]);
         link.confirm(&h, 1, &[(1, None)], false, "chief").unwrap();
         let now = Instant::now();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::boards::mqtt_client::{lock, Shared};
+use crate::boards::hall_state::{lock, Shared};
 use crate::tournament::link::TournamentLink;
 
 /// How often the confirmations are held against the boards.

@@ -299,7 +299,7 @@ mod tests {
     fn hub() -> (Hub, HallState) {
         (
             Hub::new(vec![venue("paris", &["b1"]), venue("lyon", &["b2"])]),
-            HallState::new("tengen", None, "").into_hub(),
+            HallState::new("tengen", None).into_hub(),
         )
     }
 

@@ -8,7 +8,8 @@ use tengen_protocol::Timestamp;
 
 use crate::boards::archive::{self, SharedArchive};
 use crate::boards::hall_state::HallState;
-use crate::boards::mqtt_client::{lock, HallInbox, Handled, Inbox, Shared};
+use crate::boards::hall_state::{lock, Shared};
+use crate::boards::mqtt_client::{HallInbox, Handled, Inbox};
 use crate::venues::hub::Hub;
 use crate::venues::venue_side::VenueSide;
 use crate::venues::wire;

@@ -147,7 +147,7 @@ mod tests {
     use crate::test_support::{env, game_started, mv};
 
     fn hall_with(seqs: std::ops::RangeInclusive<u64>) -> HallState {
-        let mut h = HallState::new("tengen", Some("venue-desk".into()), "");
+        let mut h = HallState::new("tengen", Some("venue-desk".into()));
         let now = Instant::now();
         for seq in seqs {
             let e = if seq == 1 {
@@ -229,7 +229,7 @@ mod tests {
 
     #[test]
     fn what_the_venue_lacks_its_board_is_asked_to_resend() {
-        let mut hall = HallState::new("tengen", Some("venue-desk".into()), "");
+        let mut hall = HallState::new("tengen", Some("venue-desk".into()));
         let now = Instant::now();
         // The hall came in late: its board's history did not come, it follows from 5.
         for seq in 5..=6 {

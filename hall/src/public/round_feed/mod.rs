@@ -40,7 +40,7 @@ use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Envelope;
 
 use crate::boards::archive;
-use crate::boards::mqtt_client::lock;
+use crate::boards::hall_state::lock;
 use crate::public::round_games::{self, sanitize, RoundGame};
 use crate::public::Sources;
 use game_files::{game_files, number_or_text, GameFiles};
@@ -460,7 +460,7 @@ mod tests {
     /// A hall that heard board `t/b1` start game `g1` (round 3, table 7) and play `moves`.
     fn sources(moves: &[&str]) -> Sources {
         let now = Instant::now();
-        let mut hall = HallState::new("tengen", None, "");
+        let mut hall = HallState::new("tengen", None);
         let mut events = vec![env(1, game_started(19, 0, "none"))];
         for (n, point) in moves.iter().enumerate() {
             let number = u32::try_from(n + 1).expect("a few moves");
