@@ -32,7 +32,9 @@
 //!   the public round feed's files; `static_export`, the public site kept as static files;
 //!   `overview_cache`, `/api/boards` built at most once a second; the overview page.
 //! - `routes/`: the HTTP handlers of every wing. `mod`, the overview, the per-board pages
-//!   and the console's login and API; `round_api`, the console's Round view; `rounds`,
+//!   and the console's login and API; `console_gate`, the one login check every console
+//!   handler takes (and the list of the console's API routes); `round_api`, the console's
+//!   Round view; `rounds`,
 //!   `round_zip`, `round_feed`, `/rounds`, `/api/rounds`, `/round/{n}.zip`, `/feed/...`;
 //!   `commentary`, the commentators' pages; `broker`.
 //! - `venues/`: many venues, one broadcast (docs/venues.md). On a hub (`[hall] venues`),
@@ -362,15 +364,13 @@ pub async fn start(
         Arc::new(move |key| boards::hall_state::lock(&hall).public_feed(key).is_some())
     };
     let router = routes::router()
-        .merge(routes::round_api::routes())
+        .merge(routes::console_api_router())
         .merge(routes::rounds::routes())
         .merge(routes::round_zip::routes())
         .merge(routes::round_feed::routes())
         .merge(routes::commentary::routes())
         .merge(routes::clock::routes(clock_keys))
         .merge(routes::broker::routes())
-        .merge(routes::all_boards::routes())
-        .merge(routes::frames_view::routes())
         .merge(routes::incidents::routes())
         .merge(routes::venues_view::routes())
         .layer(axum::middleware::from_fn(routes::same_origin))

@@ -4,10 +4,10 @@
 //! (`POST /api/console/alert/dismiss`). Arbiters only; the console asks first.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
-use axum::{Json, Router};
+use axum::routing::{post, MethodRouter};
+use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 use std::time::Instant;
@@ -15,14 +15,16 @@ use std::time::Instant;
 use tengen_protocol::topics::BoardKey;
 
 use crate::boards::hall_state::lock;
-use crate::routes::{arbiter, not_found, unauthorized, AlertRef, App};
+use crate::routes::console_gate::Arbiter;
+use crate::routes::{no_such_board, not_found, AlertRef, App};
 
-/// The routes; `lib.rs` joins them to the others.
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/console/pause-all", post(pause_all))
-        .route("/api/console/resume-all", post(resume_all))
-        .route("/api/console/alert/dismiss", post(dismiss))
+/// The console's API routes of this file (see [`super::console_api`]).
+pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![
+        ("/api/console/pause-all", post(pause_all)),
+        ("/api/console/resume-all", post(resume_all)),
+        ("/api/console/alert/dismiss", post(dismiss)),
+    ]
 }
 
 /// The body of `pause-all` / `resume-all`: every board in play, or those of one round.
@@ -32,20 +34,17 @@ struct Which {
     round: Option<u32>,
 }
 
-async fn pause_all(State(app): State<App>, headers: HeaderMap, body: Json<Which>) -> Response {
-    all_boards(app, headers, "pause", body.0).await
+async fn pause_all(State(app): State<App>, by: Arbiter, body: Json<Which>) -> Response {
+    all_boards(app, by, "pause", body.0).await
 }
 
-async fn resume_all(State(app): State<App>, headers: HeaderMap, body: Json<Which>) -> Response {
-    all_boards(app, headers, "resume", body.0).await
+async fn resume_all(State(app): State<App>, by: Arbiter, body: Json<Which>) -> Response {
+    all_boards(app, by, "resume", body.0).await
 }
 
 /// Sends `command` to every board in play (of the round); answers
 /// `{"sent":[board,...],"skipped":[{"board":..,"why":..,"why_id":..,"why_args":{..}}]}`.
-async fn all_boards(app: App, headers: HeaderMap, command: &str, which: Which) -> Response {
-    let Some(by) = arbiter(&app, &headers) else {
-        return unauthorized();
-    };
+async fn all_boards(app: App, Arbiter(by): Arbiter, command: &str, which: Which) -> Response {
     let done = lock(&app.hall).all_boards(&by, command, which.round, Instant::now());
     let mut sent = Vec::new();
     let mut skipped: Vec<(BoardKey, String)> = done.skipped;
@@ -90,14 +89,11 @@ async fn all_boards(app: App, headers: HeaderMap, command: &str, which: Which) -
 /// arbiter (a board's own alerts are dismissed by a `dismiss` command to the board).
 async fn dismiss(
     State(app): State<App>,
-    headers: HeaderMap,
+    Arbiter(by): Arbiter,
     Json(body): Json<AlertRef>,
 ) -> Response {
-    let Some(by) = arbiter(&app, &headers) else {
-        return unauthorized();
-    };
     let Some(key) = BoardKey::new(&body.tournament, &body.board) else {
-        return not_found("no such board");
+        return no_such_board();
     };
     match lock(&app.hall).dismiss_hall_alert(&key, &body.alert) {
         Ok(()) => {

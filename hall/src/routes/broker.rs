@@ -6,19 +6,21 @@
 //! the boards, so a hall whose login the broker refuses does not just show no boards.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, MethodRouter};
 use axum::{Json, Router};
 use serde_json::json;
 
-use crate::routes::{arbiter, unauthorized, App};
+use crate::routes::console_gate::Arbiter;
+use crate::routes::App;
 
-/// The routes; `lib.rs` joins them to the others.
+/// The public route; `lib.rs` joins it to the others.
 pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/broker", get(status))
-        .route("/api/console/broker", get(console_status))
+    Router::new().route("/api/broker", get(status))
+}
+
+/// The console's API route of this file (see [`super::console_api`]).
+pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![("/api/console/broker", get(console_status))]
 }
 
 /// What anyone may know: connected or not.
@@ -27,9 +29,6 @@ async fn status(State(app): State<App>) -> Json<serde_json::Value> {
 }
 
 /// The arbiters' view: the broker and why the link is down.
-async fn console_status(State(app): State<App>, headers: HeaderMap) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return unauthorized();
-    }
-    Json(app.mqtt.status()).into_response()
+async fn console_status(State(app): State<App>, _: Arbiter) -> Json<tengen_net::link::LinkStatus> {
+    Json(app.mqtt.status())
 }

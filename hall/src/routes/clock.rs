@@ -41,7 +41,8 @@ use tengen_protocol::Timestamp;
 use tengen_table::PlayerFaces;
 
 use crate::boards::hall_state::{lock, Shared};
-use crate::routes::{arbiter, board_key, commentator, login_page, not_found, serve_at, App};
+use crate::routes::console_gate::{Arbiter, Commentator};
+use crate::routes::{board_key, no_such_board, serve_at, App};
 use crate::wall_clock;
 
 /// How often the faces of a watched board are drawn again: ten times a second, as the
@@ -296,7 +297,7 @@ async fn serve(
 ) -> Response {
     let faces = board_key(params).and_then(|key| shared.tickers.watch(&app.hall, &key, fold));
     let Some(faces) = faces else {
-        return not_found("no such board in this hall");
+        return no_such_board();
     };
     let path = match params.get("rest") {
         Some(rest) => format!("/clock/{rest}"),
@@ -333,13 +334,11 @@ async fn public_clock(
 /// `/console/board/{t}/{b}/clock[/...]`: the live clock, for arbiters.
 async fn console_clock(
     State(app): State<App>,
+    _: Arbiter,
     Extension(shared): Extension<ClockShared>,
     Path(params): Path<HashMap<String, String>>,
     req: Request,
 ) -> Response {
-    if arbiter(&app, req.headers()).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
     serve(&app, &shared, &params, Fold::Live, req).await
 }
 
@@ -348,16 +347,13 @@ async fn console_clock(
 /// the board's key.
 async fn clock_link(
     State(app): State<App>,
+    _: Arbiter,
     Extension(shared): Extension<ClockShared>,
     Path((t, b)): Path<(String, String)>,
-    req: Request,
 ) -> Response {
-    if arbiter(&app, req.headers()).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
     let Some(key) = BoardKey::new(&t, &b).filter(|k| lock(&app.hall).board_view(k).is_some())
     else {
-        return not_found("no such board in this hall");
+        return no_such_board();
     };
     let page = format!("/board/{}/{}/clock", key.tournament, key.board);
     if !lock(&app.hall).is_delayed() {
@@ -378,13 +374,11 @@ async fn clock_link(
 /// board (live in a closed room, else as the public sees it).
 async fn commentary_clock(
     State(app): State<App>,
+    _: Commentator,
     Extension(shared): Extension<ClockShared>,
     Path(params): Path<HashMap<String, String>>,
     req: Request,
 ) -> Response {
-    if commentator(&app, req.headers()).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
     let fold = if app.commentary_live {
         Fold::Live
     } else {

@@ -16,7 +16,6 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use axum::extract::{Path, Request, State};
-use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -27,9 +26,8 @@ use tengen_net::live_view::PageOptions;
 use crate::boards::hall_state::lock;
 use crate::config::DelayPolicy;
 use crate::public::OVERVIEW;
-use crate::routes::{
-    board_key, commentator, login_page, not_found, one_board, page_redirect, unauthorized, App,
-};
+use crate::routes::console_gate::Commentator;
+use crate::routes::{board_key, no_such_board, one_board, page_redirect, App};
 
 /// The commentary routes.
 pub(crate) fn routes() -> Router<App> {
@@ -147,10 +145,7 @@ fn delay_words(d: &DelayPolicy, lang: Lang) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" / "))
 }
 
-async fn overview(State(app): State<App>, headers: HeaderMap) -> Response {
-    if commentator(&app, &headers).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
+async fn overview(State(app): State<App>, _: Commentator) -> Response {
     let lang = super::lang::current();
     let heading = serde_json::to_string(&Seen::of(&app).heading(lang))
         .unwrap_or_default()
@@ -172,21 +167,11 @@ async fn overview(State(app): State<App>, headers: HeaderMap) -> Response {
     .into_response()
 }
 
-async fn boards(State(app): State<App>, headers: HeaderMap) -> Response {
-    if commentator(&app, &headers).is_none() {
-        return unauthorized();
-    }
+async fn boards(State(app): State<App>, _: Commentator) -> Response {
     Json(lock(&app.hall).commentary_boards_json(Instant::now())).into_response()
 }
 
-async fn board_redirect(
-    State(app): State<App>,
-    headers: HeaderMap,
-    Path((t, b)): Path<(String, String)>,
-) -> Response {
-    if commentator(&app, &headers).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
+async fn board_redirect(_: Commentator, Path((t, b)): Path<(String, String)>) -> Response {
     page_redirect("/commentary", &t, &b)
 }
 
@@ -194,18 +179,16 @@ async fn board_redirect(
 /// titled as what it is, with the engine analysis of the public positions.
 async fn board_view(
     State(app): State<App>,
+    _: Commentator,
     Path(params): Path<HashMap<String, String>>,
     req: Request,
 ) -> Response {
-    if commentator(&app, req.headers()).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
     let key = board_key(&params);
     let feed = key
         .as_ref()
         .and_then(|k| lock(&app.hall).commentary_feed(k));
     let (Some(feed), Some(key)) = (feed, key) else {
-        return not_found("no such board in this hall");
+        return no_such_board();
     };
     let seen = Seen::of(&app);
     let lang = super::lang::current();

@@ -15,10 +15,9 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
+use axum::routing::{get, MethodRouter};
 use serde::Deserialize;
 
 use tengen_protocol::command::MAX_FRAMES_WINDOW_MS;
@@ -28,7 +27,8 @@ use tengen_protocol::Timestamp;
 
 use crate::boards::frames_ask::{ask_bytes, AskError};
 use crate::boards::hall_state::lock;
-use crate::routes::{arbiter, unauthorized, App};
+use crate::routes::console_gate::Arbiter;
+use crate::routes::{no_such_board, App};
 
 /// How far either side of `around` the window reaches (ms).
 pub(crate) const AROUND_MS: u64 = 10_000;
@@ -45,12 +45,12 @@ pub(crate) struct FramesQuery {
     at_move: Option<u32>,
 }
 
-/// The route.
-pub(crate) fn routes() -> Router<App> {
-    Router::new().route(
+/// The route, of the console's API (see [`super::console_api`]).
+pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![(
         "/api/console/board/{tournament}/{board}/frames",
         get(frames),
-    )
+    )]
 }
 
 fn line(status: StatusCode, text: String) -> Response {
@@ -64,15 +64,12 @@ fn line(status: StatusCode, text: String) -> Response {
 
 async fn frames(
     State(app): State<App>,
+    Arbiter(by): Arbiter,
     Path((tournament, board)): Path<(String, String)>,
-    headers: HeaderMap,
     query: Result<Query<FramesQuery>, QueryRejection>,
 ) -> Response {
-    let Some(by) = arbiter(&app, &headers) else {
-        return unauthorized();
-    };
     let Some(key) = BoardKey::new(&tournament, &board) else {
-        return line(StatusCode::NOT_FOUND, "no such board".into());
+        return no_such_board();
     };
     let Ok(Query(query)) = query else {
         return bad_window();

@@ -15,9 +15,8 @@
 use std::time::Instant;
 
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, MethodRouter};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use tengen_l10n::{html_escape, text, Lang, Render};
@@ -29,14 +28,20 @@ use tengen_rules::Color;
 
 use crate::boards::archive;
 use crate::boards::hall_state::lock;
-use crate::routes::{arbiter, login_page, not_found, unauthorized, App};
+use crate::routes::console_gate::Arbiter;
+use crate::routes::{no_such_board, not_found, App};
 
-/// The incident log's routes.
+/// The incident log's pages.
 pub(crate) fn routes() -> Router<App> {
     Router::new()
-        .route("/api/console/incidents/{tournament}/{board}", get(log_json))
         .route("/console/incidents/round/{round}", get(round_page))
         .route("/console/incidents/{tournament}/{board}", get(log_page))
+}
+
+/// The incident log's route of the console's API (see
+/// [`super::console_api`]).
+pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![("/api/console/incidents/{tournament}/{board}", get(log_json))]
 }
 
 /// One game's log: who played, and the lines.
@@ -349,15 +354,12 @@ struct GameQuery {
 
 async fn log_json(
     State(app): State<App>,
-    headers: HeaderMap,
+    _: Arbiter,
     Path((t, b)): Path<(String, String)>,
     Query(q): Query<GameQuery>,
 ) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return unauthorized();
-    }
     let Some(key) = BoardKey::new(&t, &b) else {
-        return not_found("no such board");
+        return no_such_board();
     };
     let lang = super::lang::current();
     let Some(log) = game_log(&app, &key, q.game.as_deref(), lang) else {
@@ -388,15 +390,12 @@ async fn log_json(
 
 async fn log_page(
     State(app): State<App>,
-    headers: HeaderMap,
+    _: Arbiter,
     Path((t, b)): Path<(String, String)>,
     Query(q): Query<GameQuery>,
 ) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
     let Some(key) = BoardKey::new(&t, &b) else {
-        return not_found("no such board");
+        return no_such_board();
     };
     let lang = super::lang::current();
     let Some(log) = game_log(&app, &key, q.game.as_deref(), lang) else {
@@ -411,14 +410,7 @@ async fn log_page(
     .into_response()
 }
 
-async fn round_page(
-    State(app): State<App>,
-    headers: HeaderMap,
-    Path(round): Path<String>,
-) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
+async fn round_page(State(app): State<App>, _: Arbiter, Path(round): Path<String>) -> Response {
     let lang = super::lang::current();
     let logs = round_logs(&app, &round, lang);
     let title = text(lang, "incident-round-title", &[("round", &round)]);

@@ -2,13 +2,15 @@
 //! one-board view of [`tengen_net::live_view::router`] per board); `/round/{round}.zip`,
 //! `/rounds` and `/api/rounds` are in [`crate::routes::rounds`], the round feed
 //! (`/feed/...`) in [`crate::routes::round_feed`], all served from [`crate::public`]. Arbiters
-//! only, behind a login cookie: `/console`, `/api/console/*`. Public pages neither link to
-//! nor reveal anything of the console.
+//! only, behind a login cookie: `/console`, `/api/console/*`, each handler through the one
+//! gate of [`console_gate`]. Public pages neither link to nor reveal anything of the
+//! console.
 
 pub(crate) mod all_boards;
 pub(crate) mod broker;
 pub(crate) mod clock;
 pub(crate) mod commentary;
+pub(crate) mod console_gate;
 pub(crate) mod frames_view;
 pub(crate) mod incidents;
 pub(crate) mod lang;
@@ -27,7 +29,7 @@ use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::{Form, Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -40,7 +42,7 @@ use tengen_protocol::topics::BoardKey;
 use crate::boards::archive::SharedArchive;
 use crate::boards::hall_state::{lock, Shared};
 use crate::boards::mqtt_client::MqttLink;
-use crate::config::{Arbiter, Role};
+use crate::config::{self, Role};
 use crate::console::auth::{self, Sessions, COOKIE};
 use crate::console::login_limit::LoginLimiter;
 use crate::listener::ClientAddr;
@@ -49,6 +51,7 @@ use crate::public::round_feed::SharedFeed;
 use crate::public::zip_cache::ZipCache;
 use crate::public::{Sources, OVERVIEW};
 use crate::tournament::link::TournamentLink;
+use console_gate::Arbiter;
 
 /// The arbiters' console page.
 const CONSOLE: &str = include_str!("../console/console.html");
@@ -66,7 +69,7 @@ pub(crate) struct App {
     /// The MQTT client that publishes commands.
     pub(crate) mqtt: Arc<MqttLink>,
     /// Who may log in.
-    pub(crate) arbiters: Arc<Vec<Arbiter>>,
+    pub(crate) arbiters: Arc<Vec<config::Arbiter>>,
     /// Open console sessions.
     pub(crate) sessions: Arc<Mutex<Sessions>>,
     /// How long a session lasts (the cookie's Max-Age).
@@ -119,12 +122,44 @@ pub(crate) fn router() -> Router<App> {
             get(live_view),
         )
         .route("/console/overview", get(console_overview))
-        .route("/api/console/boards", get(console_boards))
-        .route("/api/console/alerts", get(console_alerts))
-        .route("/api/console/alert/take", post(take_alert))
-        .route("/api/console/hardware", get(console_hardware))
-        .route("/api/console/commands", get(console_commands))
-        .route("/api/console/command", post(console_command))
+}
+
+/// The console's API routes of this file (see [`console_api`]).
+fn this_files_console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![
+        ("/api/console/boards", get(console_boards)),
+        ("/api/console/alerts", get(console_alerts)),
+        ("/api/console/alert/take", post(take_alert)),
+        ("/api/console/hardware", get(console_hardware)),
+        ("/api/console/commands", get(console_commands)),
+        ("/api/console/command", post(console_command)),
+    ]
+}
+
+/// Every `/api/console/...` route with its handlers, from each file that has some: the one
+/// list [`console_api_router`] is built from and the gate's test walks.
+pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    [
+        this_files_console_api(),
+        all_boards::console_api(),
+        broker::console_api(),
+        frames_view::console_api(),
+        incidents::console_api(),
+        round_api::console_api(),
+        venues_view::console_api(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The console's API: every route of [`console_api`].
+pub(crate) fn console_api_router() -> Router<App> {
+    console_api()
+        .into_iter()
+        .fold(Router::new(), |router, (path, route)| {
+            router.route(path, route)
+        })
 }
 
 async fn overview() -> Html<String> {
@@ -147,8 +182,17 @@ async fn boards(State(app): State<App>) -> Response {
         .into_response()
 }
 
+/// What the hall answers for a board it has not heard of.
+pub(crate) const NO_SUCH_BOARD: &str = "no such board in this hall";
+
+/// `404` with `what`, one line: the hall's one answer for what it does not have.
 pub(crate) fn not_found(what: &str) -> Response {
     (StatusCode::NOT_FOUND, format!("{what}\n")).into_response()
+}
+
+/// `404`: [`NO_SUCH_BOARD`].
+pub(crate) fn no_such_board() -> Response {
+    not_found(NO_SUCH_BOARD)
 }
 
 async fn board_redirect(Path((t, b)): Path<(String, String)>) -> Response {
@@ -164,19 +208,12 @@ async fn board_view(
 ) -> Response {
     let key = board_key(&params);
     let Some(feed) = key.and_then(|k| lock(&app.hall).public_feed(&k)) else {
-        return not_found("no such board in this hall");
+        return no_such_board();
     };
     one_board(feed, PageOptions::default(), &params, req).await
 }
 
-async fn live_redirect(
-    State(app): State<App>,
-    headers: HeaderMap,
-    Path((t, b)): Path<(String, String)>,
-) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
+async fn live_redirect(_: Arbiter, Path((t, b)): Path<(String, String)>) -> Response {
     page_redirect("/console", &t, &b)
 }
 
@@ -184,15 +221,13 @@ async fn live_redirect(
 /// delay), behind the console login.
 async fn live_view(
     State(app): State<App>,
+    _: Arbiter,
     Path(params): Path<HashMap<String, String>>,
     req: Request,
 ) -> Response {
-    if arbiter(&app, req.headers()).is_none() {
-        return login_page(StatusCode::UNAUTHORIZED, "");
-    }
     let key = board_key(&params);
     let Some(feed) = key.and_then(|k| lock(&app.hall).feed(&k)) else {
-        return not_found("no such board in this hall");
+        return no_such_board();
     };
     let lang = lang::current();
     let options = PageOptions {
@@ -218,7 +253,7 @@ pub(crate) fn page_redirect(pages: &str, t: &str, b: &str) -> Response {
     match BoardKey::new(t, b) {
         Some(k) => Redirect::permanent(&format!("{pages}/board/{}/{}/", k.tournament, k.board))
             .into_response(),
-        None => not_found("no such board"),
+        None => no_such_board(),
     }
 }
 
@@ -269,29 +304,6 @@ pub(crate) async fn serve_at(router: Router, path: &str, req: Request) -> Respon
     }
 }
 
-/// Who is logged in on this request, with what they may do, if anyone.
-fn logged_in(app: &App, headers: &HeaderMap) -> Option<(String, Role)> {
-    let cookies = headers.get(header::COOKIE)?.to_str().ok()?;
-    let id = auth::cookie_value(cookies, COOKIE)?;
-    let name = app
-        .sessions
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .arbiter(id, Instant::now())?;
-    let role = app.arbiters.iter().find(|a| a.name == name)?.role;
-    Some((name, role))
-}
-
-/// The arbiter logged in on this request, if any (a commentator is not one).
-pub(crate) fn arbiter(app: &App, headers: &HeaderMap) -> Option<String> {
-    logged_in(app, headers).and_then(|(name, role)| (role == Role::Arbiter).then_some(name))
-}
-
-/// Whoever may read the commentary pages on this request: a commentator, or an arbiter.
-pub(crate) fn commentator(app: &App, headers: &HeaderMap) -> Option<String> {
-    logged_in(app, headers).map(|(name, _)| name)
-}
-
 /// The login form in the request's language, with `error` (a message id of the login's,
 /// `""` for none) above it.
 pub(crate) fn login_page(status: StatusCode, error: &str) -> Response {
@@ -315,7 +327,7 @@ fn page_in_its_language(template: &str) -> String {
 }
 
 async fn console(State(app): State<App>, headers: HeaderMap) -> Response {
-    match logged_in(&app, &headers) {
+    match console_gate::logged_in(&app, &headers) {
         Some((_, Role::Arbiter)) => Html(page_in_its_language(CONSOLE)).into_response(),
         // A commentator has no console: the boards are on the commentary pages.
         Some((_, Role::Commentator)) => Redirect::to("/commentary").into_response(),
@@ -513,32 +525,15 @@ fn origin_problem(headers: &HeaderMap) -> Option<&'static str> {
     }
 }
 
-pub(crate) fn unauthorized() -> Response {
-    (
-        StatusCode::UNAUTHORIZED,
-        Json(json!({"error": "log in to the console first"})),
-    )
-        .into_response()
-}
-
-async fn console_alerts(State(app): State<App>, headers: HeaderMap) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return unauthorized();
-    }
+async fn console_alerts(State(app): State<App>, _: Arbiter) -> Response {
     Json(lock(&app.hall).alerts_json()).into_response()
 }
 
-async fn console_hardware(State(app): State<App>, headers: HeaderMap) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return unauthorized();
-    }
+async fn console_hardware(State(app): State<App>, _: Arbiter) -> Response {
     Json(lock(&app.hall).hardware_json()).into_response()
 }
 
-async fn console_commands(State(app): State<App>, headers: HeaderMap) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return unauthorized();
-    }
+async fn console_commands(State(app): State<App>, _: Arbiter) -> Response {
     Json(lock(&app.hall).commands_json(Instant::now())).into_response()
 }
 
@@ -546,12 +541,9 @@ async fn console_commands(State(app): State<App>, headers: HeaderMap) -> Respons
 /// command goes to that board's `cmd` topic with `id` and `by` (the arbiter) added.
 async fn console_command(
     State(app): State<App>,
-    headers: HeaderMap,
+    Arbiter(by): Arbiter,
     Json(body): Json<Map<String, Value>>,
 ) -> Response {
-    let Some(by) = arbiter(&app, &headers) else {
-        return unauthorized();
-    };
     let prepared = lock(&app.hall).console_command(&by, body, Instant::now());
     let (key, id, out) = match prepared {
         Ok(x) => x,
@@ -586,23 +578,16 @@ async fn console_command(
 /// The arbiters' overview: the overview page on the live boards (`/api/console/boards`),
 /// behind the login, so that arbiters follow every board live while the public overview
 /// lags behind the broadcast delay.
-async fn console_overview(State(app): State<App>, headers: HeaderMap) -> Response {
-    match arbiter(&app, &headers) {
-        Some(_) => Html(page_in_its_language(OVERVIEW).replacen(
-            "const BOARDS = \"/api/boards\";",
-            "const BOARDS = \"/api/console/boards\";",
-            1,
-        ))
-        .into_response(),
-        None => login_page(StatusCode::UNAUTHORIZED, ""),
-    }
+async fn console_overview(_: Arbiter) -> Html<String> {
+    Html(page_in_its_language(OVERVIEW).replacen(
+        "const BOARDS = \"/api/boards\";",
+        "const BOARDS = \"/api/console/boards\";",
+        1,
+    ))
 }
 
 /// Every board, live, for the arbiters' overview.
-async fn console_boards(State(app): State<App>, headers: HeaderMap) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return unauthorized();
-    }
+async fn console_boards(State(app): State<App>, _: Arbiter) -> Response {
     Json(lock(&app.hall).live_boards_json(Instant::now())).into_response()
 }
 
@@ -621,14 +606,11 @@ pub(crate) struct AlertRef {
 /// arbiter logged in goes to that alert; every console shows the name on its card.
 async fn take_alert(
     State(app): State<App>,
-    headers: HeaderMap,
+    Arbiter(by): Arbiter,
     Json(body): Json<AlertRef>,
 ) -> Response {
-    let Some(by) = arbiter(&app, &headers) else {
-        return unauthorized();
-    };
     let Some(key) = BoardKey::new(&body.tournament, &body.board) else {
-        return not_found("no such board");
+        return no_such_board();
     };
     match lock(&app.hall).take_alert(&key, &body.alert, &by) {
         Ok(()) => {

@@ -26,7 +26,8 @@ use crate::limits::refusal_log::RefusalLog;
 use crate::limits::Limits;
 use crate::listener::held_body::HeldBody;
 use crate::listener::ClientAddr;
-use crate::routes::{commentator, App};
+use crate::routes::console_gate::commentator;
+use crate::routes::App;
 
 /// Seconds a refused viewer is asked to wait.
 const RETRY_AFTER_S: u64 = 30;

@@ -25,30 +25,33 @@
 //! `round_to_open`, the round the console opens on (the round in play, else the first
 //! whose games lack a result).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::routing::{get, post, MethodRouter};
+use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tengen_tournament::GameResult;
 
 use crate::boards::hall_state::lock;
 use crate::boards::hall_state::HallState;
-use crate::routes::{arbiter, unauthorized, App};
+use crate::routes::console_gate::Arbiter;
+use crate::routes::App;
 use crate::tournament::link::{LinkError, Plan, StartOptions, TournamentLink, Why};
 
-/// The Round view's routes.
-pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/console/round/{round}", get(round_view))
-        .route("/api/console/round/{round}/start", post(start))
-        .route("/api/console/round/{round}/begin", post(begin))
-        .route("/api/console/round/{round}/confirm", post(confirm))
+/// The Round view's routes, all of the console's API (see
+/// [`super::console_api`]).
+pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![
+        ("/api/console/round/{round}", get(round_view)),
+        ("/api/console/round/{round}/start", post(start)),
+        ("/api/console/round/{round}/begin", post(begin)),
+        ("/api/console/round/{round}/confirm", post(confirm)),
+    ]
 }
 
 /// The body of start and begin.
@@ -99,45 +102,21 @@ fn link_error(status: StatusCode, e: &LinkError) -> Response {
     (status, Json(body)).into_response()
 }
 
-/// Why a Round request is refused before it is looked at.
-enum Refused {
-    /// Not logged in.
-    Login,
-    /// No `[tournament]` in the hall's config.
-    NoTournament,
-}
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        match self {
-            Refused::Login => unauthorized(),
-            Refused::NoTournament => error(
-                StatusCode::NOT_FOUND,
-                "this hall has no [tournament] in its config",
-            ),
-        }
-    }
-}
-
-/// The arbiter and the tournament link, or why not.
-fn guard(app: &App, headers: &HeaderMap) -> Result<(String, Arc<Mutex<TournamentLink>>), Refused> {
-    let by = arbiter(app, headers).ok_or(Refused::Login)?;
-    let link = app.tournament.clone().ok_or(Refused::NoTournament)?;
-    Ok((by, link))
+/// The answer of a hall without `[tournament]`.
+fn no_tournament() -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        "this hall has no [tournament] in its config",
+    )
 }
 
 fn link_lock(link: &Mutex<TournamentLink>) -> std::sync::MutexGuard<'_, TournamentLink> {
     link.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-async fn round_view(
-    State(app): State<App>,
-    headers: HeaderMap,
-    Path(round): Path<u32>,
-) -> Response {
-    let (_, link) = match guard(&app, &headers) {
-        Ok(x) => x,
-        Err(r) => return r.into_response(),
+async fn round_view(State(app): State<App>, _: Arbiter, Path(round): Path<u32>) -> Response {
+    let Some(link) = app.tournament.clone() else {
+        return no_tournament();
     };
     // The confirmations held against the boards as they stand now (a correction is
     // written, logged and noted in the history, whichever of this and the watch sees it).
@@ -155,11 +134,11 @@ async fn round_view(
 
 async fn start(
     State(app): State<App>,
-    headers: HeaderMap,
+    Arbiter(by): Arbiter,
     Path(round): Path<u32>,
     Json(body): Json<Tables>,
 ) -> Response {
-    act(&app, &headers, "start round", |link, hall| {
+    act(&app, &by, "start round", |link, hall| {
         let start = StartOptions {
             force: body.force,
             despite_results: body.despite_results,
@@ -172,11 +151,11 @@ async fn start(
 
 async fn begin(
     State(app): State<App>,
-    headers: HeaderMap,
+    Arbiter(by): Arbiter,
     Path(round): Path<u32>,
     Json(body): Json<Tables>,
 ) -> Response {
-    act(&app, &headers, "begin play", |link, hall| {
+    act(&app, &by, "begin play", |link, hall| {
         link.begin_play(hall, round, body.tables.as_deref())
     })
     .await
@@ -185,20 +164,19 @@ async fn begin(
 /// Plans with the tournament link and the hall as they stand, then sends the plan.
 async fn act(
     app: &App,
-    headers: &HeaderMap,
+    by: &str,
     what: &str,
     plan: impl FnOnce(&TournamentLink, &HallState) -> Result<Plan, LinkError>,
 ) -> Response {
-    let (by, link) = match guard(app, headers) {
-        Ok(x) => x,
-        Err(r) => return r.into_response(),
+    let Some(link) = app.tournament.clone() else {
+        return no_tournament();
     };
     let planned = {
         let link = link_lock(&link);
         let hall = lock(&app.hall);
         plan(&link, &hall)
     };
-    send(app, &by, planned, what).await
+    send(app, by, planned, what).await
 }
 
 /// Sends each planned command as the arbiter's, signed like every console command.
@@ -260,13 +238,12 @@ async fn send(app: &App, by: &str, planned: Result<Plan, LinkError>, what: &str)
 
 async fn confirm(
     State(app): State<App>,
-    headers: HeaderMap,
+    Arbiter(by): Arbiter,
     Path(round): Path<u32>,
     Json(body): Json<Confirm>,
 ) -> Response {
-    let (by, link) = match guard(&app, &headers) {
-        Ok(x) => x,
-        Err(r) => return r.into_response(),
+    let Some(link) = app.tournament.clone() else {
+        return no_tournament();
     };
     let mut given = Vec::new();
     for g in &body.results {

@@ -28,7 +28,7 @@ async fn round_zip(
     };
     // The black boxes are for arbiters: the zip an arbiter downloads carries them. The
     // public's is built at most once a second (issue 34).
-    let frames = super::arbiter(&app, &headers).is_some();
+    let frames = super::console_gate::arbiter(&app, &headers).is_some();
     let zipped = if frames {
         let incidents = |g: &RoundGame| -> Vec<(String, Vec<u8>)> {
             super::incidents::zip_entry(&app, &g.key, &g.game)

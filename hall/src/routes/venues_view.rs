@@ -7,44 +7,42 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, MethodRouter};
 use axum::{Json, Router};
 use tengen_l10n::Render;
 
 use crate::boards::hall_state::lock;
-use crate::routes::{arbiter, unauthorized, App};
+use crate::routes::console_gate::Arbiter;
+use crate::routes::App;
 use crate::venues::inbox::lock_hub;
 
 /// The page: the venues' links, refreshed every 2 s.
 pub(crate) const PAGE: &str = include_str!("venues.html");
 
-/// The routes; `lib.rs` joins them to the others.
+/// The page's route; `lib.rs` joins it to the others.
 pub(crate) fn routes() -> Router<App> {
-    Router::new()
-        .route("/console/venues", get(page))
-        .route("/api/console/venues", get(venues))
+    Router::new().route("/console/venues", get(page))
 }
 
-async fn page(State(app): State<App>, headers: HeaderMap) -> Response {
+/// The console's API route of this file (see [`super::console_api`]).
+pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
+    vec![("/api/console/venues", get(venues))]
+}
+
+async fn page(State(app): State<App>, _: Arbiter) -> Response {
     if app.venues.is_none() {
         return StatusCode::NOT_FOUND.into_response();
-    }
-    if arbiter(&app, &headers).is_none() {
-        return Redirect::to("/console").into_response();
     }
     Html(Render::served(crate::routes::lang::current()).page(PAGE)).into_response()
 }
 
 async fn venues(
     State(app): State<App>,
-    headers: HeaderMap,
+    _: Arbiter,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    if arbiter(&app, &headers).is_none() {
-        return unauthorized();
-    }
     let Some(hub) = &app.venues else {
         return StatusCode::NOT_FOUND.into_response();
     };
