@@ -14,6 +14,7 @@
 //! The JSON of every type here is byte for byte what the wire contract fixes (field names, field
 //! order, points as GTP strings, colours `"B"`/`"W"`, times as UTC with milliseconds).
 
+pub mod board_status;
 pub mod command;
 pub mod describe;
 pub mod event;
@@ -26,6 +27,7 @@ pub mod time;
 pub mod topics;
 pub mod view;
 
+pub use board_status::BoardStatus;
 pub use command::{Answer, Command, CommandEnvelope, CommandError};
 pub use event::{AlertCode, Envelope, Event, PerColor};
 pub use time::Timestamp;

@@ -29,6 +29,7 @@ use tokio::time::Instant;
 use tengen_net::backoff::Backoff;
 use tengen_net::link::{explain, LinkReport, LinkStatus, Target};
 use tengen_net::tls::{self, TlsError};
+use tengen_protocol::event::BoardState;
 use tengen_protocol::Topics;
 
 use super::commands::{CommandRequest, Unanswered};
@@ -161,7 +162,7 @@ fn mqtt_options(settings: &MqttSettings, setup: &Setup) -> Result<MqttOptions, P
         .set_inflight(u16::try_from(settings.window * 2 + 32).unwrap_or(u16::MAX))
         .set_last_will(LastWill::new(
             setup.topics.status(),
-            status_payload(setup, "offline", None),
+            status_payload(setup, BoardState::Offline, None),
             QoS::AtLeastOnce,
             true,
         ));

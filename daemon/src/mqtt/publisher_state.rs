@@ -45,12 +45,12 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use serde_json::json;
 use tengen_protocol::command::{
     decode_checked, reply_payload, Answer, Checked, CommandError, RepublishRefused,
 };
+use tengen_protocol::event::BoardState;
 use tengen_protocol::signing::{Scope, SenderPolicy};
-use tengen_protocol::{Command, CommandEnvelope, Timestamp, Topics};
+use tengen_protocol::{BoardStatus, Command, CommandEnvelope, Timestamp, Topics};
 use thiserror::Error;
 
 use super::commands::{self, RecentCommands, Seen, Unanswered};
@@ -358,7 +358,7 @@ impl PublisherState {
         let mut link = Link::default();
         self.outputs
             .push_back(Output::Subscribe(self.setup.topics.cmd()));
-        let online = status_payload(&self.setup, "online", Some(wall));
+        let online = status_payload(&self.setup, BoardState::Online, Some(wall));
         link.hand(
             &mut self.outputs,
             self.setup.topics.status(),
@@ -692,7 +692,7 @@ impl PublisherState {
         if link.offline_due && link.free(queue) > 0 {
             link.offline_due = false;
             link.beat_due = None;
-            let offline = status_payload(&self.setup, "offline", None);
+            let offline = status_payload(&self.setup, BoardState::Offline, None);
             link.hand(
                 &mut self.outputs,
                 topics.status(),
@@ -707,7 +707,7 @@ impl PublisherState {
                 && link.free(queue) > 0
             {
                 link.beat_due = None;
-                let online = status_payload(&self.setup, "online", Some(at));
+                let online = status_payload(&self.setup, BoardState::Online, Some(at));
                 link.hand(
                     &mut self.outputs,
                     topics.status(),
@@ -828,16 +828,17 @@ impl PublisherState {
     }
 }
 
-/// The `status` payload: `{"state":..,"version":..,"board":..}`, and `"at"` (the board's
-/// UTC time with ms) when given: on `online`, at each connection and heartbeat; not on the
-/// last will, which the broker sends whenever it finds the board gone.
-pub(crate) fn status_payload(setup: &Setup, state: &str, at: Option<Timestamp>) -> Vec<u8> {
-    let board = setup.topics.board();
-    let mut v = json!({"state": state, "version": setup.version, "board": board});
-    if let Some(at) = at {
-        v["at"] = json!(at);
+/// The `status` payload ([`BoardStatus`]): `state`, `version`, `board`, and `at` (the
+/// board's UTC time with ms) when given: on `online`, at each connection and heartbeat; not
+/// on the last will, which the broker sends whenever it finds the board gone.
+pub(crate) fn status_payload(setup: &Setup, state: BoardState, at: Option<Timestamp>) -> Vec<u8> {
+    BoardStatus {
+        at,
+        board: Some(setup.topics.board().to_string()),
+        state,
+        version: Some(setup.version.clone()),
     }
-    v.to_string().into_bytes()
+    .to_payload()
 }
 
 impl Link {

@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tengen_net::live_view::LiveFeed;
+use tengen_protocol::event::BoardState;
 use tengen_protocol::view::{ClocksNow, FaultReport, Phase, StateSnapshot};
 use tengen_protocol::{Envelope, Event, GameView, PerColor, Timestamp};
 use tengen_rules::Color;
@@ -52,7 +53,7 @@ pub(crate) struct BoardView {
     feed: LiveFeed,
     /// The fold of the events the live feed took, in `seq` order, each once.
     live: GameView,
-    status: Option<String>,
+    status: Option<BoardState>,
     state_at: Option<Instant>,
     /// When the hall last heard anything from the board (its heartbeat `status` every 5
     /// seconds, events, state): the fleet watch's sign of life.
@@ -518,8 +519,8 @@ impl BoardView {
     }
 
     /// The board's last `status` (`online`, `offline`, `restoring`), if heard.
-    pub(crate) fn status(&self) -> Option<&str> {
-        self.status.as_deref()
+    pub(crate) fn status(&self) -> Option<&'static str> {
+        self.status.map(BoardState::as_str)
     }
 
     /// The board was heard from (any message of its own) at `now`.
@@ -541,7 +542,7 @@ impl BoardView {
     /// True when the board dropped off (its last will said `offline`) or has said nothing
     /// for `silence` at `now`.
     pub(crate) fn silent(&self, now: Instant, silence: Duration) -> bool {
-        self.status.as_deref() == Some("offline")
+        self.status == Some(BoardState::Offline)
             || self
                 .last_heard
                 .is_some_and(|t| now.saturating_duration_since(t) >= silence)
@@ -729,9 +730,9 @@ impl BoardView {
     }
 
     /// A `.../status` payload's `state` (`online`, `offline`, `restoring`).
-    pub(crate) fn on_status(&mut self, state: &str) {
+    pub(crate) fn on_status(&mut self, state: BoardState) {
         self.version += 1;
-        self.status = Some(state.to_string());
+        self.status = Some(state);
     }
 
     /// A `.../alerts/active` payload: the alerts open now. `order` numbers the message.
@@ -1288,7 +1289,7 @@ impl BoardView {
             tournament,
             board,
             url: format!("{pages}/board/{tournament}/{board}/"),
-            status: self.status.as_deref(),
+            status: self.status.map(BoardState::as_str),
             game,
             round,
             table: s.map(|s| s.table.as_str()),

@@ -169,6 +169,7 @@ impl FleetWatch {
 mod tests {
     use super::*;
     use crate::test_support::{env, game_started, T0};
+    use tengen_protocol::event::BoardState;
     use tengen_protocol::event::{EndReason, GameEnd};
     use tengen_protocol::Event;
 
@@ -179,7 +180,7 @@ mod tests {
     fn playing(now: Instant) -> BoardView {
         let mut b = BoardView::new();
         b.heard(now);
-        b.on_status("online");
+        b.on_status(BoardState::Online);
         b.on_event(env(1, game_started(19, 0, "none")), now, false);
         b
     }
@@ -222,7 +223,7 @@ mod tests {
         boards.insert(key("b1"), playing(t0));
         let mut w = FleetWatch::new(Duration::from_secs(15));
         if let Some(b) = boards.get_mut(&key("b1")) {
-            b.on_status("offline");
+            b.on_status(BoardState::Offline);
         }
         assert_eq!(w.check(&boards, t0, T0, 1, true).raised, vec![key("b1")]);
         assert!(!w.dismiss(&key("b1"), "h9"), "no such alert");
@@ -233,12 +234,12 @@ mod tests {
             "not raised again"
         );
         if let Some(b) = boards.get_mut(&key("b1")) {
-            b.on_status("online");
+            b.on_status(BoardState::Online);
             b.heard(t0);
         }
         assert_eq!(w.check(&boards, t0, T0, 3, true).cleared, vec![key("b1")]);
         if let Some(b) = boards.get_mut(&key("b1")) {
-            b.on_status("offline");
+            b.on_status(BoardState::Offline);
         }
         assert_eq!(w.check(&boards, t0, T0, 4, true).raised, vec![key("b1")]);
         assert_eq!(w.alert(&key("b1")).map(|a| a.0), Some("h2"), "a new one");
@@ -256,7 +257,7 @@ mod tests {
             t0,
             false,
         );
-        b.on_status("offline");
+        b.on_status(BoardState::Offline);
         let mut boards = BTreeMap::new();
         boards.insert(key("b1"), b);
         let mut w = FleetWatch::new(Duration::from_secs(15));

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tengen_protocol::command::{Command, Reply, RepublishRefused};
+use tengen_protocol::event::BoardState;
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
-use tengen_protocol::{Envelope, Timestamp};
+use tengen_protocol::{BoardStatus, Envelope, Timestamp};
 
 use super::{HallState, Outgoing, Wanted};
 use crate::boards::board_view::{Answer, Need};
@@ -124,7 +125,8 @@ impl HallState {
         let can_ask = self.identity.is_some() || self.is_hub();
         // Any word of the board's own is a sign of life; its last will (`offline`, which
         // the broker sends for it) is not.
-        let will = leaf == Leaf::Status && payload_says_offline(payload);
+        let status = (leaf == Leaf::Status).then(|| BoardStatus::parse(payload));
+        let will = matches!(&status, Some(Ok(s)) if s.state == BoardState::Offline);
         if leaf == Leaf::CmdReply {
             if !will {
                 self.board(key).heard(now);
@@ -157,15 +159,15 @@ impl HallState {
                 Need::Nothing
             }
             Leaf::Status => {
-                let v: Value = serde_json::from_slice(payload).unwrap_or(Value::Null);
-                match v.get("state").and_then(Value::as_str) {
-                    Some(s) => {
-                        board.on_status(s);
+                match status {
+                    Some(Ok(s)) => {
+                        board.on_status(s.state);
                         // Whether a board is online is not news of the game: the public
                         // tree gets it at once, retained.
                         return self.public_status(key, payload).into_iter().collect();
                     }
-                    None => tracing::warn!("{topic}: no \"state\" in the status"),
+                    Some(Err(e)) => tracing::warn!("{topic}: {e}"),
+                    None => {}
                 }
                 Need::Nothing
             }
@@ -484,16 +486,4 @@ impl HallState {
         wanted.dedup_by(|a, b| a.key == b.key);
         wanted
     }
-}
-
-/// True when a `status` payload says `offline` (the board's last will).
-fn payload_says_offline(payload: &[u8]) -> bool {
-    serde_json::from_slice::<Value>(payload)
-        .ok()
-        .and_then(|v| {
-            v.get("state")
-                .and_then(Value::as_str)
-                .map(|s| s == "offline")
-        })
-        .unwrap_or(false)
 }
