@@ -71,3 +71,19 @@ pub(crate) fn whole_state(patch: serde_json::Value) -> serde_json::Value {
     }
     state
 }
+
+/// An open `stone_moved` alert `id` of board `b1` at D4, as `alerts/active` carries it.
+pub(crate) fn active_alert_json(id: &str) -> serde_json::Value {
+    serde_json::json!({"seq": 5, "time": "2026-11-29T13:45:00.000Z", "board": "b1",
+        "game": "g1", "type": "alert", "id": id, "code": "stone_moved", "article": "17.5",
+        "color": "B", "points": ["D4"], "expected": {"D4": "B"}, "message": "a stone moved"})
+}
+
+/// [`active_alert_json`], read.
+pub(crate) fn active_alert(id: &str) -> tengen_protocol::active_alerts::ActiveAlert {
+    let payload = serde_json::json!([active_alert_json(id)]).to_string();
+    match tengen_protocol::active_alerts::ActiveAlert::parse_all(payload.as_bytes()) {
+        Ok(mut alerts) if alerts.len() == 1 => alerts.remove(0),
+        other => panic!("an alert: {other:?}"),
+    }
+}

@@ -14,6 +14,7 @@
 //! The JSON of every type here is byte for byte what the wire contract fixes (field names, field
 //! order, points as GTP strings, colours `"B"`/`"W"`, times as UTC with milliseconds).
 
+pub mod active_alerts;
 pub mod board_status;
 pub mod command;
 pub mod describe;

@@ -303,8 +303,11 @@ async fn console_logins_and_commands_survive_a_hall_restart() {
     let status = json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string();
     publish(&board, "tengen/t/b1/status", status, true).await;
     // An open alert (retained, as a board keeps it), which the arbiter takes.
-    let alerts = json!([{"type": "alert", "id": "7", "code": "double_move", "seq": 7,
-        "color": "B", "message": "Black played twice"}])
+    // A whole `alert` with its envelope, as docs/mqtt-http.md says (the hall drops a list
+    // it cannot read).
+    let alerts = json!([{"seq": 7, "time": "2026-11-29T13:45:00.000Z", "board": "b1",
+        "game": "g1", "type": "alert", "id": "7", "code": "double_move", "article": "17.2",
+        "color": "B", "points": [], "expected": {}, "message": "Black played twice"}])
     .to_string();
     publish(&board, "tengen/t/b1/alerts/active", alerts, true).await;
     wait_for("the board in the hall", || async {
@@ -408,8 +411,11 @@ async fn an_alert_taken_just_before_a_stop_is_kept() {
     let board = Subscriber::connect(&mosq.url(), "fake-board", &["tengen/t/b1/cmd"]).await;
     let status = json!({"state": "online", "version": "0.1.0", "board": "b1"}).to_string();
     publish(&board, "tengen/t/b1/status", status, true).await;
-    let alerts = json!([{"type": "alert", "id": "7", "code": "double_move", "seq": 7,
-        "color": "B", "message": "Black played twice"}])
+    // A whole `alert` with its envelope, as docs/mqtt-http.md says (the hall drops a list
+    // it cannot read).
+    let alerts = json!([{"seq": 7, "time": "2026-11-29T13:45:00.000Z", "board": "b1",
+        "game": "g1", "type": "alert", "id": "7", "code": "double_move", "article": "17.2",
+        "color": "B", "points": [], "expected": {}, "message": "Black played twice"}])
     .to_string();
     publish(&board, "tengen/t/b1/alerts/active", alerts, true).await;
     let cookie = http::console_cookie(first.addr, "chief", token).await;

@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tengen_net::live_view::LiveFeed;
+use tengen_protocol::active_alerts::ActiveAlert;
 use tengen_protocol::event::BoardState;
 use tengen_protocol::view::{ClocksNow, FaultReport, Phase, StateSnapshot};
 use tengen_protocol::{Envelope, Event, GameView, PerColor, Timestamp};
@@ -61,7 +62,7 @@ pub(crate) struct BoardView {
     /// The current game's phase (`playing`, `counting`, `over`), from the newest `state`
     /// or the live fold.
     phase: Option<&'static str>,
-    alerts: Vec<Value>,
+    alerts: Vec<ActiveAlert>,
     alert_seen: HashMap<String, u64>,
     round: String,
     game: String,
@@ -566,10 +567,10 @@ impl BoardView {
 
     /// The open alerts (each an `alert` event), with the order in which the hall first saw
     /// each (larger is newer).
-    pub(crate) fn alerts(&self) -> impl Iterator<Item = (&Value, u64)> {
+    pub(crate) fn alerts(&self) -> impl Iterator<Item = (&ActiveAlert, u64)> {
         self.alerts.iter().map(|a| {
-            let id = a.get("id").and_then(Value::as_str).unwrap_or_default();
-            (a, self.alert_seen.get(id).copied().unwrap_or(0))
+            let seen = self.alert_seen.get(&a.alert.id).copied().unwrap_or(0);
+            (a, seen)
         })
     }
 
@@ -736,18 +737,13 @@ impl BoardView {
     }
 
     /// A `.../alerts/active` payload: the alerts open now. `order` numbers the message.
-    pub(crate) fn on_alerts_active(&mut self, alerts: Vec<Value>, order: u64) {
+    pub(crate) fn on_alerts_active(&mut self, alerts: Vec<ActiveAlert>, order: u64) {
         self.version += 1;
         for a in &alerts {
-            if let Some(id) = a.get("id").and_then(Value::as_str) {
-                self.alert_seen.entry(id.to_string()).or_insert(order);
-            }
+            self.alert_seen.entry(a.alert.id.clone()).or_insert(order);
         }
-        self.alert_seen.retain(|id, _| {
-            alerts
-                .iter()
-                .any(|a| a.get("id").and_then(Value::as_str) == Some(id.as_str()))
-        });
+        self.alert_seen
+            .retain(|id, _| alerts.iter().any(|a| a.alert.id == *id));
         self.alerts = alerts;
     }
 
@@ -1320,7 +1316,7 @@ mod tests {
     use tengen_protocol::event::FaultKind;
     use tengen_rules::Color;
 
-    use crate::test_support::{env, game_started, gtp};
+    use crate::test_support::{active_alert, env, game_started, gtp};
 
     fn started(seq: u64) -> Envelope {
         env(seq, game_started(19, 0, "none"))
@@ -1706,12 +1702,9 @@ mod tests {
     #[test]
     fn alerts_keep_the_order_first_seen() {
         let mut b = BoardView::new();
-        b.on_alerts_active(vec![json!({"id": "a1"})], 1);
-        b.on_alerts_active(vec![json!({"id": "a1"}), json!({"id": "a2"})], 2);
-        let seen: Vec<(String, u64)> = b
-            .alerts()
-            .map(|(a, n)| (a["id"].as_str().unwrap().to_string(), n))
-            .collect();
+        b.on_alerts_active(vec![active_alert("a1")], 1);
+        b.on_alerts_active(vec![active_alert("a1"), active_alert("a2")], 2);
+        let seen: Vec<(String, u64)> = b.alerts().map(|(a, n)| (a.alert.id.clone(), n)).collect();
         assert_eq!(seen, vec![("a1".into(), 1), ("a2".into(), 2)]);
         b.on_alerts_active(vec![], 3);
         assert_eq!(b.alerts().count(), 0);

@@ -2,9 +2,12 @@
 //! show, who took which, the hall's own `board_offline` dismissed, and the boards' standing
 //! hardware trouble.
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+use tengen_protocol::event::Expected;
 use tengen_protocol::topics::BoardKey;
-use tengen_protocol::{gtp, Timestamp};
+use tengen_protocol::{AlertCode, Timestamp};
+use tengen_rules::Color;
 
 use super::HallState;
 use crate::boards::board_view::BoardView;
@@ -28,9 +31,9 @@ pub(crate) struct TakenAlert {
 }
 
 impl HallState {
-    /// `/api/console/alerts`: every open alert in the hall, newest first, with its board
-    /// and a picture of what the board should look like (`expected` over the board's
-    /// recorded position). For the console only.
+    /// `/api/console/alerts`: every open alert in the hall, newest first, each an
+    /// [`AlertCard`]: the alert with its board and a picture of what the board should look
+    /// like (`expected` over the board's recorded position). For the console only.
     pub fn alerts_json(&self) -> Value {
         let mut all: Vec<(u64, i64, Value)> = Vec::new();
         let wall = Timestamp::now();
@@ -40,7 +43,6 @@ impl HallState {
                 .alert(k)
                 .map(|(_, _, order)| order)
                 .zip(self.fleet.alert_json(k, wall));
-            let hall_alert = hall_alert.as_ref().map(|(order, a)| (a, *order));
             if hall_alert.is_none() && b.alerts().next().is_none() {
                 // Most boards have no open alert: no copy of their position for them.
                 continue;
@@ -49,39 +51,37 @@ impl HallState {
                 Some(s) => (
                     s.size,
                     s.board.clone(),
-                    [
-                        json!(s.table),
-                        json!(s.black),
-                        json!(s.white),
-                        json!(s.number),
-                    ],
+                    Some((s.table.clone(), s.black.clone(), s.white.clone(), s.number)),
                 ),
-                None => (
-                    19,
-                    String::new(),
-                    [Value::Null, Value::Null, Value::Null, Value::Null],
-                ),
+                None => (19, String::new(), None),
             });
-            for (alert, seen) in b.alerts().chain(hall_alert) {
-                let mut a = alert.clone();
-                let seq = a.get("seq").and_then(Value::as_i64).unwrap_or(-1);
-                if let Some(o) = a.as_object_mut() {
-                    o.insert("tournament".into(), json!(k.tournament));
-                    o.insert("board".into(), json!(k.board));
-                    o.insert("size".into(), json!(size));
-                    // Who plays there and how far the game is, for the alert's card.
-                    for (key, v) in ["table", "black", "white", "number"].iter().zip(&who) {
-                        o.insert((*key).into(), v.clone());
-                    }
-                    o.insert(
-                        "should_look".into(),
-                        json!(expected_position(&position, size, alert.get("expected"))),
-                    );
-                    let id = alert.get("id").and_then(Value::as_str).unwrap_or("");
-                    let taken = self.taken.get(&(k.clone(), id.to_string()));
-                    o.insert("taken_by".into(), json!(taken));
-                }
-                all.push((seen, seq, a));
+            // The board's alerts as it sent them, and the hall's own (`board_offline`).
+            let raised = b
+                .alerts()
+                .map(|(a, seen)| (a.to_value(), Some(&a.alert.expected), a.seq, seen))
+                .chain(hall_alert.map(|(seen, a)| (a, None, None, seen)));
+            for (alert, expected, seq, seen) in raised {
+                let Value::Object(mut fields) = alert else {
+                    continue;
+                };
+                // The card's board is the one the hall heard it on.
+                fields.remove("board");
+                let id = fields.get("id").and_then(Value::as_str).unwrap_or("");
+                let taken_by = self.taken.get(&(k.clone(), id.to_string())).cloned();
+                let card = AlertCard {
+                    fields,
+                    tournament: &k.tournament,
+                    board: &k.board,
+                    size,
+                    table: who.as_ref().map(|w| w.0.as_str()),
+                    black: who.as_ref().map(|w| w.1.as_str()),
+                    white: who.as_ref().map(|w| w.2.as_str()),
+                    number: who.as_ref().map(|w| w.3),
+                    should_look: expected_position(&position, size, expected),
+                    taken_by,
+                };
+                let seq = seq.and_then(|s| i64::try_from(s).ok()).unwrap_or(-1);
+                all.push((seen, seq, serde_json::to_value(card).unwrap_or(Value::Null)));
             }
         }
         all.sort_by_key(|a| std::cmp::Reverse((a.0, a.1)));
@@ -98,10 +98,7 @@ impl HallState {
         alert: &str,
         arbiter: &str,
     ) -> Result<(), NoSuchAlert> {
-        let open = |b: &BoardView, id: &str| {
-            b.alerts()
-                .any(|(a, _)| a.get("id").and_then(Value::as_str) == Some(id))
-        };
+        let open = |b: &BoardView, id: &str| b.alerts().any(|(a, _)| a.alert.id == id);
         let board = self.boards.get(key).ok_or(NoSuchAlert)?;
         if !open(board, alert) && !self.fleet.is_open(key, alert) {
             return Err(NoSuchAlert);
@@ -161,23 +158,20 @@ impl HallState {
         let mut all: Vec<(Timestamp, u64, Value)> = Vec::new();
         for (k, b) in &self.boards {
             for (a, _) in b.alerts() {
-                let code = a.get("code").and_then(Value::as_str).unwrap_or_default();
-                if !matches!(code, "storage_low" | "storage_full") {
+                let code = a.alert.code;
+                if !matches!(code, AlertCode::StorageLow | AlertCode::StorageFull) {
                     continue;
                 }
-                let time = a.get("time").cloned().unwrap_or(Value::Null);
-                let at = time
-                    .as_str()
-                    .and_then(|t| Timestamp::parse(t).ok())
-                    .unwrap_or(Timestamp::from_millis(0));
-                let seq = a.get("seq").and_then(Value::as_u64).unwrap_or(0);
+                let at = a.time.unwrap_or(Timestamp::from_millis(0));
+                let time = json!(a.time);
+                let seq = a.seq.unwrap_or(0);
                 all.push((
                     at,
                     seq,
                     json!({
                         "tournament": k.tournament,
                         "board": k.board,
-                        "kind": code,
+                        "kind": code.as_str(),
                         "points": [],
                         "time": time,
                         "seq": seq,
@@ -205,29 +199,53 @@ impl HallState {
     }
 }
 
+/// One alert's card in the console (`/api/console/alerts`): the alert as the board (or the
+/// hall) raised it, with where it is, who plays there and how far the game is.
+#[derive(Serialize)]
+struct AlertCard<'a> {
+    /// The alert's own fields (`id`, `code`, `article`, `color`, `points`, `expected`,
+    /// `message`, and its envelope's `seq`, `time`, `game`), as raised.
+    #[serde(flatten)]
+    fields: Map<String, Value>,
+    /// The tournament.
+    tournament: &'a str,
+    /// The board.
+    board: &'a str,
+    /// The board's size.
+    size: u8,
+    /// The table, the players and the move number, from the board's `state` (null
+    /// before the hall has one).
+    table: Option<&'a str>,
+    black: Option<&'a str>,
+    white: Option<&'a str>,
+    number: Option<u32>,
+    /// What the board should look like: its position with the alert's `expected` points
+    /// set (`X`, `O`, `.`), empty when the hall has no position.
+    should_look: String,
+    /// The arbiter on the way, if one took it.
+    taken_by: Option<String>,
+}
+
 /// The board's `state.board` string with the alert's `expected` points set (`B`, `W`,
 /// `empty`): what the physical board should show. An empty string when there is no usable
 /// position.
-pub(super) fn expected_position(position: &str, size: u8, expected: Option<&Value>) -> String {
+pub(super) fn expected_position(position: &str, size: u8, expected: Option<&Expected>) -> String {
     let n = size as usize * size as usize;
     if position.len() != n || !position.is_ascii() {
         return String::new();
     }
     let mut cells: Vec<u8> = position.bytes().collect();
-    if let Some(Value::Object(map)) = expected {
-        for (point, what) in map {
-            let Some(p) = gtp::parse(point).ok().filter(|p| p.on_board(size)) else {
-                continue;
-            };
-            let c = match what.as_str() {
-                Some("B") => b'X',
-                Some("W") => b'O',
-                Some("empty") => b'.',
-                _ => continue,
-            };
-            if let Some(cell) = cells.get_mut(p.index(size)) {
-                *cell = c;
-            }
+    for (p, what) in expected.into_iter().flat_map(Expected::iter) {
+        if !p.on_board(size) {
+            continue;
+        }
+        let c = match what {
+            Some(Color::Black) => b'X',
+            Some(Color::White) => b'O',
+            None => b'.',
+        };
+        if let Some(cell) = cells.get_mut(p.index(size)) {
+            *cell = c;
         }
     }
     String::from_utf8(cells).unwrap_or_default()

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use tengen_protocol::active_alerts::ActiveAlert;
 use tengen_protocol::command::{Command, Reply, RepublishRefused};
 use tengen_protocol::event::BoardState;
 use tengen_protocol::topics::{parse_board_topic, BoardKey, Leaf, Topics};
@@ -172,9 +172,9 @@ impl HallState {
                 Need::Nothing
             }
             Leaf::AlertsActive => {
-                match serde_json::from_slice::<Value>(payload) {
-                    Ok(Value::Array(a)) => board.on_alerts_active(a, order),
-                    _ => tracing::warn!("{topic}: not a JSON array"),
+                match ActiveAlert::parse_all(payload) {
+                    Ok(a) => board.on_alerts_active(a, order),
+                    Err(e) => tracing::warn!("{topic}: {e}"),
                 }
                 Need::Nothing
             }

@@ -9,12 +9,13 @@ use tengen_protocol::Timestamp;
 
 use super::alerts::expected_position;
 use super::*;
-use crate::test_support::whole_state;
+use crate::test_support::{active_alert_json, whole_state};
 
 #[test]
 fn expected_points_are_drawn_over_the_position() {
     let pos = ".".repeat(9 * 9);
-    let exp = json!({"A9": "B", "J1": "W", "E5": "empty"});
+    let exp: tengen_protocol::event::Expected =
+        serde_json::from_value(json!({"A9": "B", "J1": "W", "E5": "empty"})).expect("expected");
     let out = expected_position(&pos, 9, Some(&exp));
     assert_eq!(&out[0..1], "X", "A9 is the top-left corner");
     assert_eq!(&out[80..81], "O", "J1 is the bottom-right corner");
@@ -441,7 +442,8 @@ fn the_console_lists_standing_hardware_trouble_newest_first() {
 fn without_a_broadcast_section_the_public_side_is_live_without_alerts() {
     let mut h = HallState::new("tengen", None);
     let now = Instant::now();
-    h.on_message("tengen/t/b1/alerts/active", br#"[{"id":"a1"}]"#, now);
+    let active = json!([active_alert_json("a1")]).to_string();
+    h.on_message("tengen/t/b1/alerts/active", active.as_bytes(), now);
     let out = h.on_message(
         "tengen/t/b1/events",
         &event(1, "2026-11-29T13:00:00.000Z", game_started()),
@@ -462,6 +464,27 @@ fn without_a_broadcast_section_the_public_side_is_live_without_alerts() {
     assert_eq!(h.boards_json(now)[0]["open_alerts"], Value::Null);
     assert_eq!(h.commentary_boards_json(now)[0]["open_alerts"], Value::Null);
     assert_eq!(h.live_boards_json(now)[0]["open_alerts"], 1);
+    // The console's card: the alert as the board sent it, where it is and who plays there.
+    let cards = h.alerts_json();
+    let card = &cards[0];
+    assert_eq!(
+        (&card["id"], &card["code"], &card["seq"], &card["game"]),
+        (&json!("a1"), &json!("stone_moved"), &json!(5), &json!("g1"))
+    );
+    assert_eq!(
+        (&card["tournament"], &card["board"], &card["size"]),
+        (&json!("t"), &json!("b1"), &json!(9))
+    );
+    assert_eq!(
+        (&card["black"], &card["taken_by"]),
+        (&json!("B"), &Value::Null)
+    );
+    assert_eq!(card["expected"], json!({"D4": "B"}));
+    // A list the hall cannot read is dropped whole: the open alerts stay as they were.
+    for bad in [&br#"[{"id":"a2"}]"#[..], b"{}", b"not json"] {
+        h.on_message("tengen/t/b1/alerts/active", bad, now);
+        assert_eq!(h.live_boards_json(now)[0]["open_alerts"], 1);
+    }
 }
 
 /// An `alert` event whose message is `secret`, as JSON.
@@ -814,7 +837,8 @@ fn the_overview_text_is_the_summaries_and_follows_every_change() {
         t0,
     );
     h.on_message("tengen/t/b2/status", br#"{"state":"offline"}"#, t0);
-    h.on_message("tengen/t/b1/alerts/active", br#"[{"id":"1"}]"#, t0);
+    let active = json!([active_alert_json("1")]).to_string();
+    h.on_message("tengen/t/b1/alerts/active", active.as_bytes(), t0);
     same(&mut h, t0 + Duration::from_millis(900));
     let v: Value = serde_json::from_str(&h.boards_json_text(t0)).unwrap();
     assert_eq!(
