@@ -31,8 +31,8 @@ pub(crate) struct TakenAlert {
 }
 
 impl HallState {
-    /// `/api/console/alerts`: every open alert in the hall, newest first, each an
-    /// [`AlertCard`]: the alert with its board and a picture of what the board should look
+    /// `/api/console/alerts`: every open alert in the hall, newest first, each a
+    /// card (`AlertCard`): the alert with its board and a picture of what the board should look
     /// like (`expected` over the board's recorded position). For the console only.
     pub fn alerts_json(&self) -> Value {
         let mut all: Vec<(u64, i64, Value)> = Vec::new();
