@@ -223,6 +223,8 @@ pub async fn start(
         .with_filter(filter);
     if config.hall.venues.is_some() {
         hall = hall.into_hub();
+    } else if config.venue.is_some() {
+        hall = hall.into_venue();
     }
     // A hub: its venues' boards, followed strictly, from where its archive left them.
     let hub = config.hall.venues.as_ref().map(|venues| {

@@ -21,7 +21,10 @@
 //! beyond a missing `seq` (lost by a broker that restarted, or while the hall was away) is
 //! held, and the hall asks for what is missing ([`Need::Gap`]), by `republish` from that
 //! `seq`. A hall that may not ask, or whose board does not answer within
-//! [`HISTORY_WAIT`], follows on past the gap, as before. A hub's boards are *strict*
+//! [`HISTORY_WAIT`], follows on past the gap, as before. A venue's hall is *patient*
+//! ([`BoardView::patient`]): it asks again, waiting longer each time and not while the
+//! answer is still arriving, and gives up only after [`PATIENT_ASKS`] unanswered asks, since
+//! what it gives up its hub skips too. A hub's boards are *strict*
 //! ([`BoardView::strict`]): the hub asks the board's venue instead of the board, asks again
 //! until it answers, and goes past a missing `seq` only on the venue's word that it holds
 //! nothing there ([`BoardView::filled`]), so that the hub holds what the venue holds,
@@ -48,6 +51,13 @@ pub(crate) const HISTORY_WAIT: Duration = Duration::from_secs(5);
 
 /// How often a strict board (a hub's) asks its venue again for what is still missing.
 pub(crate) const ASK_AGAIN_EVERY: Duration = Duration::from_secs(3);
+
+/// The longest a patient board ([`BoardView::patient`]) waits between two asks.
+const PATIENT_WAIT_MAX: Duration = Duration::from_secs(60);
+
+/// How many times a patient board asks in a row without any of what it asked for
+/// arriving before it follows on without it (about 7 minutes of asking).
+const PATIENT_ASKS: u32 = 10;
 
 /// What the hall knows of one board.
 pub(crate) struct BoardView {
@@ -243,6 +253,28 @@ struct History {
     floor: u64,
     /// The hall's side of a hub: ask until answered, skip only on the venue's word.
     strict: bool,
+    /// A venue's hall: ask the board again, waiting longer each time, while what it asked
+    /// for is not arriving; give up only after [`PATIENT_ASKS`] asks with nothing.
+    patient: bool,
+    /// How many asks in a row went without any of the missing events arriving.
+    unanswered: u32,
+    /// When the last of the events waited for arrived (held, or taken by the feed).
+    progress_at: Option<Instant>,
+}
+
+impl History {
+    /// A patient board's wait before asking again: [`HISTORY_WAIT`] after the first ask,
+    /// twice as long after each unanswered one, at most [`PATIENT_WAIT_MAX`]; counted from
+    /// the ask or from the last event that arrived, whichever is later (a history that is
+    /// still flowing in, after a restart with hundreds of boards answering at once, is not
+    /// asked for again).
+    fn patient_due(&self, asked_at: Instant, now: Instant) -> bool {
+        let wait = HISTORY_WAIT
+            .saturating_mul(1 << self.unanswered.min(6))
+            .min(PATIENT_WAIT_MAX);
+        let since = self.progress_at.map_or(asked_at, |p| p.max(asked_at));
+        now.saturating_duration_since(since) >= wait
+    }
 }
 
 /// What the hall reads of any `state` payload, a whole snapshot or not.
@@ -381,6 +413,15 @@ impl BoardView {
     /// only on the venue's word ([`BoardView::filled`]).
     pub(crate) fn strict(mut self) -> BoardView {
         self.history.strict = true;
+        self
+    }
+
+    /// The same board followed patiently, as a venue's hall follows its boards (its hub
+    /// holds what it holds, and skips only what it gives up): a history or a gap that does
+    /// not come is asked for again, waiting longer each time, and given up only after
+    /// [`PATIENT_ASKS`] asks with none of it arriving, never while it is flowing in.
+    pub(crate) fn patient(mut self) -> BoardView {
+        self.history.patient = true;
         self
     }
 
@@ -656,6 +697,8 @@ impl BoardView {
         }
         let h = &mut self.history;
         match h.gap_asked_at {
+            // A patient board asks again on its own schedule ([`BoardView::tick`]).
+            Some(_) if h.patient => Need::Nothing,
             Some(at) if now.saturating_duration_since(at) < ASK_AGAIN_EVERY => Need::Nothing,
             _ => {
                 h.gap_asked_at = Some(now);
@@ -792,6 +835,7 @@ impl BoardView {
         self.alert_seen = old.alert_seen;
         self.followed = followed.or(old.followed);
         self.history.strict = old.history.strict;
+        self.history.patient = old.history.patient;
     }
 
     /// Says once that this board's labels were cut to their bounds.
@@ -828,6 +872,9 @@ impl BoardView {
         }
         if !envelope.game.is_empty() {
             self.game.clone_from(&envelope.game);
+        }
+        if self.waiting() {
+            self.history.progress_at = Some(now);
         }
         if self.history.live {
             return self.follow_in_order(envelope, now, can_ask);
@@ -882,6 +929,7 @@ impl BoardView {
             h.gap_asked_at = None;
             h.again_at = None;
             h.asked_again = 0;
+            h.unanswered = 0;
         }
     }
 
@@ -984,7 +1032,7 @@ impl BoardView {
         let h = &self.history;
         let waiting = !h.live || h.gap_asked_at.is_some();
         match again_in {
-            Some(wait) if waiting && h.asked_again < ASK_AGAIN => {
+            Some(wait) if waiting && (h.asked_again < ASK_AGAIN || h.patient) => {
                 self.history.asked_again += 1;
                 self.history.again_at = Some(now + wait);
             }
@@ -1024,10 +1072,25 @@ impl BoardView {
             }
             return Need::Nothing;
         }
-        if let Some(at) = self.history.asked_at {
-            if now.duration_since(at) >= HISTORY_WAIT {
-                self.go_live(now);
+        let Some(at) = self.history.asked_at else {
+            return Need::Nothing;
+        };
+        if self.history.patient {
+            if !self.history.patient_due(at, now) {
+                return Need::Nothing;
             }
+            if self.history.unanswered + 1 < PATIENT_ASKS {
+                self.history.unanswered += 1;
+                self.history.asked_at = Some(now);
+                return Need::History;
+            }
+            tracing::warn!(
+                "{}: its history never came after {PATIENT_ASKS} asks: following on without it",
+                self.game
+            );
+            self.go_live(now);
+        } else if now.duration_since(at) >= HISTORY_WAIT {
+            self.go_live(now);
         }
         Need::Nothing
     }
@@ -1058,8 +1121,18 @@ impl BoardView {
         let Some(at) = self.history.gap_asked_at else {
             return Need::Nothing;
         };
+        if self.history.patient {
+            if !self.history.patient_due(at, now) {
+                return Need::Nothing;
+            }
+            if self.history.unanswered + 1 < PATIENT_ASKS {
+                self.history.unanswered += 1;
+                self.history.gap_asked_at = Some(now);
+                return Need::Gap(self.next_seq());
+            }
+        }
         let waited = now.saturating_duration_since(at);
-        if waited >= HISTORY_WAIT {
+        if self.history.patient || waited >= HISTORY_WAIT {
             self.history.gap_asked_at = None;
             let through = match self.history.held.keys().next() {
                 Some(first) => first - 1,
@@ -1562,6 +1635,73 @@ mod tests {
         c.on_event(started(1), t, false);
         assert_eq!(c.on_event(pass(4), t, false), Need::Nothing);
         assert_eq!(seqs(&c), vec![1, 4]);
+    }
+
+    /// Issue 37: a venue's hall restarted with 700 boards asked them all to `republish` at
+    /// once, gave up on 501 gaps after 5 s while the answers were still on their way, and
+    /// its hub, which skips only on the venue's word, lost 1,863 events. A patient board
+    /// asks again, waiting longer each time, and never while what it asked for flows in.
+    #[test]
+    fn a_patient_board_asks_again_waiting_longer_and_never_while_the_answer_flows_in() {
+        let t = Instant::now();
+        let s = Duration::from_secs;
+        let mut b = BoardView::new().patient();
+        b.on_event(started(1), t, true);
+        assert_eq!(b.on_event(pass(9), t, true), Need::Gap(2));
+        // Where a plain hall gives up (HISTORY_WAIT), it asks again; then after 10 s, 20 s.
+        assert_eq!(b.tick(t + HISTORY_WAIT), Need::Gap(2));
+        assert_eq!(seqs(&b), vec![1], "nothing given up");
+        assert_eq!(b.tick(t + s(5 + 9)), Need::Nothing);
+        assert_eq!(b.tick(t + s(5 + 10)), Need::Gap(2));
+        // Part of the answer arrives, slowly: each event puts the next ask off.
+        b.on_event(pass(2), t + s(30), true);
+        b.on_event(pass(3), t + s(45), true);
+        assert_eq!(b.tick(t + s(45 + 19)), Need::Nothing, "still flowing in");
+        assert_eq!(seqs(&b), vec![1, 2, 3]);
+        b.on_event(pass(4), t + s(60), true);
+        for seq in 5..=8 {
+            b.on_event(pass(seq), t + s(61), true);
+        }
+        assert_eq!(seqs(&b), (1..=9).collect::<Vec<_>>());
+        assert!(!b.waiting());
+        // A head-only gap (its state further on) is asked on the same schedule.
+        assert_eq!(b.head_seen(12, t + s(70)), Need::Gap(10));
+        assert_eq!(b.head_seen(12, t + s(74)), Need::Nothing);
+        assert_eq!(b.tick(t + s(75)), Need::Gap(10), "the wait starts again at 5 s");
+    }
+
+    #[test]
+    fn a_patient_board_gives_up_only_after_its_asks_went_unanswered() {
+        let t = Instant::now();
+        let mut b = BoardView::new().patient();
+        b.on_event(started(1), t, true);
+        assert_eq!(b.on_event(pass(4), t, true), Need::Gap(2));
+        let mut now = t;
+        let mut asks = 1;
+        while b.waiting() && now < t + Duration::from_secs(3600) {
+            now += Duration::from_secs(1);
+            if b.tick(now) == Need::Gap(2) {
+                asks += 1;
+            }
+        }
+        assert_eq!(asks, PATIENT_ASKS, "asked {asks} times in all");
+        let waited = now - t;
+        assert!(
+            waited > Duration::from_secs(300) && waited < Duration::from_secs(600),
+            "{waited:?}"
+        );
+        assert_eq!(seqs(&b), vec![1, 4]);
+
+        // Its history, asked again in the same way, comes in whole after the third ask.
+        let mut c = BoardView::new().patient();
+        assert_eq!(c.on_event(pass(3), t, true), Need::History);
+        assert_eq!(c.tick(t + HISTORY_WAIT), Need::History);
+        assert_eq!(c.tick(t + HISTORY_WAIT * 3), Need::History);
+        assert!(c.waiting());
+        c.on_event(started(1), t + HISTORY_WAIT * 3, true);
+        c.on_event(pass(2), t + HISTORY_WAIT * 3, true);
+        assert_eq!(seqs(&c), vec![1, 2, 3]);
+        assert!(!c.waiting());
     }
 
     #[test]

@@ -103,6 +103,8 @@ pub struct HallState {
     /// A hub's (`[hall] venues`): what its boards miss, to ask of their venues
     /// ([`HallState::take_wanted`]), rather than of the boards. `None`: not a hub.
     wanted: Option<Vec<Wanted>>,
+    /// A venue's hall: its boards are followed patiently ([`BoardView::patient`]).
+    patient: bool,
 }
 
 /// Events a hub's board misses, to ask of its venue (`hall/src/venues/`).
@@ -136,7 +138,16 @@ impl HallState {
             snapshots: SnapshotWatch::new(prefix),
             frames_waiting: HashMap::new(),
             wanted: None,
+            patient: false,
         }
+    }
+
+    /// The same hall as a venue's (`[venue]`): what its hub holds is what it holds, so it
+    /// asks its boards for a missing history or gap again, waiting longer each time,
+    /// rather than follow on without it after [`crate::boards::board_view::HISTORY_WAIT`].
+    pub(crate) fn into_venue(mut self) -> HallState {
+        self.patient = true;
+        self
     }
 
     /// The same hall as a hub (`[hall] venues`): its boards are followed strictly, and
@@ -240,6 +251,7 @@ impl HallState {
         let archived = self.archived.is_some();
         let live_commentary = self.live_commentary;
         let strict = self.is_hub();
+        let patient = self.patient;
         self.boards.entry(key.clone()).or_insert_with(|| {
             let mut b = if delayed {
                 BoardView::delayed()
@@ -254,6 +266,8 @@ impl HallState {
             }
             if strict {
                 b = b.strict();
+            } else if patient {
+                b = b.patient();
             }
             b
         })
