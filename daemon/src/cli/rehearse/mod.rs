@@ -37,7 +37,7 @@ use tengen_sim::GameOptions;
 
 use super::args::RehearseArgs;
 use super::CliError;
-use crate::config::Config;
+use crate::config::{Config, SimArrival};
 use crate::mqtt::broker::EmbeddedBroker;
 use crate::service::launch::start_with;
 use crate::service::links::{start_links, LinkOptions, Links, ServiceEnds};
@@ -429,6 +429,7 @@ async fn begin(hall: SocketAddr, prepared: &Prepared, round: u32) -> Result<(), 
         "every board to be set up",
     )
     .await?;
+    wait_seated(&console, &view, &prepared.boards).await?;
     let begun = console
         .post(&format!("{view}/begin"), &json!({ "tables": tables }))
         .await
@@ -473,6 +474,46 @@ async fn wait_tables(
         if Instant::now() >= deadline {
             return Err(CliError::work(format!(
                 "--start: waited {} s for {what}: {}",
+                READY_WITHIN.as_secs(),
+                lagging.join(", ")
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Waits until the players due on time have checked in at every board (the Round view's
+/// seats), as players sit down before the round begins: those set to be late or absent are
+/// then away when play begins.
+async fn wait_seated(console: &Console, view: &str, boards: &[BoardPlan]) -> Result<(), CliError> {
+    let deadline = Instant::now() + READY_WITHIN;
+    loop {
+        let round = console
+            .get(view)
+            .await
+            .map_err(|e| CliError::work(format!("--start: {e}")))?;
+        let rows = round["tables"].as_array().cloned().unwrap_or_default();
+        let lagging: Vec<String> = boards
+            .iter()
+            .flat_map(|b| {
+                let row = rows.iter().find(|r| r["table"] == json!(b.table));
+                [("B", b.arrive.0), ("W", b.arrive.1)]
+                    .into_iter()
+                    .filter(|(_, a)| *a == SimArrival::OnTime)
+                    .filter_map(move |(c, _)| {
+                        let seats = &row?["seats"];
+                        // A game whose players do not check in: nobody to wait for.
+                        (!seats.is_null() && seats[c]["state"] != "seated")
+                            .then(|| format!("table {} {c}", b.table))
+                    })
+            })
+            .collect();
+        if lagging.is_empty() {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(CliError::work(format!(
+                "--start: waited {} s for the players to check in: {}",
                 READY_WITHIN.as_secs(),
                 lagging.join(", ")
             )));

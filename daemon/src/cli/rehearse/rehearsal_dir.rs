@@ -53,6 +53,8 @@ pub(crate) struct BoardPlan {
     pub(crate) game: String,
     /// Its `board.toml`.
     pub(crate) config: PathBuf,
+    /// When its players arrive (Black, White), in a game whose players check in.
+    pub(crate) arrive: (SimArrival, SimArrival),
 }
 
 /// What [`prepare`] made.
@@ -256,6 +258,7 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
             board,
             game: p.game.clone(),
             config,
+            arrive: (black, white),
         });
     }
     let export = plan.broadcast_delay.map(|_| dir.join(EXPORT));
