@@ -508,7 +508,7 @@ impl TournamentLink {
             stopped,
             ending: named.ending.clone().filter(|e| e.game == game),
             seats: if this_game {
-                seats_now(hall, &named.key, game).or_else(|| state.as_ref()?.seats.clone())
+                seats_now(hall, named.key, game).or_else(|| state.as_ref()?.seats.clone())
             } else {
                 None
             },
