@@ -195,7 +195,8 @@ pub async fn start(
         });
     let tournament = match &config.tournament {
         Some(section) => {
-            let link = TournamentLink::load(section)?;
+            let link =
+                TournamentLink::load(section)?.with_late_reminder(config.hall.late_reminder_s());
             tracing::info!(
                 "tournament {}: {} players, rounds {:?}; results to {}",
                 link.tournament().name(),

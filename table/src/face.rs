@@ -19,7 +19,7 @@ use std::fmt;
 use tengen_protocol::event::ClockStart;
 use tengen_protocol::view::Phase;
 use tengen_protocol::{GameView, Timestamp};
-use tengen_rules::clock::{Clock, TimeControl};
+use tengen_rules::clock::{Arrivals, Clock, Seat, TimeControl};
 use tengen_rules::{Color, Point};
 
 /// Everything one player's display shows at one instant, quantised to what can be seen
@@ -92,6 +92,37 @@ pub struct Play {
     pub counting: bool,
     /// An alert is open at the board: the players call the arbiter.
     pub alert: Option<AlertFace>,
+    /// In a game whose players check in (Art. 22): what the display says of this player's
+    /// seat, when it says anything (see [`SeatFace`]).
+    pub seat: Option<SeatFace>,
+}
+
+/// How long a late arrival stays in words on the player's display: a minute of the
+/// board's time after the arrival.
+pub const LATE_SHOWN_MS: u64 = 60_000;
+
+/// What the display says of a player's seat in a game whose players check in (Art. 22):
+/// the check-in before play begins, the late arrival after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatFace {
+    /// Play has not begun and the player has not checked in: the display shows the table
+    /// and asks them to press their own clock button once seated.
+    CheckIn {
+        /// The table, as the setup names it (empty: the display shows none).
+        table: String,
+    },
+    /// Checked in before play began: the display says so.
+    CheckedIn,
+    /// Play began without them: their press (or their first stone) says they arrived.
+    Away,
+    /// Arrived late, for [`LATE_SHOWN_MS`]: how late, and all it cost them (what their
+    /// clock ran while they were away and what was taken on arrival), as whole seconds.
+    Late {
+        /// How late (`7:12`).
+        late: TimeShown,
+        /// All their lateness cost them (`14:24` under Art. 22.1: twice the lateness).
+        taken: TimeShown,
+    },
 }
 
 /// What a game waiting to begin waits for (`game.clock_start`).
@@ -235,7 +266,11 @@ impl Face {
                             waiting,
                             counting: phase == Phase::Counting,
                             alert: alert_face(view),
+                            seat: None,
                         };
+                        play.seat = view
+                            .arrivals()
+                            .and_then(|a| seat_face(a, &setup.table, color, waiting, now));
                         match view.clock() {
                             Some(clock) => read_clock(&mut play, clock, color, now),
                             None => {
@@ -318,6 +353,33 @@ fn read_clock(play: &mut Play, clock: &Clock, color: Color, now: Timestamp) {
     });
     play.turn = clock.running() == Some(color);
     play.paused = clock.is_paused();
+}
+
+/// What the display says of `color`'s seat at `now` (see [`SeatFace`]); `waiting`: the
+/// game waits for play to begin.
+fn seat_face(
+    arrivals: &Arrivals,
+    table: &str,
+    color: Color,
+    waiting: Option<Waiting>,
+    now: Timestamp,
+) -> Option<SeatFace> {
+    match arrivals.seat(color) {
+        Seat::Expected => waiting.map(|_| SeatFace::CheckIn {
+            table: table.trim().to_string(),
+        }),
+        Seat::Seated { .. } => waiting.map(|_| SeatFace::CheckedIn),
+        Seat::Absent => Some(SeatFace::Away),
+        Seat::Arrived {
+            at,
+            late_ms,
+            deducted_ms,
+            ran_ms,
+        } => (now.millis() < at.saturating_add(LATE_SHOWN_MS)).then(|| SeatFace::Late {
+            late: TimeShown::Seconds(late_ms / 1000),
+            taken: TimeShown::Seconds(ran_ms.saturating_add(deducted_ms) / 1000),
+        }),
+    }
 }
 
 /// What the game waits for before it begins, if it does.

@@ -26,6 +26,13 @@
 //! "Waiting for / the arbiter" (or "White starts / the clock") in the middle instead of
 //! the time, and the time each player will start with on the bottom line.
 //!
+//! **Check-in and lateness** (Art. 22, a game whose players check in): until the player
+//! checks in, the top bar shows "Table 7" at the right and the middle asks "Press your
+//! clock / when seated"; once they have, a lit SEATED badge replaces the table and the
+//! middle says what play waits for. A player away when play began reads "Seated? Press
+//! clock" on the bottom line; for a minute after a late arrival the top bar says "Late 7:12"
+//! in the name's place and the bottom line "14:24 taken" (all the lateness cost them).
+//!
 //! **Scripts.** Latin-1 is drawn 6x10 pixels a character; Chinese and Japanese characters
 //! (names, and the words of the `zh`, `zh-Hant` and `ja` faces) 12 pixels wide and high
 //! from WenQuanYi and JIS bitmap fonts (the common traditional characters too), or 10
@@ -58,7 +65,7 @@ use embedded_graphics::Drawable;
 use tengen_l10n::{Lang, Margin, Rank};
 use tengen_rules::{Color, Point};
 
-use crate::face::{ClockFace, Face, Name, Over, Play, Screen, Stage, Waiting};
+use crate::face::{ClockFace, Face, Name, Over, Play, Screen, SeatFace, Stage, Waiting};
 use crate::frame::{MonoFrame, WIDTH};
 use crate::glyphs;
 use crate::words::{fill as fill_in, Words};
@@ -146,7 +153,15 @@ fn game(f: &mut MonoFrame, w: &Words, color: Color, play: &Play) {
         } else {
             Tag::Text("")
         };
-        name_bar(f, w, color, &play.name, tag, !running);
+        match &play.seat {
+            // Just arrived late: how late, in the name's place, for a while.
+            Some(SeatFace::Late { late, .. }) => {
+                let mut text = Line::new();
+                let _ = fill_in(&mut text, &w.late, &[("late", late)]);
+                text_bar(f, w, color, text.as_str(), !running);
+            }
+            _ => name_bar(f, w, color, &play.name, tag, !running),
+        }
     }
 
     // The middle: the time (or the move number without a clock).
@@ -190,17 +205,39 @@ fn game(f: &mut MonoFrame, w: &Words, color: Color, play: &Play) {
     } else if let Some(points) = points {
         fix_line(f, w, points);
     } else {
-        bottom_line(f, w, color, play);
+        match &play.seat {
+            Some(SeatFace::Late { taken, .. }) => {
+                let mut text = Line::new();
+                let _ = fill_in(&mut text, &w.late_taken, &[("taken", taken)]);
+                let text = clip_px(w, text.as_str(), W - 2 * MARGIN);
+                small(f, w, text, MARGIN, BOTTOM_TEXT_Y, true);
+            }
+            Some(SeatFace::Away) => {
+                let text = clip_px(w, &w.away, W - 2 * MARGIN);
+                small(f, w, text, MARGIN, BOTTOM_TEXT_Y, true);
+            }
+            _ => bottom_line(f, w, color, play),
+        }
     }
 }
 
 /// A game waiting to begin: the names, what it waits for, the time to start with.
 fn waiting_face(f: &mut MonoFrame, w: &Words, color: Color, play: &Play, waiting: Waiting) {
+    let mut table = Line::new();
     if play.alert.is_some() {
         fill(f, 0, 0, W, BAR_H as i32, true);
         centred(f, w, &w.call_arbiter, BAR_TEXT_Y, false);
     } else {
-        name_bar(f, w, color, &play.name, Tag::Text(""), true);
+        // Checking in: the table at the right, to sit at the right one; checked in: said.
+        let tag = match &play.seat {
+            Some(SeatFace::CheckIn { table: t }) if !t.is_empty() => {
+                let _ = fill_in(&mut table, &w.table, &[("n", &clip(t, usize::MAX))]);
+                Tag::Text(table.as_str())
+            }
+            Some(SeatFace::CheckedIn) => Tag::Badge(&w.checked_in),
+            _ => Tag::Text(""),
+        };
+        name_bar(f, w, color, &play.name, tag, true);
     }
     // Three lines in the middle: 10 pixels apart for Latin text, 12 for CJK words.
     let rows = if w.cjk() {
@@ -216,6 +253,8 @@ fn waiting_face(f: &mut MonoFrame, w: &Words, color: Color, play: &Play, waiting
         centred(f, w, line.as_str(), rows[0], true);
     }
     let (first, second) = match waiting {
+        // Not checked in yet: asked to press their own clock once seated.
+        _ if matches!(play.seat, Some(SeatFace::CheckIn { .. })) => (&w.check_in, &w.check_in_2),
         Waiting::Arbiter => (&w.waiting_arbiter, &w.waiting_arbiter_2),
         Waiting::Press(Color::White) => (&w.starts_white, &w.starts_2),
         Waiting::Press(Color::Black) => (&w.starts_black, &w.starts_2),
@@ -278,6 +317,14 @@ fn name_bar(f: &mut MonoFrame, w: &Words, color: Color, name: &Name, tag: Tag<'_
     let room = if tag_w > 0 { tag_x - 6 } else { W - MARGIN } - name_x;
     let text = fit_name(w, shown(w, name, color), room);
     small(f, w, text.as_str(), name_x, BAR_TEXT_Y, on);
+}
+
+/// The stone and `text` in the name's place (cut to the bar), `on` as in [`name_bar`].
+fn text_bar(f: &mut MonoFrame, w: &Words, color: Color, text: &str, on: bool) {
+    disc(f, Px::new(7, 6), 10, color, !on);
+    let name_x = 15;
+    let text = clip_px(w, text, W - MARGIN - name_x);
+    small(f, w, text, name_x, BAR_TEXT_Y, on);
 }
 
 /// A triangle pointing at the time, at the left edge: this player's clock runs (filled),
@@ -1038,7 +1085,29 @@ mod tests {
                 ("no game", &w.no_game, W),
                 ("time out", &w.time_out, W - 12),
                 ("no clock", &w.no_clock, W - 2 * MARGIN),
+                ("check in", &w.check_in, W),
+                ("check in 2", &w.check_in_2, W),
+                // Beside a 4-character name and rank at least.
+                ("checked in", &w.checked_in, W - 15 - 6 - 2 - 2 - 48),
+                ("away", &w.away, W - 2 * MARGIN),
             ] {
+                assert!(
+                    text_w(w, text) <= room,
+                    "{lang} {what}: {text:?} is {} px, room {room}",
+                    text_w(w, text)
+                );
+                assert_eq!(glyphs::missing(text), Vec::<char>::new(), "{lang} {what}");
+            }
+            // The longest late arrival within the limit: 59:59 late, 1:59:58 taken; the
+            // table beside a 4-character name and rank.
+            for (what, pattern, arg, value, room) in [
+                ("late", &w.late, "late", "59:59", W - 15 - MARGIN),
+                ("taken", &w.late_taken, "taken", "1:59:58", W - 2 * MARGIN),
+                ("table", &w.table, "n", "999", W - 15 - 6 - 2 - 48),
+            ] {
+                let mut text = Line::new();
+                fill_in(&mut text, pattern, &[(arg, &value)]).unwrap();
+                let text = text.as_str();
                 assert!(
                     text_w(w, text) <= room,
                     "{lang} {what}: {text:?} is {} px, room {room}",

@@ -13,7 +13,7 @@ use tengen_l10n::Lang;
 
 /// The placeables the face's messages use, each with the character that stands for it in
 /// a kept message (Unicode private use: never in a translation).
-pub(crate) const HOLES: [(&str, char); 7] = [
+pub(crate) const HOLES: [(&str, char); 9] = [
     ("n", '\u{E000}'),
     ("period", '\u{E001}'),
     ("inc", '\u{E002}'),
@@ -21,6 +21,8 @@ pub(crate) const HOLES: [(&str, char); 7] = [
     ("margin", '\u{E004}'),
     ("name", '\u{E005}'),
     ("s", '\u{E006}'),
+    ("late", '\u{E007}'),
+    ("taken", '\u{E008}'),
 ];
 
 /// The character standing for the placeable `var`.
@@ -106,6 +108,13 @@ words! {
     minutes = "face-m",
     seconds = "face-s",
     millis = "face-ms",
+    table = "face-table",
+    check_in = "face-check-in",
+    check_in_2 = "face-check-in-2",
+    checked_in = "face-checked-in",
+    away = "face-away",
+    late = "face-late",
+    late_taken = "face-late-taken",
     rank_dan = "rank-dan",
     rank_kyu = "rank-kyu",
     rank_pro = "rank-pro",

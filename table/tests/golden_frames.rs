@@ -655,6 +655,115 @@ fn cjk_alert_counting_points_and_waiting() {
     assert_eq!(w, 120);
 }
 
+// --- The players' check-in and late arrival (Art. 22) -----------------------------------
+
+/// Shusaku (Black) and Gennan (White) at table 7, set up 15 minutes before the round with
+/// the players checking in (`late_limit_s` 3600), as a board writes it for `new_game`.
+fn checking_in() -> Board {
+    let tc = TimeControl::parse("byoyomi 60m 5x60s").unwrap();
+    let mut b = Board::idle();
+    b.event(
+        0,
+        Event::GameStarted(GameSetup {
+            time_control: tc,
+            black: "Shusaku".into(),
+            white: "Gennan Inseki".into(),
+            black_rank: Some("4d".into()),
+            white_rank: Some("8d".into()),
+            round: "3".into(),
+            table: "7".into(),
+            clock_start: ClockStart::Arbiter,
+            late_limit_s: Some(3600),
+            ..GameSetup::default()
+        }),
+    );
+    let mut clock = Clock::new(tc);
+    clock.start(Color::Black, T0);
+    clock.pause(T0);
+    let reading = ClocksNow::read(&clock, at(0)).as_event_reading(None);
+    b.clock = Some(clock);
+    b.event(0, Event::Clock(reading));
+    b
+}
+
+/// Before play begins each face shows the table and asks its player to press their own
+/// clock once seated; once checked in, the face says so. Play begins with Black away: their
+/// face asks them to press on arrival; arrived 7:12 late, "Late 7:12" and "14:24 taken"
+/// (their clock ran the 7:12 and the same again was taken, Art. 22.1) for a minute, in
+/// every language.
+#[test]
+fn players_check_in_and_a_late_arrival_is_said_in_words() {
+    let mut b = checking_in();
+    check("check_in_black", &b.face(Color::Black, 60_000));
+    b.event(
+        61_000,
+        Event::CheckedIn {
+            color: Color::White,
+        },
+    );
+    check("checked_in_white", &b.face(Color::White, 62_000));
+    check("check_in_black", &b.face(Color::Black, 62_000));
+    for (lang, name) in [
+        (Lang::Zh, "zh"),
+        (Lang::ZhHant, "zh_hant"),
+        (Lang::Ja, "ja"),
+    ] {
+        check_in(
+            &format!("{name}_check_in_black"),
+            &b.face(Color::Black, 62_000),
+            lang,
+        );
+        check_in(
+            &format!("{name}_checked_in_white"),
+            &b.face(Color::White, 62_000),
+            lang,
+        );
+    }
+    // Play begins at 15:00 without Black.
+    b.resume(900_000);
+    check("away_black", &b.face(Color::Black, 960_000));
+    // Black sits down and presses 7:12 later: the same again is taken from the base time.
+    let (late, arrived) = (432_000, 900_000 + 432_000);
+    b.event(
+        arrived,
+        Event::LateArrival {
+            color: Color::Black,
+            late_ms: late,
+            deducted_ms: late,
+        },
+    );
+    let reading = {
+        let clock = b.clock.as_mut().unwrap();
+        clock.deduct(Color::Black, late, T0 + arrived);
+        ClocksNow::read(clock, at(arrived)).as_event_reading(None)
+    };
+    b.event(arrived, Event::Clock(reading));
+    let face = b.face(Color::Black, arrived + 1_000);
+    check("late_black", &face);
+    for (lang, name) in [
+        (Lang::Zh, "zh"),
+        (Lang::ZhHant, "zh_hant"),
+        (Lang::Ja, "ja"),
+    ] {
+        check_in(&format!("{name}_late_black"), &face, lang);
+    }
+    // A minute later the face is the game's again: the time left is 60:00 less 14:24.
+    let later = b.face(Color::Black, arrived + 60_000);
+    assert_ne!(later, face);
+    match &later.screen {
+        tengen_table::face::Screen::Play(p) => {
+            assert_eq!(p.seat, None);
+            assert_eq!(p.clock.unwrap().time.to_string(), "44:36");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The opponent's face never said any of it.
+    match &b.face(Color::White, arrived + 1_000).screen {
+        tengen_table::face::Screen::Play(p) => assert_eq!(p.seat, None),
+        other => panic!("{other:?}"),
+    }
+}
+
 /// Every word of the face in each language is drawn by its own glyphs.
 #[test]
 fn every_face_word_has_its_glyphs() {

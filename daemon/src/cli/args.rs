@@ -321,6 +321,18 @@ pub struct RehearseArgs {
     /// real time off).
     #[arg(long, num_args = 2, value_names = ["TABLE", "AT_SECONDS"])]
     pub kill_board: Option<Vec<u64>>,
+    /// The fraction (0..=1) of the players who arrive late (Art. 22): at a random time
+    /// within the boards' late limit after play begins, drawn from the seed.
+    #[arg(long, default_value_t = 0.0, value_name = "P")]
+    pub late: f64,
+    /// The fraction (0..=1) of the players who never come: the board raises `absent` at
+    /// the limit.
+    #[arg(long, default_value_t = 0.0, value_name = "P")]
+    pub absent: f64,
+    /// The boards' `[game] late_limit_s` (1..=86400; default the boards' own, 3600), to
+    /// see the limit quickly.
+    #[arg(long, value_name = "SECONDS")]
+    pub late_limit: Option<u32>,
 }
 
 /// `tengen broker-config --boards PATTERN --count N --tournament ID --out DIR`; with `--venue

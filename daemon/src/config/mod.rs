@@ -95,6 +95,8 @@ impl Config {
                     rehearse: false,
                     violations: 0.0,
                     alert_hold: false,
+                    black_arrives: SimArrival::OnTime,
+                    white_arrives: SimArrival::OnTime,
                 },
                 serial: SerialConfig {
                     path: PathBuf::from("/dev/ttyACM0"),

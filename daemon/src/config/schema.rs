@@ -146,6 +146,8 @@ fn read_sim(t: &Table, d: SimConfig, r: &mut Reader) -> SimConfig {
             "rehearse",
             "violations",
             "alert_hold",
+            "black_late_s",
+            "white_late_s",
         ],
     );
     let sgf = sgf_files(r, t);
@@ -211,6 +213,34 @@ fn read_sim(t: &Table, d: SimConfig, r: &mut Reader) -> SimConfig {
         rehearse,
         violations: violations.unwrap_or(d.violations),
         alert_hold: r.boolean(t, P, "alert_hold").unwrap_or(d.alert_hold),
+        black_arrives: arrival(t, "black_late_s", r).unwrap_or(d.black_arrives),
+        white_arrives: arrival(t, "white_late_s", r).unwrap_or(d.white_arrives),
+    }
+}
+
+/// `hardware.sim.black_late_s` / `white_late_s`: seconds after play begins (0..=86400), or
+/// `"never"`; `None` when absent or wrong (recorded).
+fn arrival(t: &Table, key: &str, r: &mut Reader) -> Option<SimArrival> {
+    const P: &str = "hardware.sim";
+    if let Some(toml::Value::String(s)) = t.get(key) {
+        if s == "never" {
+            return Some(SimArrival::Never);
+        }
+        r.problem(
+            join(P, key),
+            format!("{s:?}: give seconds (0..=86400) or \"never\""),
+        );
+        return None;
+    }
+    let s = r.number(t, P, key)?;
+    if (0.0..=86_400.0).contains(&s) {
+        Some(SimArrival::Late((s * 1000.0).round() as u64))
+    } else {
+        r.problem(
+            join(P, key),
+            format!("{s} is not in 0..=86400 seconds (or \"never\")"),
+        );
+        None
     }
 }
 

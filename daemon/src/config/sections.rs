@@ -106,6 +106,25 @@ pub struct SimConfig {
     /// other command of an arbiter's) before putting the board right, as players told to
     /// wait for the arbiter do. Default false: they put it right a few seconds later.
     pub alert_hold: bool,
+    /// `hardware.sim.black_late_s` (with `rehearse`): when Black arrives in a game whose
+    /// players check in (Art. 22). Default: on time.
+    pub black_arrives: SimArrival,
+    /// `hardware.sim.white_late_s`: the same for White.
+    pub white_arrives: SimArrival,
+}
+
+/// When a rehearsal board's simulated player arrives in a game whose players check in
+/// (`hardware.sim.black_late_s`, `white_late_s`: seconds, or `"never"`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum SimArrival {
+    /// Seated before play begins: they check in just after the game is set up.
+    #[default]
+    OnTime,
+    /// Away when play begins; they sit down and press their clock this many ms of the
+    /// board's time after it began.
+    Late(u64),
+    /// They never come (the board raises `absent` at the limit).
+    Never,
 }
 
 /// The simulator's input.

@@ -202,6 +202,10 @@ fn rehearsal(
         None => backend,
     }
     .holding_alerts(config.hardware.sim.alert_hold)
+    .arriving(
+        config.hardware.sim.black_arrives,
+        config.hardware.sim.white_arrives,
+    )
     .kept_in(config.storage.dir.join("sim-clock"));
     Ok(Built {
         backend: Box::new(backend.not_before(not_before)),

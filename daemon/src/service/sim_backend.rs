@@ -16,7 +16,11 @@
 //!   theirs);
 //! - `game_started` (a `new_game`): the next game of their [`GameBook`]; in a handicap game
 //!   Black sets the handicap stones down at once, then both wait; in a game whose players
-//!   check in (Art. 22, `late_limit_s`), Black then White press their button to check in;
+//!   check in (Art. 22, `late_limit_s`), Black then White press their button to check in,
+//!   except a player set to be late or absent (`hardware.sim.black_late_s`, `white_late_s`);
+//! - play begins: a late player sits down and presses their button that long after it
+//!   began (their arrival), an absent one never does; until then the game waits before
+//!   their first action (the opponent plays up to it: their clock runs);
 //! - the clocks start (a `clock` event that leaves a clock running and not paused: the
 //!   arbiter's *Begin play*, or at once with `game.clock_start = "now"`; a game with no
 //!   clock starts at once): they play;
@@ -41,6 +45,7 @@ use tengen_rules::{Color, Point};
 use tengen_sim::{Action, ScriptError, Setup, SimOptions, Simulation, Step};
 
 use super::backend::{Backend, Polled};
+use crate::config::SimArrival;
 use crate::sim_game::GameBook;
 
 /// A simulation placed on the service's clock.
@@ -51,17 +56,54 @@ struct Scene {
     offset: Millis,
     /// The simulation's time stops here (the players wait) until released.
     hold: Option<Millis>,
+    /// The simulation's time also stops here until opened: the first action of a player
+    /// not at the board yet (late, or absent).
+    gate: Option<Millis>,
 }
 
 impl Scene {
     fn new(sim: Simulation, offset: Millis, hold: Option<Millis>) -> Scene {
-        Scene { sim, offset, hold }
+        Scene {
+            sim,
+            offset,
+            hold,
+            gate: None,
+        }
     }
 
     /// The simulation's time at game time `t`.
     fn local(&self, t: Millis) -> Millis {
         let l = t.saturating_sub(self.offset);
-        self.hold.map_or(l, |h| l.min(h))
+        let l = self.hold.map_or(l, |h| l.min(h));
+        self.gate.map_or(l, |g| l.min(g))
+    }
+
+    /// From game time `at` the players go on up to `next` (or to the end): from where the
+    /// gate held them, if they got there.
+    fn open_gate(&mut self, at: Millis, next: Option<Millis>) {
+        if let Some(g) = self.gate.take() {
+            if self.hold.is_none() && at.saturating_sub(self.offset) >= g {
+                self.offset = at - g;
+            }
+        }
+        self.gate = next;
+    }
+
+    /// The start of `color`'s first action in a move of the game (not a handicap stone),
+    /// if they have one: where the game waits while they are away.
+    fn first_action_of(&self, color: Color) -> Option<Millis> {
+        self.sim
+            .actions()
+            .iter()
+            .filter(|a| a.move_number.is_some())
+            .find(|a| match &a.action {
+                Action::Place { color: c, .. }
+                | Action::PlaceTogether { color: c, .. }
+                | Action::Press { color: c } => *c == color,
+                Action::Hover { color: c, .. } => *c == Some(color),
+                _ => false,
+            })
+            .map(|a| a.start)
     }
 
     /// The players wait from game time `at` (a pause).
@@ -105,9 +147,17 @@ struct Rehearsal {
     /// An empty board nobody plays on, never scanned: the scene while the players wait
     /// (a copy each time).
     empty: Simulation,
-    /// The check-in presses still to make (game time, who): in a game whose players check
-    /// in (Art. 22), each presses their own button just after it is set up.
+    /// The check-in presses still to make (game time, who), in time order: in a game whose
+    /// players check in (Art. 22), each presses their own button just after it is set up,
+    /// or a late player on arrival.
     check_ins: Vec<(Millis, Color)>,
+    /// When each player arrives in a game whose players check in (Black, White).
+    arrive: [SimArrival; 2],
+    /// The players away since play began (late, or absent), in a game whose players check
+    /// in: the game waits before the first action of any of them.
+    away: Vec<Color>,
+    /// The game set up checks its players in.
+    checks_in: bool,
 }
 
 /// The simulated board paced in real time at `speed`.
@@ -173,6 +223,9 @@ impl SimBackend {
                 held_for: None,
                 empty,
                 check_ins: Vec::new(),
+                arrive: [SimArrival::OnTime; 2],
+                away: Vec::new(),
+                checks_in: false,
             }),
         })
     }
@@ -196,6 +249,15 @@ impl SimBackend {
     pub(crate) fn holding_alerts(mut self, on: bool) -> SimBackend {
         if let Some(r) = self.rehearsal.as_mut() {
             r.alert_hold = on;
+        }
+        self
+    }
+
+    /// When the players arrive in a game whose players check in (`hardware.sim.black_late_s`,
+    /// `white_late_s`).
+    pub(crate) fn arriving(mut self, black: SimArrival, white: SimArrival) -> SimBackend {
+        if let Some(r) = self.rehearsal.as_mut() {
+            r.arrive = [black, white];
         }
         self
     }
@@ -265,12 +327,15 @@ impl SimBackend {
                     .map_or(0, |a| a.end);
                 self.scene = Scene::new(sim, at, Some(stones));
                 r.phase = Phase::Waiting;
-                // They sit down and check in, as players do, before play begins.
-                r.check_ins = if setup.late_limit_s.is_some() {
-                    vec![(at + 500, Color::Black), (at + 800, Color::White)]
-                } else {
-                    Vec::new()
-                };
+                // They sit down and check in, as players do, before play begins (unless
+                // they are to be late, or not to come).
+                r.checks_in = setup.late_limit_s.is_some();
+                r.away.clear();
+                r.check_ins = [(500, Color::Black), (800, Color::White)]
+                    .into_iter()
+                    .filter(|&(_, c)| r.checks_in && r.arrive[c.index()] == SimArrival::OnTime)
+                    .map(|(after, c)| (at + after, c))
+                    .collect();
                 if setup.time_control == TimeControl::None {
                     // No clock to start: they play at once.
                     self.scene.release(at);
@@ -299,6 +364,21 @@ impl SimBackend {
             Phase::Waiting if running => {
                 self.scene.release(at);
                 r.phase = Phase::Playing;
+                if r.checks_in {
+                    // Play begins: whoever is not seated is away; the late ones come.
+                    for c in [Color::Black, Color::White] {
+                        match r.arrive[c.index()] {
+                            SimArrival::OnTime => {}
+                            SimArrival::Late(after) => {
+                                r.away.push(c);
+                                r.check_ins.push((at + after, c));
+                            }
+                            SimArrival::Never => r.away.push(c),
+                        }
+                    }
+                    r.check_ins.sort_unstable();
+                    self.scene.gate = gate_for(&self.scene, &r.away);
+                }
             }
             Phase::Playing if paused => self.scene.hold_at(at),
             // Held for an arbiter (`alert_hold`): a press does not let them go.
@@ -312,6 +392,7 @@ impl SimBackend {
         if let Some(r) = self.rehearsal.as_mut() {
             r.phase = Phase::Idle;
             r.check_ins.clear();
+            r.away.clear();
             r.held_for = None;
             self.scene = Scene::new(r.empty.clone(), at, None);
         }
@@ -342,6 +423,12 @@ impl SimBackend {
             _ => {}
         }
     }
+}
+
+/// Where the game waits while `away` are not at the board: the first action of any of
+/// them.
+fn gate_for(scene: &Scene, away: &[Color]) -> Option<Millis> {
+    away.iter().filter_map(|&c| scene.first_action_of(c)).min()
 }
 
 /// A board with `stones` on it from time 0 and nobody at it.
@@ -398,6 +485,12 @@ impl Backend for SimBackend {
             if let Some(r) = self.rehearsal.as_mut() {
                 while r.check_ins.first().is_some_and(|(at, _)| *at <= t) {
                     let (_, color) = r.check_ins.remove(0);
+                    if r.away.contains(&color) {
+                        // A late arrival: the game goes on up to the next one away.
+                        r.away.retain(|&c| c != color);
+                        let next = gate_for(&self.scene, &r.away);
+                        self.scene.open_gate(t, next);
+                    }
                     buttons.push(ButtonEvent {
                         time: t,
                         button: match color {

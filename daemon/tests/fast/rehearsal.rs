@@ -642,6 +642,9 @@ fn the_rehearsal_keys_are_checked_and_each_problem_names_its_key() {
             "hardware.sim.sgf[1]",
         ),
         ("sgf = [\"a.sgf\", \"b.sgf\"]", "hardware.sim.sgf"),
+        ("black_late_s = -3", "hardware.sim.black_late_s"),
+        ("white_late_s = \"soon\"", "hardware.sim.white_late_s"),
+        ("white_late_s = true", "hardware.sim.white_late_s"),
     ] {
         let (code, err) = check(sim);
         assert_eq!(code, Some(2), "{sim}: {err}");
@@ -673,6 +676,17 @@ fn tengen_rehearse_refuses_bad_input_with_one_line() {
         (vec!["--round", "1", "--speed", "0"], "--speed"),
         (vec!["--round", "1", "--violations", "2"], "--violations"),
         (vec!["--round", "1", "--mqtt", "nowhere"], "--mqtt"),
+        (vec!["--round", "1", "--late", "1.5"], "--late"),
+        (vec!["--round", "1", "--absent=-0.1"], "--absent"),
+        (
+            vec!["--round", "1", "--late", "0.6", "--absent", "0.5"],
+            "more than all the players",
+        ),
+        (vec!["--round", "1", "--late-limit", "0"], "--late-limit"),
+        (
+            vec!["--round", "1", "--late-limit", "90000"],
+            "--late-limit",
+        ),
     ] {
         let mut all: Vec<&std::ffi::OsStr> = vec!["rehearse".as_ref(), file.as_os_str()];
         all.extend(args.iter().map(|a| std::ffi::OsStr::new(*a)));

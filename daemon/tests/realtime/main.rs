@@ -29,6 +29,7 @@ mod tls;
 #[path = "../support/venue_lab.rs"]
 mod venue_lab;
 
+mod browser_arrival;
 mod browser_clock;
 mod browser_console;
 mod browser_hall;

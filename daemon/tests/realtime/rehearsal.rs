@@ -515,3 +515,151 @@ async fn a_rehearsal_holds_violations_for_the_arbiter_and_a_board_dies_and_comes
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
 }
+
+/// The events of table `table`'s board through the hall (`/console/board/.../events`) once
+/// `done` holds for them (read again every half second, at most [`ROUND_WITHIN`]).
+async fn events_once(
+    addr: SocketAddr,
+    auth: &[(&str, &str)],
+    table: u32,
+    marker: &str,
+    done: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    let path = format!("/console/board/rehearsal/table-{table}/events");
+    let by = Instant::now() + ROUND_WITHIN;
+    loop {
+        let read = request(addr, "GET", &path, auth, b"", Some(marker));
+        if let Ok(r) = tokio::time::timeout(Duration::from_secs(10), read).await {
+            let events = sse_events(&r.text());
+            if done(&events) {
+                return events;
+            }
+        }
+        assert!(
+            Instant::now() < by,
+            "table {table}: no {marker} in {ROUND_WITHIN:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+/// `--late 0.25 --absent 0.125 --late-limit 20` on four boards (eight players: two late,
+/// one never there, drawn from the seed): every late player's board says `late_arrival`
+/// about as late as drawn, and takes twice the lateness in all from their time (Art.
+/// 22.1): what their clock ran and `deducted_ms`, the same again when it was their clock
+/// that ran; the absent player's board raises `absent` at the limit. The Round view shows
+/// the seats as the boards' events left them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rehearsal_with_late_and_absent_players_takes_twice_the_lateness_and_raises_absent() {
+    let work = tempfile::tempdir().unwrap();
+    let file = juvisy_in(work.path());
+    let folder = work.path().join("rehearsal");
+    let mqtt = format!("127.0.0.1:{}", free_port());
+    let (_process, lines) = launch(
+        &file,
+        &folder,
+        &mqtt,
+        &["--late", "0.25", "--absent", "0.125", "--late-limit", "20"],
+    );
+    let banner = banner(&lines);
+    assert!(
+        field(&banner, "arrivals").contains("limit 20 s"),
+        "{banner:#?}"
+    );
+    let addr = hall_addr(&banner);
+    let (name, password) = login(&banner);
+    let cookie = console_cookie(addr, &name, &password).await;
+    let auth = [("Cookie", cookie.as_str()), TEST_ORIGIN];
+    use tengen_daemon::config::SimArrival;
+    let (mut late, mut absent) = (0, 0);
+    for table in 1..=BOARDS {
+        let config = tengen_daemon::config::Config::load(
+            folder.join(format!("boards/table-{table}/board.toml")),
+        )
+        .unwrap();
+        assert_eq!(config.game.late_limit_s, 20);
+        let sim = &config.hardware.sim;
+        let sides = [("B", sim.black_arrives), ("W", sim.white_arrives)];
+        let never: Vec<&str> = sides
+            .iter()
+            .filter(|(_, a)| *a == SimArrival::Never)
+            .map(|(c, _)| *c)
+            .collect();
+        for (color, arrive) in sides {
+            let SimArrival::Late(after) = arrive else {
+                continue;
+            };
+            late += 1;
+            let events = events_once(addr, &auth, table, "\"late_arrival\"", |e| {
+                e.iter()
+                    .position(|e| e["type"] == "late_arrival" && e["color"] == color)
+                    .is_some_and(|i| e.get(i + 1).is_some_and(|n| n["type"] == "clock"))
+            })
+            .await;
+            let i = events
+                .iter()
+                .position(|e| e["type"] == "late_arrival" && e["color"] == color)
+                .unwrap();
+            let (arrival, after_it) = (&events[i], &events[i + 1]);
+            let late_ms = arrival["late_ms"].as_u64().unwrap();
+            let deducted = arrival["deducted_ms"].as_u64().unwrap();
+            // Pressed `after` ms of the board's time after play began (scans of 10 ms).
+            assert!(late_ms.abs_diff(after) <= 500, "{arrival} drawn {after}");
+            // Twice the lateness in all: what their clock ran, and the rest on arrival.
+            let started = events.iter().find(|e| e["type"] == "game_started").unwrap();
+            let tc = started["time_control"].as_str().unwrap();
+            let main = tengen_rules::clock::TimeControl::parse(tc)
+                .unwrap()
+                .main_ms();
+            let left = after_it[color].as_u64().unwrap();
+            assert_eq!(main - left, 2 * late_ms, "{arrival} then {after_it}");
+            assert!((late_ms..=2 * late_ms).contains(&deducted), "{arrival}");
+            // The side whose clock ran from the start: the same again.
+            let begun = events
+                .iter()
+                .find(|e| e["type"] == "clock" && e["paused"] == false && e["running"].is_string())
+                .unwrap();
+            if begun["running"] == color {
+                assert_eq!(deducted, late_ms, "{arrival}");
+            }
+        }
+        if !never.is_empty() {
+            absent += never.len();
+            let events = events_once(addr, &auth, table, "\"absent\"", |e| {
+                e.iter()
+                    .any(|e| e["type"] == "alert" && e["code"] == "absent")
+            })
+            .await;
+            let alert = events
+                .iter()
+                .find(|e| e["type"] == "alert" && e["code"] == "absent")
+                .unwrap();
+            match never.as_slice() {
+                [one] => assert_eq!(alert["color"], *one, "{alert}"),
+                _ => assert!(alert["color"].is_null(), "{alert}"),
+            }
+            assert!(alert["late_ms"].as_u64() >= Some(20_000), "{alert}");
+        }
+    }
+    assert_eq!((late, absent), (2, 1), "{banner:#?}");
+    // The Round view: the seats as the boards' events left them.
+    let by = Instant::now() + ROUND_WITHIN;
+    loop {
+        let view = get(addr, "/api/console/round/1", &auth).await.json();
+        let states: Vec<String> = view["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["table"].as_u64() <= Some(u64::from(BOARDS)))
+            .flat_map(|t| {
+                ["B", "W"].map(|c| t["seats"][c]["state"].as_str().unwrap_or("").to_string())
+            })
+            .collect();
+        let n = |s: &str| states.iter().filter(|x| *x == s).count();
+        if n("arrived") == 2 && n("absent") == 1 && n("seated") == 5 {
+            break;
+        }
+        assert!(Instant::now() < by, "the Round view's seats: {states:?}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}

@@ -218,6 +218,10 @@ pub(crate) struct HallSection {
     /// How long a board with a game in play may stay silent before the hall raises
     /// `board_offline` (`board_silence_s`, default [`BOARD_SILENCE_S`]; 3..=3600).
     pub(crate) board_silence_s: Option<u64>,
+    /// How long before a board's late limit (Art. 22) the console's Round view lists the
+    /// tables whose players are still missing (`late_reminder_s`, default
+    /// [`LATE_REMINDER_S`]; 0: no reminder; at most a day).
+    pub(crate) late_reminder_s: Option<u64>,
     /// The tournaments whose boards the hall believes (`tournaments`; none: `[tournament]
     /// id`, or every tournament).
     pub(crate) tournaments: Option<Vec<String>>,
@@ -238,6 +242,16 @@ impl HallSection {
         std::time::Duration::from_secs(self.board_silence_s.unwrap_or(BOARD_SILENCE_S))
     }
 }
+
+impl HallSection {
+    /// `late_reminder_s` as said, or the default; 0: no reminder.
+    pub(crate) fn late_reminder_s(&self) -> u64 {
+        self.late_reminder_s.unwrap_or(LATE_REMINDER_S)
+    }
+}
+
+/// The default `[hall] late_reminder_s`: ten minutes before the limit.
+pub(crate) const LATE_REMINDER_S: u64 = 600;
 
 /// The default `[hall] board_silence_s`: three of the boards' 5-second status heartbeats.
 pub(crate) const BOARD_SILENCE_S: u64 = 15;
@@ -681,6 +695,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
             "idle_per_address",
             "busy_per_address",
             "board_silence_s",
+            "late_reminder_s",
             "tournaments",
             "boards",
             "lang",
@@ -744,6 +759,9 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
     let board_silence_s = r
         .integer_in(t, P, "board_silence_s", 3, 3600)
         .and_then(|v| u64::try_from(v).ok());
+    let late_reminder_s = r
+        .integer_in(t, P, "late_reminder_s", 0, 86_400)
+        .and_then(|v| u64::try_from(v).ok());
     let tournaments = id_list(t, P, "tournaments", r);
     let boards = id_list(t, P, "boards", r);
     let venues = venues::read_venues(t, P, r);
@@ -772,6 +790,7 @@ fn read_hall(t: &Table, r: &mut Reader) -> HallSection {
         idle_per_address,
         busy_per_address,
         board_silence_s,
+        late_reminder_s,
         tournaments,
         boards,
         lang,
@@ -1055,6 +1074,19 @@ mod tests {
             lines("[hall]\nlang = \"fr\"\n"),
             ["hall.toml: hall.lang: \"fr\" is not one of en|zh|zh-Hant|ja"]
         );
+    }
+
+    /// `[hall] late_reminder_s`: 600 by default, 0 turns it off, nonsense is one line.
+    #[test]
+    fn the_late_reminder_is_checked() {
+        assert_eq!(parse("").unwrap().hall.late_reminder_s(), 600);
+        let off = parse("[hall]\nlate_reminder_s = 0\n").unwrap();
+        assert_eq!(off.hall.late_reminder_s(), 0);
+        assert_eq!(
+            lines("[hall]\nlate_reminder_s = -5\n"),
+            ["hall.toml: hall.late_reminder_s: -5 is not in 0..=86400"]
+        );
+        assert_eq!(lines("[hall]\nlate_reminder_s = \"10m\"\n").len(), 1);
     }
 
     #[test]

@@ -66,6 +66,7 @@ use thiserror::Error;
 use crate::boards::board_view::Ending;
 use crate::boards::hall_state::HallState;
 use crate::config::TournamentSection;
+use tengen_protocol::view::{SeatState, SeatsNow};
 
 /// Why a tournament action failed.
 #[derive(Debug, Error)]
@@ -334,6 +335,21 @@ struct TableBoard {
     stopped: bool,
     /// How this table's game last ended, as the hall followed it.
     ending: Option<Ending>,
+    /// Who is seated and who is late in this table's game (Art. 22), now; `None` for a
+    /// game whose players do not check in.
+    seats: Option<SeatsNow>,
+}
+
+/// Who is seated and who is late at `key`'s board in `game`, now: from the hall's own fold
+/// of the board's events (the lateness of a player still away counted on to the later of
+/// the hall's clock and the board's last event); `None` without that fold or check-in.
+fn seats_now(hall: &HallState, key: &BoardKey, game: &str) -> Option<SeatsNow> {
+    let live = hall.board_view(key)?.live_view();
+    if live.game_id() != game {
+        return None;
+    }
+    let now = tengen_protocol::Timestamp::now().max(live.last_time()?);
+    live.arrivals().map(|a| SeatsNow::read(a, now))
 }
 
 /// The tournament file and the results confirmed so far.
@@ -345,6 +361,9 @@ pub(crate) struct TournamentLink {
     confirmed: BTreeMap<(u32, u32), Confirmed>,
     /// The confirmations set aside by the last [`TournamentLink::reconcile`], and why.
     set_aside: BTreeMap<(u32, u32), Standing>,
+    /// `[hall] late_reminder_s` in ms: how long before a board's late limit the Round view
+    /// lists the tables still waiting for a player (0: never).
+    late_reminder_ms: u64,
 }
 
 impl TournamentLink {
@@ -367,6 +386,7 @@ impl TournamentLink {
             tournament,
             confirmed: BTreeMap::new(),
             set_aside: BTreeMap::new(),
+            late_reminder_ms: crate::config::LATE_REMINDER_S * 1_000,
         };
         if section.results_file.exists() {
             let written = Tournament::read(&section.results_file)
@@ -403,6 +423,13 @@ impl TournamentLink {
         Ok(link)
     }
 
+    /// The same link reminding the arbiters `seconds` before a board's late limit (`[hall]
+    /// late_reminder_s`; 0: never).
+    pub(crate) fn with_late_reminder(mut self, seconds: u64) -> TournamentLink {
+        self.late_reminder_ms = seconds.saturating_mul(1_000);
+        self
+    }
+
     /// The tournament id the boards publish under (`[tournament] id`), if given.
     pub(crate) fn tournament_id(&self) -> Option<&str> {
         self.section.id.as_deref()
@@ -432,6 +459,7 @@ impl TournamentLink {
                 absent: false,
                 stopped: false,
                 ending: None,
+                seats: None,
             };
         };
         let state = &named.state;
@@ -479,6 +507,11 @@ impl TournamentLink {
             absent: this_game && absent,
             stopped,
             ending: named.ending.clone().filter(|e| e.game == game),
+            seats: if this_game {
+                seats_now(hall, named.key, game).or_else(|| state.as_ref()?.seats.clone())
+            } else {
+                None
+            },
         }
     }
 
@@ -782,6 +815,7 @@ impl TournamentLink {
                     "confirmed_sgf": confirmed.and_then(|c| c.sgf.clone()),
                     "corrected_from": confirmed.and_then(|c| c.corrected_from.clone()),
                     "confirmation": confirmed.map(|_| standing.word()),
+                    "seats": board.seats,
                 })
             })
             .collect();
@@ -799,8 +833,59 @@ impl TournamentLink {
             "penalties": self.section.penalties.map(|p| p.as_str()),
             "time": t.time_system().script(),
             "results_file": self.section.results_file.display().to_string(),
+            "late_reminder": self.late_reminder(&tables),
             "tables": tables,
             "byes": byes,
+        })
+    }
+
+    /// `[hall] late_reminder_s` before a board's late limit (Art. 22), with players still
+    /// missing: every table of the round whose players are not all there (each with who is
+    /// missing and how late), for the console to remind the arbiters once; `null` before
+    /// any table is that near its limit, and with the reminder off.
+    fn late_reminder(&self, tables: &[Value]) -> Value {
+        if self.late_reminder_ms == 0 {
+            return Value::Null;
+        }
+        let mut due = false;
+        let mut began: Option<u64> = None;
+        let waiting: Vec<Value> = tables
+            .iter()
+            .filter_map(|t| {
+                let seats: SeatsNow = serde_json::from_value(t["seats"].clone()).ok()?;
+                // The round's start: the first table's, the same for the whole reminder.
+                let b = seats.began.map(|b| b.millis());
+                began = match (began, b) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                let limit = u64::from(seats.late_limit_s) * 1_000;
+                let missing: Vec<Value> = [("B", seats.seats.black), ("W", seats.seats.white)]
+                    .into_iter()
+                    .filter(|(_, s)| s.state == SeatState::Absent && !s.defaulted)
+                    .map(|(side, s)| {
+                        let late = s.late_ms.unwrap_or(0);
+                        due |= late.saturating_add(self.late_reminder_ms) >= limit;
+                        json!({"color": side, "late_ms": late, "limit_ms": limit})
+                    })
+                    .collect();
+                if missing.is_empty() {
+                    return None;
+                }
+                Some(json!({
+                    "table": t["table"],
+                    "board": t["board"],
+                    "missing": missing,
+                }))
+            })
+            .collect();
+        if !due {
+            return Value::Null;
+        }
+        json!({
+            "reminder_s": self.late_reminder_ms / 1_000,
+            "began": began.map(tengen_protocol::Timestamp::from_millis),
+            "tables": waiting,
         })
     }
 
@@ -1688,5 +1773,88 @@ mod tests {
         link.reconcile(&h).unwrap();
         assert_eq!(link.round_json(&h, 1)["tables"][0]["confirmation"], "void");
         assert_eq!(link.round_json(&h, 1)["tables"][0]["state"], "void");
+    }
+
+    /// The Round view shows each table's seats (Art. 22) from the board's state: both
+    /// seated, who is missing and for how long, a late arrival and what it cost; `[hall]
+    /// late_reminder_s` before a late limit, the tables still waiting for a player.
+    #[test]
+    fn the_round_view_shows_the_seats_and_reminds_of_the_tables_still_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = link(dir.path());
+        let mut h = HallState::new("tengen", None, "h");
+        let seats = |w: Value| {
+            json!({"late_limit_s": 3600, "late_rule": "double", "began": "2026-12-05T09:00:00.000Z",
+                   "B": {"state": "seated", "at": "2026-12-05T08:50:00.000Z"}, "W": w})
+        };
+        // Table 1: White away 50 minutes, ten before the limit.
+        board(
+            &mut h,
+            1,
+            "online",
+            json!({"game_id": "r1-t1", "phase": "playing", "number": 1,
+                   "seats": seats(json!({"state": "absent", "late_ms": 3_000_000}))}),
+        );
+        // Table 2: both seated before play began.
+        board(
+            &mut h,
+            2,
+            "online",
+            json!({"game_id": "r1-t2", "phase": "playing", "number": 3,
+                   "seats": seats(json!({"state": "seated", "at": "2026-12-05T08:55:00.000Z"}))}),
+        );
+        // Table 3: White came 7:12 late, 14:24 taken.
+        board(
+            &mut h,
+            3,
+            "online",
+            json!({"game_id": "r1-t3", "phase": "playing", "number": 9,
+                   "seats": seats(json!({"state": "arrived", "at": "2026-12-05T09:07:12.000Z",
+                     "late_ms": 432_000, "deducted_ms": 432_000, "taken_ms": 864_000}))}),
+        );
+        let view = link.round_json(&h, 1);
+        let row = |t: u32| {
+            view["tables"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["table"] == t)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(row(1)["seats"]["W"]["state"], "absent");
+        assert_eq!(row(1)["seats"]["W"]["late_ms"], 3_000_000);
+        assert_eq!(row(1)["seats"]["B"]["state"], "seated");
+        assert_eq!(row(2)["seats"]["W"]["state"], "seated");
+        assert_eq!(row(3)["seats"]["W"]["taken_ms"], 864_000);
+        // A table with no board has no seats.
+        assert_eq!(row(4)["seats"], Value::Null);
+        // Ten minutes before table 1's limit (the default 600 s): table 1, White missing.
+        let reminder = &view["late_reminder"];
+        assert_eq!(reminder["reminder_s"], 600);
+        assert_eq!(reminder["began"], "2026-12-05T09:00:00.000Z");
+        let waiting = reminder["tables"].as_array().unwrap();
+        assert_eq!(waiting.len(), 1, "{reminder}");
+        assert_eq!(waiting[0]["table"], 1);
+        assert_eq!(
+            waiting[0]["missing"],
+            json!([{"color": "W", "late_ms": 3_000_000, "limit_ms": 3_600_000}])
+        );
+        // Not yet within a reminder of five minutes; none at all with the reminder off.
+        let link = link.with_late_reminder(300);
+        assert_eq!(link.round_json(&h, 1)["late_reminder"], Value::Null);
+        let link = link.with_late_reminder(0);
+        assert_eq!(link.round_json(&h, 1)["late_reminder"], Value::Null);
+        // Once the board raised `absent` (at the limit) the alert is the arbiter's cue,
+        // not the reminder.
+        board(
+            &mut h,
+            1,
+            "online",
+            json!({"game_id": "r1-t1", "phase": "playing", "number": 1,
+                   "seats": seats(json!({"state": "absent", "late_ms": 3_600_000, "defaulted": true}))}),
+        );
+        let link = link.with_late_reminder(600);
+        assert_eq!(link.round_json(&h, 1)["late_reminder"], Value::Null);
     }
 }

@@ -100,3 +100,13 @@ face-h = { $n }h
 face-m = { $n }m
 face-s = { $n }s
 face-ms = { $n }ms
+
+## The players' check-in and late arrival (Art. 22): `$n` the table, `$late` how late and
+## `$taken` all it cost (`7:12`, `14:24`).
+face-table = Table { $n }
+face-check-in = Press your clock
+face-check-in-2 = when seated
+face-checked-in = SEATED
+face-away = Seated? Press clock
+face-late = Late { $late }
+face-late-taken = { $taken } taken

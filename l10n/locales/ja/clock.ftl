@@ -95,3 +95,12 @@ face-h = { $n }時間
 face-m = { $n }分
 face-s = { $n }秒
 face-ms = { $n }ミリ秒
+
+## 対局者の着席と遅刻（第22条）：`$n` 席番号、`$late` 遅刻した時間、`$taken` 差し引かれた時間の計（`7:12`、`14:24`）。
+face-table = { $n }番席
+face-check-in = 着席したら
+face-check-in-2 = 自分の時計を押す
+face-checked-in = 着席済み
+face-away = 着席したら時計を押す
+face-late = 遅刻{ $late }
+face-late-taken = 計{ $taken }差し引き

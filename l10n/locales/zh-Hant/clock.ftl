@@ -95,3 +95,12 @@ face-h = { $n }小時
 face-m = { $n }分
 face-s = { $n }秒
 face-ms = { $n }毫秒
+
+## 棋手入座與遲到（第22條）：`$n` 桌號，`$late` 遲到多久，`$taken` 共扣除的時間（`7:12`、`14:24`）。
+face-table = 第{ $n }桌
+face-check-in = 入座後請按
+face-check-in-2 = 本方棋鐘
+face-checked-in = 已入座
+face-away = 入座請按棋鐘
+face-late = 遲到{ $late }
+face-late-taken = 共扣除{ $taken }

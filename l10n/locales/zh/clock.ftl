@@ -95,3 +95,12 @@ face-h = { $n }小时
 face-m = { $n }分
 face-s = { $n }秒
 face-ms = { $n }毫秒
+
+## 棋手入座与迟到（第22条）：`$n` 台号，`$late` 迟到多久，`$taken` 共扣除的时间（`7:12`、`14:24`）。
+face-table = 第{ $n }台
+face-check-in = 入座后请按
+face-check-in-2 = 本方的钟
+face-checked-in = 已入座
+face-away = 入座请按钟
+face-late = 迟到{ $late }
+face-late-taken = 共扣除{ $taken }

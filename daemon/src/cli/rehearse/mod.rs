@@ -17,6 +17,10 @@
 //! broadcast too: the hall's `[broadcast]` holds the public MOVES moves behind each board
 //! (the whole game released at its end) and keeps the public site as static files in the
 //! rehearsal's `export/`; the rehearsal prints where the public round feed is.
+//!
+//! The players' arrival (Art. 22): `--late P` and `--absent P` make that fraction of the
+//! players (drawn from the seed) arrive late, at a random time within the limit after play
+//! begins, or never; `--late-limit SECONDS` sets the boards' `[game] late_limit_s`.
 
 mod console_client;
 mod rehearsal_dir;
@@ -33,7 +37,7 @@ use tengen_sim::GameOptions;
 
 use super::args::RehearseArgs;
 use super::CliError;
-use crate::config::Config;
+use crate::config::{Config, SimArrival};
 use crate::mqtt::broker::EmbeddedBroker;
 use crate::service::launch::start_with;
 use crate::service::links::{start_links, LinkOptions, Links, ServiceEnds};
@@ -58,6 +62,24 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
         return Err(CliError::input(format!(
             "--speed: {} is not in 0 < speed <= 10000",
             args.speed
+        )));
+    }
+    for (flag, p) in [("--late", args.late), ("--absent", args.absent)] {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(CliError::input(format!(
+                "{flag}: {p} is not a fraction of the players (0 <= p <= 1)"
+            )));
+        }
+    }
+    if args.late + args.absent > 1.0 {
+        return Err(CliError::input(format!(
+            "--late {} and --absent {}: more than all the players (their sum is at most 1)",
+            args.late, args.absent
+        )));
+    }
+    if let Some(s) = args.late_limit.filter(|s| !(1..=86_400).contains(s)) {
+        return Err(CliError::input(format!(
+            "--late-limit: {s} is not in 1..=86400 seconds"
         )));
     }
     if !(0.0..=1.0).contains(&args.violations) {
@@ -119,6 +141,9 @@ pub(super) fn run(args: RehearseArgs) -> Result<(), CliError> {
         seed: args.seed,
         broadcast_delay: args.broadcast_delay,
         alert_hold: args.alert_hold,
+        late: args.late,
+        absent: args.absent,
+        late_limit_s: args.late_limit,
     })?;
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| CliError::work(format!("tokio runtime: {e}")))?;
@@ -293,6 +318,13 @@ fn say_where(
             export.display()
         );
     }
+    if !prepared.arrivals.is_empty() {
+        println!(
+            "  arrivals  {}   (limit {} s after play begins)",
+            prepared.arrivals.join(", "),
+            prepared.late_limit_s
+        );
+    }
     println!("  folder    {}", prepared.dir.display());
     println!("  Ctrl-C ends the rehearsal.");
 }
@@ -338,6 +370,7 @@ fn follow_board(f: &Following, b: &RunningBoard) -> tokio::task::JoinHandle<()> 
             let told = matches!(
                 env.event,
                 Event::GameStarted(_)
+                    | Event::LateArrival { .. }
                     | Event::Alert(_)
                     | Event::AlertCleared { .. }
                     | Event::Warning { .. }
@@ -396,6 +429,7 @@ async fn begin(hall: SocketAddr, prepared: &Prepared, round: u32) -> Result<(), 
         "every board to be set up",
     )
     .await?;
+    wait_seated(&console, &view, &prepared.boards).await?;
     let begun = console
         .post(&format!("{view}/begin"), &json!({ "tables": tables }))
         .await
@@ -440,6 +474,46 @@ async fn wait_tables(
         if Instant::now() >= deadline {
             return Err(CliError::work(format!(
                 "--start: waited {} s for {what}: {}",
+                READY_WITHIN.as_secs(),
+                lagging.join(", ")
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Waits until the players due on time have checked in at every board (the Round view's
+/// seats), as players sit down before the round begins: those set to be late or absent are
+/// then away when play begins.
+async fn wait_seated(console: &Console, view: &str, boards: &[BoardPlan]) -> Result<(), CliError> {
+    let deadline = Instant::now() + READY_WITHIN;
+    loop {
+        let round = console
+            .get(view)
+            .await
+            .map_err(|e| CliError::work(format!("--start: {e}")))?;
+        let rows = round["tables"].as_array().cloned().unwrap_or_default();
+        let lagging: Vec<String> = boards
+            .iter()
+            .flat_map(|b| {
+                let row = rows.iter().find(|r| r["table"] == json!(b.table));
+                [("B", b.arrive.0), ("W", b.arrive.1)]
+                    .into_iter()
+                    .filter(|(_, a)| *a == SimArrival::OnTime)
+                    .filter_map(move |(c, _)| {
+                        let seats = &row?["seats"];
+                        // A game whose players do not check in: nobody to wait for.
+                        (!seats.is_null() && seats[c]["state"] != "seated")
+                            .then(|| format!("table {} {c}", b.table))
+                    })
+            })
+            .collect();
+        if lagging.is_empty() {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(CliError::work(format!(
+                "--start: waited {} s for the players to check in: {}",
                 READY_WITHIN.as_secs(),
                 lagging.join(", ")
             )));

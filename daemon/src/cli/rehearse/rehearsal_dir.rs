@@ -28,6 +28,8 @@ use rand::Rng;
 use tengen_sim::{GameInput, GeneratedSetup};
 use tengen_tournament::{BoardPattern, Pairing, Tournament};
 
+use crate::config::SimArrival;
+
 use super::super::CliError;
 
 /// The tournament id the rehearsal's boards publish under.
@@ -51,6 +53,8 @@ pub(crate) struct BoardPlan {
     pub(crate) game: String,
     /// Its `board.toml`.
     pub(crate) config: PathBuf,
+    /// When its players arrive (Black, White), in a game whose players check in.
+    pub(crate) arrive: (SimArrival, SimArrival),
 }
 
 /// What [`prepare`] made.
@@ -68,6 +72,11 @@ pub(crate) struct Prepared {
     pub(crate) boards: Vec<BoardPlan>,
     /// `--broadcast-delay`: the folder the hall keeps the public site in (`export/`).
     pub(crate) export: Option<PathBuf>,
+    /// The players set to be late or absent, in words (`table 3 White 7:12 late`,
+    /// `table 5 Black absent`), by table.
+    pub(crate) arrivals: Vec<String>,
+    /// The boards' late limit, in seconds.
+    pub(crate) late_limit_s: u32,
 }
 
 /// What the rehearsal is asked for.
@@ -92,6 +101,12 @@ pub(crate) struct Plan<'a> {
     pub(crate) broadcast_delay: Option<u32>,
     /// `--alert-hold`: the players wait for the arbiter after a violation.
     pub(crate) alert_hold: bool,
+    /// `--late`: the fraction of the players who arrive late.
+    pub(crate) late: f64,
+    /// `--absent`: the fraction of the players who never come.
+    pub(crate) absent: f64,
+    /// `--late-limit`: the boards' `[game] late_limit_s`.
+    pub(crate) late_limit_s: Option<u32>,
 }
 
 /// Makes the rehearsal's folder ready (see the module documentation).
@@ -169,8 +184,13 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
                 plan.tournament.size()
             ))
         })?;
+    let late_limit_s = plan
+        .late_limit_s
+        .unwrap_or((tengen_rules::clock::LatePolicy::VENUE_APART_MS / 1_000) as u32);
+    let arriving = arrivals(plan, late_limit_s);
+    let mut said = Vec::new();
     let mut boards = Vec::new();
-    for p in plan.tables {
+    for (p, &(black, white)) in plan.tables.iter().zip(&arriving) {
         let board = pattern.board(p.table);
         let board_dir = dir.join("boards").join(&board);
         std::fs::create_dir_all(&board_dir)
@@ -206,22 +226,39 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
                  game = \"power-on\"\n\n\
                  [hardware]\nbackend = \"sim\"\n\n\
                  [hardware.sim]\nsgf = \"game.sgf\"\nrehearse = true\nseed = {seed}\n\
-                 speed = {speed:?}\nviolations = {violations:?}\nalert_hold = {alert_hold}\n\n\
+                 speed = {speed:?}\nviolations = {violations:?}\nalert_hold = {alert_hold}\n{arrive}\n\
                  [mqtt]\nurl = \"mqtt://{broker}\"\ncommand_key_file = \"../../command.key\"\n\n\
                  [http]\nlisten = \"127.0.0.1:0\"\n\n[storage]\ndir = \"data\"\n\n\
-                 [display]\ndriver = \"none\"\n\n[voice]\nstyle = \"off\"\n",
+                 [display]\ndriver = \"none\"\n\n[voice]\nstyle = \"off\"\n{late}",
                 table = p.table,
+                arrive = arrive_keys(black, white),
+                late = plan
+                    .late_limit_s
+                    .map(|s| format!("\n[game]\nlate_limit_s = {s}\n"))
+                    .unwrap_or_default(),
                 speed = plan.speed,
                 violations = plan.violations,
                 alert_hold = plan.alert_hold,
                 broker = plan.broker,
             ),
         )?;
+        for (side, arrive) in [("Black", black), ("White", white)] {
+            match arrive {
+                SimArrival::OnTime => {}
+                SimArrival::Late(ms) => said.push(format!(
+                    "table {} {side} {} late",
+                    p.table,
+                    tengen_protocol::time::clock_text(ms)
+                )),
+                SimArrival::Never => said.push(format!("table {} {side} absent", p.table)),
+            }
+        }
         boards.push(BoardPlan {
             table: p.table,
             board,
             game: p.game.clone(),
             config,
+            arrive: (black, white),
         });
     }
     let export = plan.broadcast_delay.map(|_| dir.join(EXPORT));
@@ -232,7 +269,51 @@ pub(crate) fn prepare(plan: &Plan<'_>) -> Result<Prepared, CliError> {
         password,
         boards,
         export,
+        arrivals: said,
+        late_limit_s,
     })
+}
+
+/// When each table's players arrive (Black, White): `--late` and `--absent` of all the
+/// players, chosen from the seed, the late ones at a random time from a tenth to nine
+/// tenths of the limit after play begins (whole seconds).
+fn arrivals(plan: &Plan<'_>, late_limit_s: u32) -> Vec<(SimArrival, SimArrival)> {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let seats = plan.tables.len() * 2;
+    let count = |p: f64| ((p * seats as f64).round() as usize).min(seats);
+    let late = count(plan.late);
+    let absent = count(plan.absent).min(seats - late);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(plan.seed ^ 0x4c41_5445);
+    let mut order: Vec<usize> = (0..seats).collect();
+    order.shuffle(&mut rng);
+    let mut arrive = vec![SimArrival::OnTime; seats];
+    let limit = u64::from(late_limit_s);
+    let (earliest, latest) = (limit.div_ceil(10), (limit * 9 / 10).max(limit.div_ceil(10)));
+    for (n, &seat) in order.iter().enumerate() {
+        arrive[seat] = if n < late {
+            SimArrival::Late(rng.random_range(earliest..=latest) * 1000)
+        } else if n < late + absent {
+            SimArrival::Never
+        } else {
+            SimArrival::OnTime
+        };
+    }
+    arrive.chunks(2).map(|c| (c[0], c[1])).collect()
+}
+
+/// `[hardware.sim]`'s `black_late_s` and `white_late_s` for a board whose players are not
+/// both on time.
+fn arrive_keys(black: SimArrival, white: SimArrival) -> String {
+    let key = |a: SimArrival| match a {
+        SimArrival::OnTime => None,
+        SimArrival::Late(ms) => Some(format!("{}", ms / 1000)),
+        SimArrival::Never => Some("\"never\"".to_string()),
+    };
+    [("black_late_s", key(black)), ("white_late_s", key(white))]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| format!("{k} = {v}\n")))
+        .collect()
 }
 
 /// The folder asked for (created; it must hold nothing yet, so no earlier rehearsal's
