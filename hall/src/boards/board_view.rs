@@ -1667,7 +1667,11 @@ mod tests {
         // A head-only gap (its state further on) is asked on the same schedule.
         assert_eq!(b.head_seen(12, t + s(70)), Need::Gap(10));
         assert_eq!(b.head_seen(12, t + s(74)), Need::Nothing);
-        assert_eq!(b.tick(t + s(75)), Need::Gap(10), "the wait starts again at 5 s");
+        assert_eq!(
+            b.tick(t + s(75)),
+            Need::Gap(10),
+            "the wait starts again at 5 s"
+        );
     }
 
     #[test]

@@ -1782,7 +1782,7 @@ mod tests {
     fn the_round_view_shows_the_seats_and_reminds_of_the_tables_still_waiting() {
         let dir = tempfile::tempdir().unwrap();
         let link = link(dir.path());
-        let mut h = HallState::new("tengen", None, "h");
+        let mut h = HallState::new("tengen", None);
         let seats = |w: Value| {
             json!({"late_limit_s": 3600, "late_rule": "double", "began": "2026-12-05T09:00:00.000Z",
                    "B": {"state": "seated", "at": "2026-12-05T08:50:00.000Z"}, "W": w})
