@@ -35,6 +35,7 @@ mod tests {
 
     use super::*;
     use crate::public::OVERVIEW;
+    use crate::routes::console_assets::SCRIPT;
     use crate::routes::{CONSOLE, LOGIN};
 
     /// The names after `marker` in `text` (`T.name`, `say("name"`).
@@ -85,7 +86,7 @@ mod tests {
             .collect();
         // Built by the page from alerts.ftl and clock.ftl rather than console.ftl.
         let built = ["codes", "checks", "faults"];
-        let script = &CONSOLE[CONSOLE.find("const T = (() => {").expect("the table")..];
+        let script = &SCRIPT[SCRIPT.find("const T = (() => {").expect("the table")..];
         let mut used = names_after(script, "T.");
         used.extend(names_after(script, "say(\""));
         let missing: Vec<&str> = used
@@ -102,13 +103,14 @@ mod tests {
             assert!(ids.contains(&id), "{id}");
         }
         // Results, ranks, articles and an alert's sentence come with the messages
-        // (l10n's words.js): the console calls them, it does not say them itself.
+        // (l10n's words.js, in the page before its script): the console calls them, it
+        // does not say them itself.
         let page = Render::served(Lang::Zh).page(CONSOLE);
         for f in ["resultWords", "rankWords", "articleWords", "alertCheck"] {
             assert!(page.contains(&format!("function {f}(")), "{f}");
-            assert!(CONSOLE.contains(&format!("{f}(")), "{f} unused");
+            assert!(SCRIPT.contains(&format!("{f}(")), "{f} unused");
             assert!(
-                !CONSOLE.contains(&format!("function {f}(")),
+                !SCRIPT.contains(&format!("function {f}(")),
                 "{f} said twice"
             );
         }
