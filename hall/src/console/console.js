@@ -1,12 +1,16 @@
 "use strict";
 // Every word the page shows, in one table, built from the messages the hall put in the
 // page in the reader's language (l10n/locales/*/console.ftl; alerts, faults and results
-// from alerts.ftl and clock.ftl). `{ $name }` is filled in by `say`.
+// from alerts.ftl and clock.ftl). `{ $name }` is filled in by `say`. A message's id is
+// kebab-case, as every id of the messages (`console-th-table`, `console-og--RESULT_EQUAL`);
+// its key in `T` is the same words in camelCase (`T.thTable`, `T.og.RESULT_EQUAL`).
 const T = (() => {
   const T = {codes: {}, checks: {}, faults: {}};
+  const camel = (kebab) => kebab.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
   for (const [id, s] of Object.entries(L10N)) {
     if (id.startsWith("console-")) {
-      const [k, k2] = id.slice("console-".length).split("--");
+      const [kebab, k2] = id.slice("console-".length).split("--");
+      const k = camel(kebab);
       if (k2 === undefined) { T[k] = s; continue; }
       T[k] = T[k] || {};
       // The Round view's states are words with spaces ("no board", "in file").
