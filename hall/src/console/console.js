@@ -653,11 +653,21 @@ async function correctResult(x, result) {
   const ok = await ask({title: T.correctTitle, text, ok: T.correct, fields: [r.box, field(T.reason, why)],
     check: () => (RESULT.test(r.input.value.trim()) ? "" : T.badResult)});
   if (!ok) return;
-  const body = {type: "reopen"}; if (why.value.trim()) body.reason = why.value.trim();
-  // The board reopens the game (a refusal is said), then takes the new result; the hall
-  // then rewrites a confirmed result in the results file, the round zip and the feed.
-  if (!(await command(x, body))) return;
-  await command(x, {type: "set_result", result: r.input.value.trim()});
+  // The hall does the sequence (reopen, the board's word, then the new result) and says
+  // how far it went; it then rewrites a confirmed result in the results file, the round
+  // zip and the feed.
+  const to = r.input.value.trim(), place = placeLower(x);
+  const steps = {reopen: {type: "reopen"}, set_result: {type: "set_result", result: to}};
+  const words = (step) => commandWords({tournament: x.tournament, board: x.board, command: steps[step] || steps.set_result});
+  notice(say("sending", {what: words("reopen"), place}));
+  const a = await postRaw("/api/console/correct", {tournament: x.tournament, board: x.board, result: to, reason: why.value.trim()});
+  refresh(); refreshBoards();
+  if (!a) return;
+  const j = a.j || {};
+  if (j.status === "done") notice(say("done", {what: words("set_result"), place}));
+  else if (j.status === "refused" && j.step) notice(say("refusedCmd", {what: words(j.step), place, why: refusalWords(j)}), true);
+  else if (j.status === "no_answer") notice(say("noAnswer", {what: words(j.step), place}), true);
+  else notice(say("refused", {why: errorWords(j, a.r.status)}), true);
 }
 
 // ---- What the sensors saw (the black box): the board as its sensors read it, scan by

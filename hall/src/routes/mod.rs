@@ -13,6 +13,7 @@ pub(crate) mod clock;
 pub(crate) mod commentary;
 pub(crate) mod console_assets;
 pub(crate) mod console_gate;
+pub(crate) mod correction;
 pub(crate) mod frames_view;
 pub(crate) mod incidents;
 pub(crate) mod lang;
@@ -147,6 +148,7 @@ pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
         this_files_console_api(),
         all_boards::console_api(),
         broker::console_api(),
+        correction::console_api(),
         frames_view::console_api(),
         incidents::console_api(),
         round_api::console_api(),

@@ -339,3 +339,4 @@ console-err--bad-field = 「{ $field }」{ $problem }
 console-err--no-board = 盤を指定してください
 console-err--unknown-board = この会場に盤 { $board } はありません
 console-err--hub = ここはハブです：碁盤へのコマンドはその会場の審判コンソールからのみ送れます
+console-err--bad-result = 「{ $result }」は盤が受け付ける結果ではありません

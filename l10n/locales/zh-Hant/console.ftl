@@ -338,3 +338,4 @@ console-err--bad-field = 「{ $field }」{ $problem }
 console-err--no-board = 請指明棋盤
 console-err--unknown-board = 本場館沒有棋盤 { $board }
 console-err--hub = 本站是中心站：棋盤只接受其所在賽場裁判台的指令
+console-err--bad-result = 「{ $result }」不是棋盤接受的結果

@@ -338,3 +338,4 @@ console-err--bad-field = “{ $field }”{ $problem }
 console-err--no-board = 请指明棋盘
 console-err--unknown-board = 本场馆没有棋盘 { $board }
 console-err--hub = 本站是中心站：棋盘只接受其所在赛场裁判台的指令
+console-err--bad-result = “{ $result }”不是棋盘接受的结果
