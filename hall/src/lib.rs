@@ -17,7 +17,7 @@
 //!   `command_log`, the commands sent and whether the board acknowledged them; `archive`
 //!   (`[hall] archive_dir`), every game followed, one event file per game, read back at
 //!   start; `frames_archive`, the black boxes of finished games fetched into it
-//!   (`frames_ask`, a board asked for its frames); `mqtt_client`, the MQTT client (rumqttc,
+//!   (`command_ask`, a board asked and its reply awaited); `mqtt_client`, the MQTT client (rumqttc,
 //!   its own task).
 //! - `console/`: the arbiters. `auth`, passwords/tokens and console sessions;
 //!   `login_limit`, how often a login may fail; `store`, the logins and commands kept

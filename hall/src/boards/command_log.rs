@@ -190,6 +190,17 @@ impl CommandLog {
         })
     }
 
+    /// Whether `body` from `by` is a command [`CommandLog::prepare`] would send, without
+    /// sending or logging it: a sequence of commands checks them all before the first goes.
+    pub(crate) fn check(
+        &self,
+        key: &BoardKey,
+        by: &str,
+        body: Map<String, Value>,
+    ) -> Result<(), CommandError> {
+        self.build(key, by, body, Timestamp::now()).map(|_| ())
+    }
+
     /// The command of `body` from `by`, checked, and its payload, sealed.
     fn build(
         &self,

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use tengen_protocol::frames::{FramesRecord, MAGIC};
 
 use crate::boards::archive::{self, FramesDue, SharedArchive};
-use crate::boards::frames_ask::{ask_bytes, AskError};
+use crate::boards::command_ask::{ask_bytes, AskError};
 use crate::boards::hall_state::Shared;
 use crate::boards::mqtt_client::MqttLink;
 

@@ -89,7 +89,7 @@ pub(crate) fn commentator(app: &App, headers: &HeaderMap) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
 
@@ -107,7 +107,7 @@ mod tests {
 
     /// A hall without boards or `[tournament]`, its MQTT client (a real one) pointed at a
     /// port nothing listens on, with an arbiter and a commentator who may log in.
-    fn app() -> App {
+    pub(crate) fn app() -> App {
         let hall = Arc::new(Mutex::new(HallState::new("tengen", None)));
         let settings = ClientSettings {
             url: BrokerUrl::parse("mqtt://127.0.0.1:9").expect("a broker URL"),

@@ -9,7 +9,7 @@
 //!
 //! The hall keeps no frames: it asks the board with a signed `frames` command (logged with
 //! the other commands, so who looked at the black box is on record) and waits up to
-//! [`crate::boards::frames_ask::ANSWER_WITHIN`] for the reply, which carries the window as a frames file. A window is at
+//! [`crate::boards::command_ask::ANSWER_WITHIN`] for the reply, which carries the window as a frames file. A window is at
 //! most five minutes ([`MAX_FRAMES_WINDOW_MS`]). A board that does not answer is a 504, one
 //! that refuses a 502 with its reason, a bad query a 400: one line each.
 
@@ -25,7 +25,7 @@ use tengen_protocol::frames::FramesRecord;
 use tengen_protocol::topics::BoardKey;
 use tengen_protocol::Timestamp;
 
-use crate::boards::frames_ask::{ask_bytes, AskError};
+use crate::boards::command_ask::{ask_bytes, AskError};
 use crate::boards::hall_state::lock;
 use crate::routes::console_gate::Arbiter;
 use crate::routes::{no_such_board, App};

@@ -35,6 +35,7 @@ mod tests {
 
     use super::*;
     use crate::public::OVERVIEW;
+    use crate::routes::console_assets::SCRIPT;
     use crate::routes::{CONSOLE, LOGIN};
 
     /// The names after `marker` in `text` (`T.name`, `say("name"`).
@@ -74,23 +75,58 @@ mod tests {
         }
     }
 
+    /// A kebab-case key in camelCase, as the console's script turns a message's id into its
+    /// key in `T`.
+    fn camel(kebab: &str) -> String {
+        let mut out = String::new();
+        let mut upper = false;
+        for c in kebab.chars() {
+            match c {
+                '-' => upper = true,
+                c if upper => {
+                    out.extend(c.to_uppercase());
+                    upper = false;
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    }
+
+    /// Every id of the console's messages is kebab-case, as every other message's.
+    #[test]
+    fn the_consoles_ids_are_kebab_case() {
+        let camel_case: Vec<String> = message_ids(Lang::En)
+            .into_iter()
+            .filter(|id| id.starts_with("console-"))
+            .filter(|id| {
+                let key = id.split("--").next().unwrap_or(id);
+                key.chars().any(|c| c.is_ascii_uppercase() || c == '_')
+            })
+            .map(|id| id.to_string())
+            .collect();
+        assert_eq!(camel_case, Vec::<String>::new());
+        assert_eq!(camel("th-table"), "thTable");
+    }
+
     /// The console's table `T` is built from the messages: every word it looks up is one.
     #[test]
     fn every_word_the_console_looks_up_is_a_message() {
         let ids = message_ids(Lang::En);
-        let console: BTreeSet<&str> = ids
+        // `console-th-table` is `T.thTable` (the script's `camel`).
+        let console: BTreeSet<String> = ids
             .iter()
             .filter_map(|id| id.strip_prefix("console-"))
-            .map(|id| id.split("--").next().unwrap_or(id))
+            .map(|id| camel(id.split("--").next().unwrap_or(id)))
             .collect();
         // Built by the page from alerts.ftl and clock.ftl rather than console.ftl.
         let built = ["codes", "checks", "faults"];
-        let script = &CONSOLE[CONSOLE.find("const T = (() => {").expect("the table")..];
+        let script = &SCRIPT[SCRIPT.find("const T = (() => {").expect("the table")..];
         let mut used = names_after(script, "T.");
         used.extend(names_after(script, "say(\""));
         let missing: Vec<&str> = used
             .into_iter()
-            .filter(|n| !console.contains(n) && !built.contains(n))
+            .filter(|n| !console.contains(*n) && !built.contains(n))
             .collect();
         assert_eq!(missing, Vec::<&str>::new());
         for id in [
@@ -102,13 +138,14 @@ mod tests {
             assert!(ids.contains(&id), "{id}");
         }
         // Results, ranks, articles and an alert's sentence come with the messages
-        // (l10n's words.js): the console calls them, it does not say them itself.
+        // (l10n's words.js, in the page before its script): the console calls them, it
+        // does not say them itself.
         let page = Render::served(Lang::Zh).page(CONSOLE);
         for f in ["resultWords", "rankWords", "articleWords", "alertCheck"] {
             assert!(page.contains(&format!("function {f}(")), "{f}");
-            assert!(CONSOLE.contains(&format!("{f}(")), "{f} unused");
+            assert!(SCRIPT.contains(&format!("{f}(")), "{f} unused");
             assert!(
-                !CONSOLE.contains(&format!("function {f}(")),
+                !SCRIPT.contains(&format!("function {f}(")),
                 "{f} said twice"
             );
         }

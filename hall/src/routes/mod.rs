@@ -2,7 +2,8 @@
 //! one-board view of [`tengen_net::live_view::router`] per board); `/round/{round}.zip`,
 //! `/rounds` and `/api/rounds` are in [`crate::routes::rounds`], the round feed
 //! (`/feed/...`) in [`crate::routes::round_feed`], all served from [`crate::public`]. Arbiters
-//! only, behind a login cookie: `/console`, `/api/console/*`, each handler through the one
+//! only, behind a login cookie: `/console` (its script and style in [`console_assets`]),
+//! `/api/console/*`, each handler through the one
 //! gate of [`console_gate`]. Public pages neither link to nor reveal anything of the
 //! console.
 
@@ -10,7 +11,9 @@ pub(crate) mod all_boards;
 pub(crate) mod broker;
 pub(crate) mod clock;
 pub(crate) mod commentary;
+pub(crate) mod console_assets;
 pub(crate) mod console_gate;
+pub(crate) mod correction;
 pub(crate) mod frames_view;
 pub(crate) mod incidents;
 pub(crate) mod lang;
@@ -113,6 +116,8 @@ pub(crate) fn router() -> Router<App> {
         .route("/board/{tournament}/{board}/", get(board_view))
         .route("/board/{tournament}/{board}/{*rest}", get(board_view))
         .route("/console", get(console))
+        .route("/console/console.js", get(console_assets::script))
+        .route("/console/console.css", get(console_assets::style))
         .route("/console/login", post(login))
         .route("/console/logout", post(logout))
         .route("/console/board/{tournament}/{board}", get(live_redirect))
@@ -143,6 +148,7 @@ pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
         this_files_console_api(),
         all_boards::console_api(),
         broker::console_api(),
+        correction::console_api(),
         frames_view::console_api(),
         incidents::console_api(),
         round_api::console_api(),

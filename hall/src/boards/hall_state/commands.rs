@@ -47,6 +47,23 @@ impl HallState {
         Ok((sent.id, out))
     }
 
+    /// Whether the console command `body` for board `key` from `by` would be sent, as
+    /// [`HallState::command`] checks it, without sending or logging it.
+    pub(crate) fn check_command(
+        &self,
+        key: &BoardKey,
+        by: &str,
+        body: Map<String, Value>,
+    ) -> Result<(), CommandError> {
+        if self.is_hub() {
+            return Err(CommandError::Hub);
+        }
+        if !self.boards.contains_key(key) {
+            return Err(CommandError::UnknownBoard(key.clone()));
+        }
+        self.commands.check(key, by, body)
+    }
+
     /// A command in the hall's own name (`[hall] identity`), kept out of the commands' log
     /// (see [`CommandLog::prepare_unlogged`]).
     pub(crate) fn own_command(
@@ -137,12 +154,12 @@ impl HallState {
         })
     }
 
-    /// Waits for the reply to the command `id` (a `frames` command the console sent).
+    /// Waits for the reply to the command `id` ([`crate::boards::command_ask`]).
     pub(crate) fn wait_reply(&mut self, id: &str) -> oneshot::Receiver<Reply> {
         let (tx, rx) = oneshot::channel();
         // Requests that gave up are forgotten here.
-        self.frames_waiting.retain(|_, tx| !tx.is_closed());
-        self.frames_waiting.insert(id.to_string(), tx);
+        self.replies_waiting.retain(|_, tx| !tx.is_closed());
+        self.replies_waiting.insert(id.to_string(), tx);
         rx
     }
 

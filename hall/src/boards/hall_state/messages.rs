@@ -197,7 +197,7 @@ impl HallState {
         if let Some(waiting) = reply
             .id
             .as_ref()
-            .and_then(|id| self.frames_waiting.remove(id))
+            .and_then(|id| self.replies_waiting.remove(id))
         {
             // A frames reply carries its window (up to a few hundred KB): moved, not copied.
             let _ = waiting.send(reply);

@@ -98,8 +98,9 @@ pub struct HallState {
     /// Whose `state` and `sgf` the hall takes (per board, while it has no fold, and for
     /// the check once a minute).
     snapshots: SnapshotWatch,
-    /// Console requests waiting for a board's reply to their `frames` command, by id.
-    frames_waiting: HashMap<String, oneshot::Sender<Reply>>,
+    /// Requests waiting for a board's reply to their command (a `frames` window, a step of a
+    /// correction), by id.
+    replies_waiting: HashMap<String, oneshot::Sender<Reply>>,
     /// A hub's (`[hall] venues`): what its boards miss, to ask of their venues
     /// ([`HallState::take_wanted`]), rather than of the boards. `None`: not a hub.
     wanted: Option<Vec<Wanted>>,
@@ -136,7 +137,7 @@ impl HallState {
             fleet: FleetWatch::new(Duration::from_secs(crate::config::BOARD_SILENCE_S)),
             filter: BoardFilter::default(),
             snapshots: SnapshotWatch::new(prefix),
-            frames_waiting: HashMap::new(),
+            replies_waiting: HashMap::new(),
             wanted: None,
             patient: false,
         }

@@ -1,22 +1,24 @@
-//! Asking a board for a window of its black box: a signed `frames` command, from an
-//! arbiter (logged with the arbiters' commands) or from the hall itself, and its reply
-//! awaited up to [`ANSWER_WITHIN`]. The console's black-box view and the archive's fetch of
-//! finished games ([`super::frames_archive`]) both ask through [`ask_bytes`].
+//! Asking a board and awaiting its reply: a signed command, from an arbiter (logged with
+//! the arbiters' commands) or from the hall itself, and the board's reply awaited up to
+//! [`ANSWER_WITHIN`] ([`ask`]). A window of the black box ([`ask_bytes`]) for the console's
+//! black-box view and the archive's fetch of finished games ([`super::frames_archive`]);
+//! the steps of a correction the hall sequences ([`crate::routes::correction`]).
 
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use serde_json::{json, Map, Value};
+use tengen_protocol::command::Reply;
 use tengen_protocol::topics::BoardKey;
 
 use crate::boards::command_log::CommandError;
 use crate::boards::hall_state::{lock, Shared};
 use crate::boards::mqtt_client::MqttLink;
 
-/// How long the hall waits for a board's frames.
+/// How long the hall waits for a board's reply.
 pub(crate) const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 
-/// Why a board's frames could not be had.
+/// Why a board's answer could not be had.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum AskError {
     /// The hall does not know the board.
@@ -61,6 +63,38 @@ pub(crate) async fn ask_bytes(
     if let Some(game) = game {
         body.insert("game".into(), Value::String(game));
     }
+    tracing::info!(
+        "{}: frames {from}-{to} ms of {}/{}",
+        by.unwrap_or("the hall's archive"),
+        key.tournament,
+        key.board
+    );
+    let (_, reply) = ask(hall, mqtt, key, by, body).await?;
+    let bad = |why: String| AskError::BadAnswer {
+        board: key.board.clone(),
+        why,
+    };
+    let Some(b64) = reply.frames.filter(|_| reply.ok) else {
+        return Err(bad(reply
+            .error
+            .unwrap_or_else(|| "no frames in the reply".into())));
+    };
+    base64::engine::general_purpose::STANDARD
+        .decode(b64.as_bytes())
+        .map_err(|e| bad(format!("its frames are not base64: {e}")))
+}
+
+/// Sends the command `body` (`{"type":..,...}`) to board `key`, signed by arbiter `by`
+/// (logged with the arbiters' commands) or, with `None`, by the hall itself (not logged),
+/// and waits up to [`ANSWER_WITHIN`] for the board's reply: the command's id and the
+/// reply, whether the board took the command or refused it.
+pub(crate) async fn ask(
+    hall: &Shared,
+    mqtt: &MqttLink,
+    key: &BoardKey,
+    by: Option<&str>,
+    body: Map<String, Value>,
+) -> Result<(String, Reply), AskError> {
     let (id, out, answer) = {
         let mut hall = lock(hall);
         let prepared = match by {
@@ -78,28 +112,11 @@ pub(crate) async fn ask_bytes(
             Err(e) => return Err(AskError::Refused(e.to_string())),
         }
     };
-    tracing::info!(
-        "{}: frames {from}-{to} ms of {}/{} ({id})",
-        by.unwrap_or("the hall's archive"),
-        key.tournament,
-        key.board
-    );
     if let Err(e) = mqtt.publish(out).await {
         return Err(AskError::Unreachable(e.to_string()));
     }
-    let Ok(Ok(reply)) = tokio::time::timeout(ANSWER_WITHIN, answer).await else {
-        return Err(AskError::NoAnswer(key.board.clone()));
-    };
-    let bad = |why: String| AskError::BadAnswer {
-        board: key.board.clone(),
-        why,
-    };
-    let Some(b64) = reply.frames.filter(|_| reply.ok) else {
-        return Err(bad(reply
-            .error
-            .unwrap_or_else(|| "no frames in the reply".into())));
-    };
-    base64::engine::general_purpose::STANDARD
-        .decode(b64.as_bytes())
-        .map_err(|e| bad(format!("its frames are not base64: {e}")))
+    match tokio::time::timeout(ANSWER_WITHIN, answer).await {
+        Ok(Ok(reply)) => Ok((id, reply)),
+        _ => Err(AskError::NoAnswer(key.board.clone())),
+    }
 }
