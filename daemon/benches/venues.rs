@@ -356,6 +356,28 @@ fn quantile(v: &[f64], q: f64) -> f64 {
     v[(((v.len() - 1) as f64) * q).round() as usize]
 }
 
+/// Why a venue's simulated boards stopped.
+#[derive(Debug, thiserror::Error)]
+enum VenueBoardsError {
+    /// Its thread could not enter the venue's network namespace.
+    #[error("{ns}: {source}")]
+    Namespace {
+        /// The namespace.
+        ns: String,
+        /// Why not.
+        source: std::io::Error,
+    },
+    /// Its runtime could not be built.
+    #[error("its runtime: {0}")]
+    Runtime(std::io::Error),
+    /// A board's task panicked or was cancelled.
+    #[error("a board's task: {0}")]
+    Task(#[from] tokio::task::JoinError),
+    /// A board failed.
+    #[error("{0}")]
+    Board(Failure),
+}
+
 fn main() -> Result<(), Failure> {
     let args = Args::parse();
     if let Some(what) = venue_lab::missing() {
@@ -404,41 +426,43 @@ fn main() -> Result<(), Failure> {
             args.ramp,
         );
         let count = args.boards;
-        threads.push(std::thread::spawn(move || -> Result<Vec<u64>, String> {
-            venue_lab::enter(&ns).map_err(|e| format!("{ns}: {e}"))?;
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| e.to_string())?;
-            rt.block_on(async move {
-                let mut tasks = Vec::new();
-                for (k, (id, pw)) in boards.into_iter().enumerate() {
-                    let i = v * count + k;
-                    let start = t0 + Duration::from_secs_f64(ramp * k as f64 / count as f64);
-                    let game = games[(i * 7 + i / games.len()) % games.len()].clone();
-                    let slot = sent[i].clone();
-                    tasks.push(tokio::spawn(board(
-                        id,
-                        pw,
-                        game,
-                        start,
-                        stop,
-                        speed,
-                        slot,
-                        end.clone(),
-                    )));
-                }
-                let mut last = Vec::new();
-                for t in tasks {
-                    let published = t
-                        .await
-                        .map_err(|e| e.to_string())?
-                        .map_err(|e| e.to_string())?;
-                    last.push(published);
-                }
-                Ok(last)
-            })
-        }));
+        threads.push(std::thread::spawn(
+            move || -> Result<Vec<u64>, VenueBoardsError> {
+                venue_lab::enter(&ns).map_err(|source| VenueBoardsError::Namespace {
+                    ns: ns.clone(),
+                    source,
+                })?;
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(VenueBoardsError::Runtime)?;
+                rt.block_on(async move {
+                    let mut tasks = Vec::new();
+                    for (k, (id, pw)) in boards.into_iter().enumerate() {
+                        let i = v * count + k;
+                        let start = t0 + Duration::from_secs_f64(ramp * k as f64 / count as f64);
+                        let game = games[(i * 7 + i / games.len()) % games.len()].clone();
+                        let slot = sent[i].clone();
+                        tasks.push(tokio::spawn(board(
+                            id,
+                            pw,
+                            game,
+                            start,
+                            stop,
+                            speed,
+                            slot,
+                            end.clone(),
+                        )));
+                    }
+                    let mut last = Vec::new();
+                    for t in tasks {
+                        let published = t.await?.map_err(VenueBoardsError::Board)?;
+                        last.push(published);
+                    }
+                    Ok(last)
+                })
+            },
+        ));
     }
 
     // The hub hall's CPU and memory, each second (its pid changes when it restarts).
