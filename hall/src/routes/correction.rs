@@ -29,7 +29,7 @@ use crate::boards::command_ask::{ask, AskError, ANSWER_WITHIN};
 use crate::boards::command_log::CommandError;
 use crate::boards::hall_state::lock;
 use crate::routes::console_gate::Arbiter;
-use crate::routes::App;
+use crate::routes::{command_refused, App};
 
 /// The route, of the console's API (see [`super::console_api`]).
 pub(crate) fn console_api() -> Vec<(&'static str, MethodRouter<App>)> {
@@ -62,18 +62,14 @@ fn steps(c: &Correction) -> [(&'static str, Map<String, Value>); 2] {
     [("reopen", reopen), ("set_result", set)]
 }
 
-/// A request refused before anything was sent, as `/api/console/command` refuses one.
+/// A request refused before anything was sent, as `/api/console/command` refuses one
+/// (an unknown board a `404`).
 fn refused_here(e: &CommandError) -> Response {
     let status = match e {
         CommandError::UnknownBoard(_) => StatusCode::NOT_FOUND,
         _ => StatusCode::BAD_REQUEST,
     };
-    let (id, args) = e.message();
-    (
-        status,
-        Json(json!({"error": e.to_string(), "error_id": id, "args": args})),
-    )
-        .into_response()
+    command_refused(status, e)
 }
 
 async fn correct(

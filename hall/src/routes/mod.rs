@@ -543,6 +543,20 @@ async fn console_commands(State(app): State<App>, _: Arbiter) -> Response {
     Json(lock(&app.hall).commands_json(Instant::now())).into_response()
 }
 
+/// A command the hall would not send, answered with `status` and one line of JSON the
+/// console says in its reader's words: `error` (English), `error_id` and `args`.
+pub(crate) fn command_refused(
+    status: StatusCode,
+    e: &crate::boards::command_log::CommandError,
+) -> Response {
+    let (id, args) = e.message();
+    (
+        status,
+        Json(json!({"error": e.to_string(), "error_id": id, "args": args})),
+    )
+        .into_response()
+}
+
 /// `POST /api/console/command` with `{"tournament":..,"board":..,"type":..,...}`: the
 /// command goes to that board's `cmd` topic with `id` and `by` (the arbiter) added.
 async fn console_command(
@@ -553,14 +567,7 @@ async fn console_command(
     let prepared = lock(&app.hall).console_command(&by, body, Instant::now());
     let (key, id, out) = match prepared {
         Ok(x) => x,
-        Err(e) => {
-            let (id, args) = e.message();
-            return (
-                StatusCode::BAD_REQUEST,
-                Json(json!({"error": e.to_string(), "error_id": id, "args": args})),
-            )
-                .into_response();
-        }
+        Err(e) => return command_refused(StatusCode::BAD_REQUEST, &e),
     };
     tracing::info!(
         "arbiter {by}: command {id} to {}/{}",

@@ -23,6 +23,18 @@ pub(crate) struct AllBoards {
 }
 
 impl HallState {
+    /// Whether this hall sends commands to board `key`: not a hub's, and only to a board
+    /// it knows.
+    fn may_command(&self, key: &BoardKey) -> Result<(), CommandError> {
+        if self.is_hub() {
+            return Err(CommandError::Hub);
+        }
+        if !self.boards.contains_key(key) {
+            return Err(CommandError::UnknownBoard(key.clone()));
+        }
+        Ok(())
+    }
+
     /// Prepares a console command for board `key`, signed `by`; returns its id and what to
     /// publish. The command is pending until the board replies.
     pub(crate) fn command(
@@ -32,12 +44,7 @@ impl HallState {
         body: Map<String, Value>,
         now: Instant,
     ) -> Result<(String, Outgoing), CommandError> {
-        if self.is_hub() {
-            return Err(CommandError::Hub);
-        }
-        if !self.boards.contains_key(key) {
-            return Err(CommandError::UnknownBoard(key.clone()));
-        }
+        self.may_command(key)?;
         let sent = self
             .commands
             .prepare(key, by, body, now, Timestamp::now())?;
@@ -55,12 +62,7 @@ impl HallState {
         by: &str,
         body: Map<String, Value>,
     ) -> Result<(), CommandError> {
-        if self.is_hub() {
-            return Err(CommandError::Hub);
-        }
-        if !self.boards.contains_key(key) {
-            return Err(CommandError::UnknownBoard(key.clone()));
-        }
+        self.may_command(key)?;
         self.commands.check(key, by, body)
     }
 
@@ -72,13 +74,8 @@ impl HallState {
         body: Map<String, Value>,
         now: Instant,
     ) -> Result<(String, Outgoing), CommandError> {
-        if self.is_hub() {
-            return Err(CommandError::Hub);
-        }
+        self.may_command(key)?;
         let by = self.identity.clone().ok_or(CommandError::NoIdentity)?;
-        if !self.boards.contains_key(key) {
-            return Err(CommandError::UnknownBoard(key.clone()));
-        }
         let sent = self
             .commands
             .prepare_unlogged(key, &by, body, now, Timestamp::now())?;
