@@ -124,7 +124,8 @@ async fn correct(
             ),
             Err(e @ AskError::Unreachable(_)) => (
                 StatusCode::SERVICE_UNAVAILABLE,
-                json!({"status": "unreachable", "error": e.to_string()}),
+                json!({"status": "unreachable", "error": e.to_string(),
+                       "error_id": "unreachable", "args": {}}),
             ),
             Err(e) => (
                 StatusCode::BAD_REQUEST,
@@ -311,7 +312,7 @@ mod tests {
         assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
         assert_eq!(answer["error_id"], "unknown-board");
         assert_eq!(sent(&app), Vec::<(String, String)>::new());
-        for id in ["bad-result", "unknown-board"] {
+        for id in ["bad-result", "unknown-board", "unreachable"] {
             let args = [("result", "B+lots"), ("board", "b9")];
             let words =
                 tengen_l10n::text(tengen_l10n::Lang::En, &format!("console-err--{id}"), &args);

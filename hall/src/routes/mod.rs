@@ -577,7 +577,10 @@ async fn console_command(
     if let Err(e) = app.mqtt.publish(out).await {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({"id": id, "error": e.to_string()})),
+            Json(
+                json!({"id": id, "error": e.to_string(), "error_id": "unreachable",
+                        "args": {}}),
+            ),
         )
             .into_response();
     }

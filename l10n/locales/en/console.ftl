@@ -342,3 +342,4 @@ console-err--no-board = name the board
 console-err--unknown-board = no board { $board } in this hall
 console-err--hub = this hall is a hub: a board takes commands only from its own venue's console
 console-err--bad-result = "{ $result }" is not a result the board takes
+console-err--unreachable = the hall cannot reach the boards' broker: try again in a moment

@@ -340,3 +340,4 @@ console-err--no-board = 盤を指定してください
 console-err--unknown-board = この会場に盤 { $board } はありません
 console-err--hub = ここはハブです：碁盤へのコマンドはその会場の審判コンソールからのみ送れます
 console-err--bad-result = 「{ $result }」は盤が受け付ける結果ではありません
+console-err--unreachable = ホールのサーバーが盤のブローカーに接続できません。少し待ってからやり直してください

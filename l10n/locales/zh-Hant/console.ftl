@@ -339,3 +339,4 @@ console-err--no-board = 請指明棋盤
 console-err--unknown-board = 本場館沒有棋盤 { $board }
 console-err--hub = 本站是中心站：棋盤只接受其所在賽場裁判台的指令
 console-err--bad-result = 「{ $result }」不是棋盤接受的結果
+console-err--unreachable = 本站暫時連不上棋盤的訊息伺服器，請稍後再試

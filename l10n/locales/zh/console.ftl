@@ -339,3 +339,4 @@ console-err--no-board = 请指明棋盘
 console-err--unknown-board = 本场馆没有棋盘 { $board }
 console-err--hub = 本站是中心站：棋盘只接受其所在赛场裁判台的指令
 console-err--bad-result = “{ $result }”不是棋盘接受的结果
+console-err--unreachable = 本站暂时连不上棋盘的消息服务器，请稍后再试
